@@ -1,0 +1,99 @@
+import { z } from "zod";
+
+/**
+ * A capture record: one thing the tap (or an importer) observed. Records are the only input of the engine.
+ * `message` records carry one JSON-RPC text (a message or a batch) exactly as it travelled; `response` records
+ * carry the HTTP status and headers of an exchange; `end` records close an exchange or stream (with the error
+ * when it failed). The JSONL capture format is one record per line (docs/capture-format.md).
+ */
+export const CAPTURE_VERSION = 1;
+
+export const Transport = z.enum(["http", "eventsource", "websocket", "postMessage", "stdio"]);
+export type Transport = z.infer<typeof Transport>;
+
+/** Where a message travelled: an HTTP body (request or JSON response), a POST's SSE stream, the GET SSE stream, … */
+export const StreamKind = z.enum(["body", "post-sse", "get-sse", "eventsource", "websocket", "postMessage", "stdio"]);
+export type StreamKind = z.infer<typeof StreamKind>;
+
+/** c2s: client to server (a POST body, a frame the page sent); s2c: server to client. */
+export const Direction = z.enum(["c2s", "s2c"]);
+export type Direction = z.infer<typeof Direction>;
+
+/** The headers that matter, lower-cased names. Authorization and cookie values are never kept. */
+export const Headers = z.object({
+  "mcp-session-id": z.string().optional(),
+  "mcp-protocol-version": z.string().optional(),
+  "mcp-method": z.string().optional(),
+  "mcp-name": z.string().optional(),
+  "content-type": z.string().optional(),
+  "last-event-id": z.string().optional(),
+});
+export type Headers = z.infer<typeof Headers>;
+export const keptHeaders = Object.keys(Headers.shape) as (keyof Headers)[];
+
+const base = {
+  v: z.literal(CAPTURE_VERSION).default(CAPTURE_VERSION),
+  /** Position in the capture, 0-based and increasing; the engine reports findings against it. */
+  seq: z.number().int().nonnegative(),
+  /** Milliseconds since the epoch (fractions allowed). */
+  time: z.number(),
+  transport: Transport,
+  /** The HTTP exchange (request + response) or the stream/socket this record belongs to. */
+  exchange: z.string().optional(),
+  /** The endpoint URL (HTTP), the EventSource or WebSocket URL, or the postMessage origin. */
+  url: z.string().optional(),
+  /** Who the client is: the page origin (live) or the HAR page; separates stateless clients on one endpoint. */
+  client: z.string().optional(),
+  /** HAR entry index, when imported from HAR. */
+  entry: z.number().int().nonnegative().optional(),
+};
+
+export const MessageRecord = z.object({
+  ...base,
+  kind: z.literal("message"),
+  direction: Direction,
+  stream: StreamKind,
+  /** HTTP method of the exchange (POST, GET). */
+  method: z.string().optional(),
+  /** Request headers of the exchange (for c2s HTTP bodies and for the GET that opened a stream). */
+  headers: Headers.optional(),
+  /** SSE event id, when the message came as an SSE event with an id. */
+  eventId: z.string().optional(),
+  /** The raw text. */
+  text: z.string(),
+  /** Set when the tap cut the text at its size cap; the engine reports such a message instead of parsing it. */
+  truncated: z.number().int().optional(),
+});
+export type MessageRecord = z.infer<typeof MessageRecord>;
+
+export const ResponseRecord = z.object({
+  ...base,
+  kind: z.literal("response"),
+  status: z.number().int(),
+  headers: Headers.optional(),
+  /** True when the body is empty (e.g. 202 Accepted). */
+  emptyBody: z.boolean().optional(),
+});
+export type ResponseRecord = z.infer<typeof ResponseRecord>;
+
+export const EndRecord = z.object({
+  ...base,
+  kind: z.literal("end"),
+  /** Set when the exchange failed: "abort", "network", or a message. */
+  error: z.string().optional(),
+});
+export type EndRecord = z.infer<typeof EndRecord>;
+
+export const CaptureRecord = z.discriminatedUnion("kind", [MessageRecord, ResponseRecord, EndRecord]);
+export type CaptureRecord = z.infer<typeof CaptureRecord>;
+export type CaptureRecordInput = z.input<typeof CaptureRecord>;
+
+/** Keeps only the headers that matter; drops Authorization and Cookie by construction. */
+export function pickHeaders(all: Iterable<[string, string]>): Headers | undefined {
+  let out: Headers | undefined;
+  for (const [name, value] of all) {
+    const key = name.toLowerCase() as keyof Headers;
+    if (keptHeaders.includes(key)) (out ??= {})[key] = value;
+  }
+  return out;
+}
