@@ -8,7 +8,7 @@ const debug = process.env.MCP_ELICIT_DEBUG === "1";
 /** @type {esbuild.BuildOptions[]} */
 const targets = [
   {
-    entryPoints: { "cli/mcp-elicit": "src/cli/main.ts" },
+    entryPoints: { "cli/mcp-elicit": "src/cli/bin.ts", "bench/engine": "bench/engine.ts" },
     outdir: "dist",
     bundle: true,
     platform: "node",

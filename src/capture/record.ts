@@ -59,6 +59,8 @@ export const MessageRecord = z.object({
   headers: Headers.optional(),
   /** SSE event id, when the message came as an SSE event with an id. */
   eventId: z.string().optional(),
+  /** SSE event type when not "message" (the HTTP+SSE transport's `endpoint` event carries the POST URL as text). */
+  event: z.string().optional(),
   /** The raw text. */
   text: z.string(),
   /** Set when the tap cut the text at its size cap; the engine reports such a message instead of parsing it. */

@@ -1,0 +1,324 @@
+import type { Problem } from "../engine/problem.ts";
+import { decodeBase64Text } from "./base64.ts";
+import { salvageHar } from "./harSalvage.ts";
+import { CAPTURE_VERSION, pickHeaders } from "./record.ts";
+import type { CaptureRecord, EndRecord, MessageRecord, ResponseRecord, StreamKind, Transport } from "./record.ts";
+import { splitSse } from "./sseEvents.ts";
+
+/**
+ * HAR 1.2 (http://www.softwareishard.com/blog/har-12-spec/) as Chrome DevTools and Playwright write it, turned
+ * into capture records. Only entries that look like MCP make records; the mapping is in docs/capture-format.md.
+ * Never throws: what cannot be read is reported as a problem and the rest is still imported.
+ */
+export interface CaptureImport {
+  records: CaptureRecord[];
+  problems: Problem[];
+}
+
+type Obj = Record<string, unknown>;
+const isObj = (x: unknown): x is Obj => typeof x === "object" && x !== null && !Array.isArray(x);
+const str = (x: unknown): string | undefined => (typeof x === "string" ? x : undefined);
+const num = (x: unknown): number | undefined => (typeof x === "number" && Number.isFinite(x) ? x : undefined);
+/** HAR timings use -1 for "does not apply". */
+const span = (x: unknown): number => Math.max(0, num(x) ?? 0);
+const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+interface HarLog {
+  entries: unknown[];
+  creator?: unknown;
+  /** Indexes whose entry text would not parse (salvaged HARs), with the reason. */
+  broken: Map<number, string>;
+}
+
+/** Same-time records keep the order they were made in (Array.prototype.sort is stable). */
+type Draft = CaptureRecord;
+
+export function importHar(text: string, file: string): CaptureImport {
+  const problems: Problem[] = [];
+  const log = readLog(text, file, problems);
+  if (!log) return { records: [], problems };
+  const creator = isObj(log.creator) ? [str(log.creator.name), str(log.creator.version)].filter(Boolean).join(" ") : "";
+  const drafts: Draft[] = [];
+  let lastTime = 0;
+  for (let index = 0; index < log.entries.length; index++) {
+    const broken = log.broken.get(index);
+    if (broken !== undefined) {
+      problems.push({ file, entry: index, message: `entry ${index} is not valid JSON (${broken}); skipped` });
+      continue;
+    }
+    try {
+      const started = importEntry(log.entries[index], index, { file, creator, lastTime, drafts, problems });
+      if (started !== undefined) lastTime = started;
+    } catch (error) {
+      problems.push({ file, entry: index, message: `entry ${index} could not be imported (${errorText(error)}); skipped` });
+    }
+  }
+  drafts.sort((a, b) => a.time - b.time);
+  drafts.forEach((record, seq) => (record.seq = seq));
+  return { records: drafts, problems };
+}
+
+function readLog(text: string, file: string, problems: Problem[]): HarLog | null {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch (error) {
+    return salvage(body, file, errorText(error), problems);
+  }
+  const log = isObj(parsed) && isObj(parsed.log) ? parsed.log : undefined;
+  if (!log || !Array.isArray(log.entries)) {
+    problems.push({ file, message: "not a HAR file: no log.entries array" });
+    return null;
+  }
+  return { entries: log.entries, creator: log.creator, broken: new Map() };
+}
+
+function salvage(text: string, file: string, reason: string, problems: Problem[]): HarLog | null {
+  if (!/^\s*\{/.test(text)) {
+    problems.push({ file, message: `not a HAR file: not JSON (${reason})` });
+    return null;
+  }
+  const found = salvageHar(text);
+  if (!found.foundEntries) {
+    problems.push({ file, message: `not a HAR file: ${found.truncated ? "truncated" : "invalid JSON"} before any log.entries (${reason})` });
+    return null;
+  }
+  const complete = found.entries.length - found.brokenEntries.filter((b) => b.index >= found.entries.length).length;
+  const where = found.cutInEntry !== null ? ` inside entry ${found.cutInEntry}` : "";
+  problems.push({
+    file,
+    ...(found.cutInEntry !== null && { entry: found.cutInEntry }),
+    message: found.truncated
+      ? `truncated HAR: the file ends${where} (${reason}); imported the ${complete} complete entries before the cut`
+      : `invalid JSON in the HAR (${reason}); imported the entries that parse on their own`,
+  });
+  const broken = new Map(found.brokenEntries.map((b) => [b.index, b.error] as const));
+  const entries = found.entries;
+  // Broken entries past the last good one still need a slot so they are reported.
+  for (const b of found.brokenEntries) if (b.index >= entries.length) entries.length = b.index + 1;
+  return { entries, creator: found.creator, broken };
+}
+
+interface EntryContext {
+  file: string;
+  creator: string;
+  /** Start of the previous entry, for an entry whose date is unreadable. */
+  lastTime: number;
+  drafts: Draft[];
+  problems: Problem[];
+}
+
+/** Returns the entry's start time when it made records (or was at least readable). */
+function importEntry(raw: unknown, index: number, ctx: EntryContext): number | undefined {
+  const { file, problems } = ctx;
+  const problem = (message: string): void => void problems.push({ file, entry: index, message: `entry ${index}: ${message}` });
+  if (!isObj(raw)) {
+    problem("not an object; skipped");
+    return undefined;
+  }
+  const request = raw.request;
+  const url = isObj(request) ? str(request.url) : undefined;
+  if (!isObj(request) || url === undefined) {
+    problem("no request.url; skipped");
+    return undefined;
+  }
+  const method = (str(request.method) ?? "GET").toUpperCase();
+  const response = isObj(raw.response) ? raw.response : undefined;
+  const content = response && isObj(response.content) ? response.content : undefined;
+  const requestHeaders = nameValues(request.headers);
+  const responseHeaders = nameValues(response?.headers);
+  const wsMessages = Array.isArray(raw._webSocketMessages) ? (raw._webSocketMessages as unknown[]) : undefined;
+  const isWebSocket = raw._resourceType === "websocket" || wsMessages !== undefined || /^wss?:/i.test(url);
+  const requestBody = isObj(request.postData) ? str(request.postData.text) : undefined;
+  const mimeType = (str(content?.mimeType) ?? header(responseHeaders, "content-type") ?? "").toLowerCase();
+
+  // Cheap test first: most entries of a HAR are pages, scripts and images.
+  const mcpHeaders = requestHeaders.some(([name]) => /^mcp-/i.test(name)) || responseHeaders.some(([name]) => /^mcp-session-id$/i.test(name));
+  const subprotocol = /(^|,)\s*mcp\s*(,|$)/i.test(header(requestHeaders, "sec-websocket-protocol") ?? "");
+  const textual = mimeType === "" || /json|event-stream|^text\/|x-unknown/.test(mimeType);
+  let responseText: string | undefined;
+  const rawText = str(content?.text);
+  if (rawText !== undefined && textual) {
+    if (content?.encoding === undefined || content.encoding === "") responseText = rawText;
+    else if (content.encoding === "base64") {
+      try {
+        responseText = decodeBase64Text(rawText);
+      } catch (error) {
+        if (mcpHeaders) problem(`the base64 response body does not decode (${errorText(error)}); body skipped`);
+      }
+    } else if (mcpHeaders) problem(`unknown response content encoding ${JSON.stringify(content.encoding)}; body skipped`);
+  }
+  const looksLikeMcp =
+    mcpHeaders ||
+    subprotocol ||
+    requestBody?.includes('"jsonrpc"') === true ||
+    responseText?.includes('"jsonrpc"') === true ||
+    (wsMessages?.some((m) => isObj(m) && typeof m.data === "string" && m.data.includes('"jsonrpc"')) ?? false);
+  if (!looksLikeMcp) return undefined;
+
+  let start = Date.parse(str(raw.startedDateTime) ?? "");
+  if (Number.isNaN(start)) {
+    problem(`startedDateTime ${JSON.stringify(raw.startedDateTime)} is not a date; placed at the previous entry's time`);
+    start = ctx.lastTime;
+  }
+  const timings = isObj(raw.timings) ? raw.timings : {};
+  // HAR 1.2: `ssl` is included in `connect`; `time` is the whole entry, and the sum of timings when absent.
+  const headAt = start + span(timings.blocked) + span(timings.dns) + span(timings.connect) + span(timings.send) + span(timings.wait);
+  const endAt = Math.max(headAt + span(timings.receive), start + span(raw.time));
+
+  const transport: Transport = isWebSocket ? "websocket" : raw._resourceType === "eventsource" ? "eventsource" : "http";
+  const common = {
+    v: CAPTURE_VERSION,
+    seq: 0,
+    transport,
+    exchange: `har:${index}`,
+    url,
+    client: str(raw.pageref) ?? ctx.creator,
+    entry: index,
+  } as const;
+  const push = (record: Draft): void => void ctx.drafts.push(record);
+  const picked = pickHeaders(requestHeaders);
+
+  if (requestBody !== undefined && requestBody !== "") {
+    push({ ...common, time: start, kind: "message", direction: "c2s", stream: "body", method, text: requestBody, ...(picked && { headers: picked }) } satisfies MessageRecord);
+  }
+
+  const status = num(response?.status) ?? 0;
+  // 202 and 204 carry no body (MCP answers to notifications and responses get 202). The SDK clients cancel the
+  // unread body of a 202, which Chromium logs as net::ERR_ABORTED after the head: not a failed exchange.
+  const bodiless = status === 202 || status === 204;
+  const error = bodiless && !rawText ? undefined : failure(response, status);
+  if (status > 0) {
+    const pickedResponse = pickHeaders(responseHeaders);
+    const size = num(content?.size);
+    const emptyBody = isWebSocket ? undefined : rawText !== undefined ? rawText === "" : size === 0 || bodiless ? true : undefined;
+    push({
+      ...common,
+      time: headAt,
+      kind: "response",
+      status,
+      ...(pickedResponse && { headers: pickedResponse }),
+      ...(emptyBody !== undefined && { emptyBody }),
+    } satisfies ResponseRecord);
+    if (!isWebSocket && rawText === undefined && /json|event-stream/.test(mimeType)) {
+      // Recorders keep no body for a request that did not finish (Playwright: none at all; a stream the page closed).
+      if (error !== undefined && mimeType.includes("event-stream")) {
+        problem(`the stream ended with ${JSON.stringify(error)} and the HAR has none of its body; any events it carried are missing`);
+      } else if ((size ?? 0) > 0) {
+        problem("the response body is not in the HAR (saved without content?); its messages are missing");
+      }
+    }
+  }
+
+  let lastAt = endAt;
+  if (wsMessages) {
+    lastAt = Math.max(lastAt, webSocketMessages(wsMessages, { ...common, method }, headAt, problem, push));
+  } else if (responseText !== undefined && responseText !== "") {
+    if (mimeType.includes("event-stream")) {
+      const stream: StreamKind = transport === "eventsource" ? "eventsource" : method === "GET" ? "get-sse" : "post-sse";
+      sseMessages(responseText, { ...common, method }, stream, stream === "get-sse" ? picked : undefined, [headAt, endAt], problem, push);
+    } else if (/json/.test(mimeType) || (mimeType === "" && responseText.includes('"jsonrpc"'))) {
+      push({ ...common, time: headAt, kind: "message", direction: "s2c", stream: "body", method, text: responseText } satisfies MessageRecord);
+    }
+  }
+
+  push({ ...common, time: lastAt, kind: "end", ...(error !== undefined && { error }) } satisfies EndRecord);
+  return start;
+}
+
+type Common = Omit<MessageRecord, "kind" | "time" | "direction" | "stream" | "text">;
+
+/**
+ * A HAR has no time per SSE event, only the first byte (`wait`) and the last (`receive`): the first event is placed
+ * at the response head and the last at the end of the body, the others evenly between. For the usual POST stream
+ * (a server request, then the result) that puts the client's answer, sent in between, in the right order.
+ */
+function sseMessages(
+  body: string,
+  common: Common,
+  stream: StreamKind,
+  headers: MessageRecord["headers"],
+  [from, to]: [number, number],
+  problem: (message: string) => void,
+  push: (record: Draft) => void,
+): void {
+  const { events, unterminated } = splitSse(body);
+  if (unterminated) problem("the event stream ends inside an event (no blank line after it); the partial event is kept");
+  // Priming events (an id and empty data, 2025-11-25 resumability) carry no JSON-RPC text.
+  const kept = events.filter((e) => e.data.trim() !== "");
+  kept.forEach((e, i) => {
+    if (e.data.includes("\n") && !parses(e.data) && e.data.split("\n").every(parses)) {
+      problem(`SSE event ${i} has ${e.data.split("\n").length} data lines that are each JSON: a blank line between events is missing?`);
+    }
+    push({
+      ...common,
+      time: kept.length > 1 ? from + ((to - from) * i) / (kept.length - 1) : from,
+      kind: "message",
+      direction: "s2c",
+      stream,
+      text: e.data,
+      ...(headers && { headers }),
+      ...(e.id !== undefined && { eventId: e.id }),
+      ...(e.event !== undefined && e.event !== "message" && { event: e.event }),
+    } satisfies MessageRecord);
+  });
+}
+
+/** Returns the time of the last message. */
+function webSocketMessages(messages: unknown[], common: Common, fallback: number, problem: (message: string) => void, push: (record: Draft) => void): number {
+  let last = fallback;
+  messages.forEach((m, i) => {
+    if (!isObj(m) || (m.type !== "send" && m.type !== "receive") || typeof m.data !== "string") {
+      problem(`WebSocket message ${i} is not {type, time, opcode, data}; skipped`);
+      return;
+    }
+    // Control frames (close, ping, pong) carry no messages.
+    if (m.opcode !== undefined && m.opcode !== 1 && m.opcode !== 2) return;
+    let text = m.data;
+    if (m.opcode === 2) {
+      try {
+        text = decodeBase64Text(m.data);
+      } catch (error) {
+        problem(`binary WebSocket message ${i} is not base64 (${errorText(error)}); skipped`);
+        return;
+      }
+    }
+    // Chrome writes seconds since the epoch, Playwright milliseconds; 1e11 s is the year 5138, 1e11 ms 1973.
+    const raw = num(m.time);
+    const time = raw === undefined || raw < 0 ? last : raw < 1e11 ? raw * 1000 : raw;
+    last = Math.max(last, time);
+    const direction = m.type === "send" ? "c2s" : "s2c";
+    push({ ...common, time, kind: "message", direction, stream: "websocket", text } satisfies MessageRecord);
+  });
+  return last;
+}
+
+function failure(response: Obj | undefined, status: number): string | undefined {
+  // Chrome writes `_error` ("net::ERR_ABORTED"), Playwright `_failureText`.
+  const text = str(response?._error) ?? str(response?._failureText);
+  if (text) return /ERR_ABORTED|abort/i.test(text) ? "abort" : text;
+  return status > 0 ? undefined : "network";
+}
+
+function nameValues(headers: unknown): [string, string][] {
+  if (!Array.isArray(headers)) return [];
+  const out: [string, string][] = [];
+  for (const h of headers as unknown[]) {
+    if (isObj(h) && typeof h.name === "string" && typeof h.value === "string") out.push([h.name, h.value]);
+  }
+  return out;
+}
+
+function header(headers: [string, string][], name: string): string | undefined {
+  return headers.find(([n]) => n.toLowerCase() === name)?.[1];
+}
+
+function parses(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}

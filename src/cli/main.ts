@@ -1,0 +1,87 @@
+import { readFile } from "node:fs/promises";
+import { parseArgs } from "node:util";
+import { importCapture } from "../capture/import.ts";
+import { analyze } from "../engine/index.ts";
+import { catalogue } from "../engine/rules/catalogue.ts";
+import type { Severity } from "../engine/rules/types.ts";
+import { atLeast, toJson, toText, type FileReport } from "./report.ts";
+
+const USAGE = `Usage: mcp-elicit lint [options] <capture.har|capture.jsonl>…
+
+Analyses MCP elicitation traffic in HAR or JSONL captures and checks it against the rule catalogue.
+
+Options:
+  --json                  print the stable JSON report (docs/cli.md)
+  --min-severity <level>  show findings of this severity and above: info (default), warning, error
+  --disable <rule>        drop a rule (repeatable, or comma-separated)
+  --strict-2260           SEP-2260 strict profile: unrelated and GET-stream elicitations are errors
+  --no-color              no colours (also when NO_COLOR is set or output is not a terminal)
+  -h, --help              this help
+
+Exit status: 0 no error-severity finding, 1 at least one, 2 an input that could not be read.`;
+
+export async function main(argv: string[]): Promise<number> {
+  let args;
+  try {
+    args = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        json: { type: "boolean", default: false },
+        "min-severity": { type: "string", default: "info" },
+        disable: { type: "string", multiple: true, default: [] },
+        "strict-2260": { type: "boolean", default: false },
+        "no-color": { type: "boolean", default: false },
+        help: { type: "boolean", short: "h", default: false },
+      },
+    });
+  } catch (e) {
+    console.error(`mcp-elicit: ${(e as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  const { values, positionals } = args;
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const [command, ...files] = positionals;
+  if (command !== "lint" || files.length === 0) {
+    console.error(command && command !== "lint" ? `mcp-elicit: unknown command "${command}"\n\n${USAGE}` : USAGE);
+    return 2;
+  }
+  const min = values["min-severity"] as Severity;
+  if (!["info", "warning", "error"].includes(min)) {
+    console.error(`mcp-elicit: --min-severity must be info, warning or error, not "${min}"`);
+    return 2;
+  }
+  const disable = values.disable.flatMap((d) => d.split(",")).map((d) => d.trim()).filter(Boolean);
+  const known = new Set<string>(catalogue.map((r) => r.id));
+  const unknown = disable.filter((d) => !known.has(d));
+  if (unknown.length) {
+    console.error(`mcp-elicit: unknown rule id${unknown.length > 1 ? "s" : ""} for --disable: ${unknown.join(", ")}`);
+    return 2;
+  }
+
+  let unreadable = false;
+  const reports: FileReport[] = [];
+  for (const file of files) {
+    let text: string;
+    try {
+      text = await readFile(file, "utf8");
+    } catch (e) {
+      console.error(`mcp-elicit: cannot read ${file}: ${(e as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (e as Error).message}`);
+      unreadable = true;
+      reports.push({ file, flows: [], findings: [], problems: [{ file, message: `cannot read the file: ${(e as Error).message}` }] });
+      continue;
+    }
+    const imported = importCapture(text, file);
+    if (imported.problems.length) unreadable = true;
+    const result = analyze(imported.records, { disable, strict2260: values["strict-2260"] });
+    reports.push({ file, flows: result.flows, findings: result.findings.filter(atLeast(min)), problems: [...imported.problems, ...result.problems] });
+  }
+
+  const color = !values["no-color"] && !values.json && process.stdout.isTTY === true && !process.env.NO_COLOR;
+  process.stdout.write((values.json ? JSON.stringify(toJson(reports), null, 2) : toText(reports, color)) + "\n");
+  if (unreadable) return 2;
+  return reports.some((r) => r.findings.some((f) => f.severity === "error")) ? 1 : 0;
+}

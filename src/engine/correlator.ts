@@ -1,0 +1,772 @@
+import type { CaptureRecord, EndRecord, MessageRecord, ResponseRecord } from "../capture/record.ts";
+import { classify, idKey, type Classified } from "../protocol/jsonrpc.ts";
+import { ELICIT_COMPLETE, ELICIT_METHOD } from "../protocol/elicitation.ts";
+import { MRTR_METHODS } from "../protocol/mrtr.ts";
+import { isModern, META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION, type Revision } from "../protocol/revision.ts";
+import { declaresElicitation, declaredModes } from "./caps.ts";
+import type { Env, Exchange, MessageContext } from "./env.ts";
+import type { Elicitation, Flow, FlowKind } from "./flow.ts";
+import { canonicalJson, isObject, join } from "./pointer.ts";
+import { checkClientCapsShape, checkModeDeclared } from "./rules/capability.ts";
+import { checkMissingCapError, checkOtherModernError, checkUrlRequiredError } from "./rules/errors.ts";
+import { checkIrr, checkResultType, checkRetry, checkServerAfterRetry } from "./rules/mrtr.ts";
+import { checkCompletionShape } from "./rules/notify.ts";
+import { checkElicitParams, checkElicitResult, elicitMode } from "./rules/payload.ts";
+import { checkLegacyHeader, checkModernRequestEnvelope } from "./rules/revision.ts";
+import type { FindingInput, Report } from "./rules/types.ts";
+import { createScope, type ClientRequest, type MrtrLink, type Scope } from "./scope.ts";
+
+/** Requests that plausibly need no user input (del-r12-related-request case c). */
+const NON_INTERACTIVE = /^(ping|initialize|completion\/complete|.*\/list)$/;
+/** FrontMCP's fallback tool (issue: `fallback-tool` flows). */
+const FALLBACK_TOOL = "sendElicitationResult";
+
+export interface CorrelatorOptions {
+  /** SEP-2260 strict profile: del-r12-related-request and del-r12-standalone-stream become errors. */
+  strict2260?: boolean;
+}
+
+/**
+ * The incremental correlator: capture records go in one at a time (amortised O(1) each: every lookup is a
+ * Map keyed by scope, exchange, JSON-RPC id, requestState or request tuple) and flows come out, while the
+ * stateful rules report into the engine.
+ */
+export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
+  const scopes = new Map<string, Scope>();
+  const exchanges = new Map<string, Exchange>();
+  /** HTTP+SSE (2024-11-05 transport): POST endpoint URL → the EventSource's server key. */
+  const endpointAliases = new Map<string, string>();
+  /** Latest session-bearing scope per server + client, for GET streams whose records name no session. */
+  const latestSession = new Map<string, Scope>();
+  /** elicitationId → scopes that issued it (notify-same-client). */
+  const elicitationIdOwners = new Map<string, Scope>();
+  const timing = new Map<Flow, { phase: "server" | "user" | null; since: number }>();
+  const strict = options.strict2260 === true;
+
+  const serverKey = (record: CaptureRecord): string => {
+    const url = record.url ?? "";
+    const alias = endpointAliases.get(url);
+    if (alias) return alias;
+    if (record.transport !== "http") return `${record.transport}:${url}`;
+    try {
+      const u = new URL(url);
+      return u.origin + u.pathname;
+    } catch {
+      return url || "(unknown endpoint)";
+    }
+  };
+
+  const getScope = (server: string, client: string, sessionId: string): Scope => {
+    const key = `${server}\u0000${client}\u0000${sessionId}`;
+    let scope = scopes.get(key);
+    if (!scope) {
+      scope = createScope(server, client, sessionId);
+      scopes.set(key, scope);
+    }
+    if (sessionId) latestSession.set(`${server}\u0000${client}`, scope);
+    return scope;
+  };
+
+  const getExchange = (record: CaptureRecord): Exchange | undefined => {
+    if (!record.exchange) return undefined;
+    let ex = exchanges.get(record.exchange);
+    if (!ex) {
+      ex = {
+        id: record.exchange,
+        method: record.kind === "message" ? record.method : undefined,
+        url: record.url,
+        scope: undefined,
+        requestHeaders: undefined,
+        responseHeaders: undefined,
+        status: undefined,
+        emptyBody: undefined,
+        requestIds: [],
+        elicitResultRecord: undefined,
+        answered: new Set(),
+        ended: false,
+      };
+      exchanges.set(record.exchange, ex);
+    }
+    return ex;
+  };
+
+  function resolveScope(record: MessageRecord, ex: Exchange | undefined): Scope {
+    if (ex?.scope) return ex.scope;
+    const server = serverKey(record);
+    const client = record.client ?? "";
+    const sessionId = record.headers?.["mcp-session-id"] ?? ex?.requestHeaders?.["mcp-session-id"] ?? ex?.responseHeaders?.["mcp-session-id"];
+    if (sessionId !== undefined) return getScope(server, client, sessionId);
+    if (record.stream === "get-sse") return latestSession.get(`${server}\u0000${client}`) ?? getScope(server, client, "");
+    return getScope(server, client, "");
+  }
+
+  // ---- flows ---------------------------------------------------------------------------------------
+
+  function newFlow(kind: FlowKind, scope: Scope, req: ClientRequest | undefined, record: MessageRecord, revision: Revision | null): Flow {
+    const flow: Flow = {
+      id: env.newFlowId(),
+      kind,
+      revision,
+      method: req?.method ?? "(none)",
+      target: req?.target ?? null,
+      server: scope.server,
+      session: scope.sessionId,
+      elicitations: [],
+      rounds: req ? [{ index: 1, requestId: req.id as Flow["rounds"][number]["requestId"], requestRecord: req.record, sentAt: req.time, outcome: null }] : [],
+      status: "pending",
+      startedAt: req?.time ?? record.time,
+      serverMs: 0,
+      userMs: 0,
+      records: req ? [req.record] : [],
+    };
+    timing.set(flow, { phase: req ? "server" : null, since: flow.startedAt });
+    if (req) req.flow = flow;
+    scope.flows.push(flow);
+    return flow;
+  }
+
+  function touch(flow: Flow, seq: number): void {
+    if (flow.records[flow.records.length - 1] !== seq) flow.records.push(seq);
+    env.flowChanged(flow);
+  }
+
+  /** Moves the flow's clock: time since the last transition goes to the server or to the user. */
+  function phase(flow: Flow, next: "server" | "user" | null, at: number): void {
+    const t = timing.get(flow);
+    if (!t) return;
+    const elapsed = Math.max(0, at - t.since);
+    if (t.phase === "server") flow.serverMs += elapsed;
+    else if (t.phase === "user") flow.userMs += elapsed;
+    t.phase = next;
+    t.since = at;
+  }
+
+  function finish(flow: Flow, status: Flow["status"], at: number): void {
+    phase(flow, null, at);
+    flow.status = status;
+    flow.endedAt = at;
+  }
+
+  function reporter(flow: Flow | null, revision: Revision | null, record: number): Report {
+    return (input: FindingInput) => env.report({ record, ...input }, flow, revision);
+  }
+
+  const requestRevision = (params: Record<string, unknown>, scope: Scope, record: MessageRecord): { revision: Revision | null; modern: boolean } => {
+    const meta = params._meta;
+    const pv = isObject(meta) ? meta[META_PROTOCOL_VERSION] : undefined;
+    if (typeof pv === "string") return { revision: pv, modern: true };
+    if (scope.revision) return { revision: scope.revision, modern: isModern(scope.revision) };
+    const header = record.headers?.["mcp-protocol-version"];
+    if (header) return { revision: header, modern: isModern(header) };
+    if (record.headers?.["mcp-method"] !== undefined || "inputResponses" in params || "requestState" in params) return { revision: "2026-07-28", modern: true };
+    return { revision: null, modern: false };
+  };
+
+  // ---- client → server ----------------------------------------------------------------------------
+
+  function onClientRequest(ctx: MessageContext, id: unknown, method: string, rawParams: unknown): void {
+    const { record, scope, at } = ctx;
+    const params = isObject(rawParams) ? rawParams : {};
+    const { revision, modern } = requestRevision(params, scope, record);
+    const target = typeof params.name === "string" ? params.name : typeof params.uri === "string" ? params.uri : null;
+    const key = idKey(id);
+    const inFlight = scope.clientRequests.get(key);
+    const req: ClientRequest = {
+      id,
+      idKey: key,
+      method,
+      params,
+      record: record.seq,
+      exchange: ctx.exchange?.id,
+      time: record.time,
+      revision,
+      caps: modern && isObject(params._meta) ? params._meta[META_CLIENT_CAPABILITIES] : undefined,
+      target,
+      tuple: `${method}\u0000${target}\u0000${canonicalJson(params.arguments)}`,
+    };
+    scope.clientRequests.set(key, req);
+    ctx.exchange?.requestIds.push(key);
+    const report = reporter(null, revision, record.seq);
+
+    if (method === "initialize") {
+      scope.initializeSeen = true;
+      checkClientCapsShape(params.capabilities, `${at}/params/capabilities`, typeof params.protocolVersion === "string" ? params.protocolVersion : null, report);
+    } else if (modern) {
+      if (checkModernRequestEnvelope(params, record, at, report)) req.caps = undefined;
+      if (req.caps !== undefined) checkClientCapsShape(req.caps, `${at}/params/_meta/${META_CLIENT_CAPABILITIES.replace(/\//g, "~1")}`, revision, report);
+      if (declaresElicitation(req.caps)) scope.declaredElicitation = true;
+    } else if (scope.initializeSeen) {
+      checkLegacyHeader(record, at, report);
+    }
+
+    if ("inputResponses" in params || "requestState" in params) onRetry(ctx, req, inFlight !== undefined, report);
+    else if (scope.awaitingRetry.has(req.tuple)) onUrlRetry(ctx, req, scope.awaitingRetry.get(req.tuple)!);
+    else if (method === "tools/call" && target === FALLBACK_TOOL) onFallbackAnswer(ctx, req);
+    scope.usedClientIds.add(key);
+  }
+
+  function onRetry(ctx: MessageContext, req: ClientRequest, idInFlight: boolean, report: Report): void {
+    const { scope, at, record } = ctx;
+    const { params } = req;
+    if (!MRTR_METHODS.has(req.method)) {
+      report({ rule: "mrtr-parallel-isolation", pointer: `${at}/params`, message: `${req.method} carries inputResponses/requestState; only the retry of tools/call, prompts/get or resources/read may.` });
+      return;
+    }
+    const state = params.requestState;
+    const byState = typeof state === "string" ? scope.mrtrByState.get(state) : undefined;
+    const link = byState ?? scope.mrtrByTuple.get(req.tuple);
+    if (!link) {
+      if (scope.noResultType.has(req.tuple)) {
+        report({ rule: "mrtr-absent-result-type-is-complete", pointer: `${at}/params`, message: `Client retried after a result with no resultType (record ${scope.noResultType.get(req.tuple)}); an absent resultType means complete.` });
+      } else {
+        report({ rule: "mrtr-unsolicited-input-responses", pointer: `${at}/params`, message: "Request carries inputResponses/requestState but no InputRequiredResult for it was seen." });
+      }
+      return;
+    }
+    if (req.method !== link.request.method || req.target !== link.request.target) {
+      report({ rule: "mrtr-parallel-isolation", pointer: `${at}/params/requestState`, message: `requestState of ${link.request.method} ${link.request.target ?? ""} (record ${link.record}) reused on ${req.method} ${req.target ?? ""}; it belongs only to the retry of its own request.` });
+      return;
+    }
+    if (link.retries > 0) {
+      const prev = [...scope.clientRequests.values()].find((r) => r !== req && r.retryOf === link && r.answered === undefined);
+      if (prev) report({ rule: "mrtr-parallel-isolation", pointer: `${at}/params/requestState`, message: `The same requestState is presented on two in-flight requests (records ${prev.record} and ${record.seq}).` });
+    }
+    link.retries++;
+    const flow = link.flow;
+    const idReused = req.idKey === link.request.idKey || idInFlight;
+    const defects = checkRetry(req, link, record, at, idReused, reporter(flow, req.revision, record.seq));
+    req.retryOf = link;
+    req.retryDefects = defects;
+    req.flow = flow;
+    const roundIndex = flow.rounds.length + 1;
+    flow.rounds.push({ index: roundIndex, requestId: req.id as never, requestRecord: record.seq, sentAt: record.time, outcome: null, echoedState: state });
+    const responses = isObject(params.inputResponses) ? params.inputResponses : {};
+    let answersElicitation = false;
+    for (const el of flow.elicitations) {
+      if (el.round !== roundIndex - 1 || !(el.key in responses)) continue;
+      const er = responses[el.key];
+      const p = join(`${at}/params/inputResponses`, el.key);
+      answersElicitation = true;
+      checkElicitResult(er, { mode: el.mode, message: el.message, requestedSchema: el.schema, url: el.url }, p, env.check(flow, req.revision, record.seq), "input-response");
+      answer(el, er, record.seq, p, record.time);
+    }
+    if (answersElicitation) {
+      const modes = declaredModes(req.caps, req.revision);
+      const needed = flow.elicitations.filter((e) => e.round === roundIndex - 1).map((e) => e.mode);
+      const lacking = needed.filter((m) => !modes.has(m));
+      if (lacking.length || modes.size === 0) {
+        report({
+          rule: "cap-client-declares-per-request",
+          pointer: `${at}/params/_meta`,
+          message: modes.size === 0 ? "Retry answers an elicitation but its own _meta clientCapabilities omit elicitation." : `Retry answers a ${lacking[0]}-mode elicitation but its clientCapabilities do not declare that mode.`,
+        });
+      }
+    }
+    phase(flow, "server", record.time);
+    touch(flow, record.seq);
+  }
+
+  function onUrlRetry(ctx: MessageContext, req: ClientRequest, flow: Flow): void {
+    const { scope, record, at } = ctx;
+    scope.awaitingRetry.delete(req.tuple);
+    const last = flow.rounds[flow.rounds.length - 1];
+    if (last && idKey(last.requestId) === req.idKey) {
+      env.report({ rule: "err-url-required-retry-new-id", pointer: `${at}/id`, message: `Retry after -32042 reuses the failed request's id ${JSON.stringify(req.id)}.`, record: record.seq }, flow, req.revision);
+    }
+    req.flow = flow;
+    flow.rounds.push({ index: flow.rounds.length + 1, requestId: req.id as never, requestRecord: record.seq, sentAt: record.time, outcome: null });
+    phase(flow, "server", record.time);
+    touch(flow, record.seq);
+  }
+
+  function onFallbackAnswer(ctx: MessageContext, req: ClientRequest): void {
+    const args = isObject(req.params.arguments) ? req.params.arguments : {};
+    const elicitId = typeof args.elicitId === "string" ? args.elicitId : undefined;
+    if (!elicitId) return;
+    const flow = ctx.scope.flows.find((f) => f.kind === "fallback-tool" && f.elicitations.some((e) => e.key === elicitId));
+    if (!flow) return;
+    const el = flow.elicitations.find((e) => e.key === elicitId)!;
+    const p = `${ctx.at}/params/arguments`;
+    checkElicitResult(args, { mode: el.mode, message: el.message, requestedSchema: el.schema }, p, env.check(flow, req.revision, ctx.record.seq), "response");
+    answer(el, args, ctx.record.seq, p, ctx.record.time);
+    req.flow = flow;
+    flow.rounds.push({ index: flow.rounds.length + 1, requestId: req.id as never, requestRecord: ctx.record.seq, sentAt: ctx.record.time, outcome: null });
+    phase(flow, "server", ctx.record.time);
+    touch(flow, ctx.record.seq);
+  }
+
+  function answer(el: Elicitation, er: unknown, seq: number, p: string, time: number): void {
+    const action = isObject(er) && typeof er.action === "string" ? er.action : null;
+    el.action = action;
+    if (isObject(er) && "content" in er) el.content = er.content;
+    el.answerRecord = seq;
+    el.answerPointer = p;
+    el.answeredAt = time;
+    // url-accept-is-consent: accept on a URL elicitation means consent, not completion.
+    if (el.mode !== "url") el.completed = action !== null;
+  }
+
+  function onClientResponse(ctx: MessageContext, msg: Classified & { type: "result" | "error" }): void {
+    const { scope, record, at } = ctx;
+    const key = idKey(msg.id);
+    const el = scope.openElicitations.get(key);
+    const revision = scope.revision ?? el?.flow.revision ?? null;
+    if (isModern(revision) || isModern(record.headers?.["mcp-protocol-version"])) {
+      env.report({ rule: "del-r3-no-client-responses", pointer: at || "", message: "Client sent a JSON-RPC response; in 2026-07-28 answers travel in inputResponses of a retried request.", record: record.seq }, el?.flow ?? null, revision);
+    }
+    if (!el) {
+      const dup = scope.answeredElicitations.get(key);
+      if (dup !== undefined) {
+        env.report({ rule: "del-r12-response-correlation", pointer: `${at}/id`, message: `Client answers elicitation id ${JSON.stringify(msg.id)} a second time (first answer: record ${dup}).`, record: record.seq }, null, revision);
+      } else if (scope.initializeSeen && !scope.serverRequestIds.has(key) && !isModern(revision)) {
+        env.report({ rule: "del-r12-response-correlation", pointer: `${at}/id`, message: `Client response id ${JSON.stringify(msg.id)} matches no outstanding elicitation/create.`, record: record.seq }, null, revision);
+      }
+      return;
+    }
+    scope.openElicitations.delete(key);
+    scope.answeredElicitations.set(key, record.seq);
+    const flow = el.flow;
+    const elicitation = flow.elicitations[el.index]!;
+    if (ctx.exchange) {
+      ctx.exchange.elicitResultRecord = record.seq;
+      if (ctx.exchange.status !== undefined) check202(ctx.exchange, flow);
+    }
+    if (msg.type === "result") {
+      checkElicitResult(msg.result, el.params, `${at}/result`, env.check(flow, revision, record.seq), "response");
+      if (el.undeclaredMode && revision === "2025-11-25") {
+        env.report({ rule: "cap-client-rejects-undeclared-mode", pointer: `${at}/result`, message: `Client answered a ${el.mode}-mode elicitation it never declared with a result; it must answer -32602.`, record: record.seq }, flow, revision);
+      }
+      answer(elicitation, msg.result, record.seq, `${at}/result`, record.time);
+    } else {
+      elicitation.answerRecord = record.seq;
+      elicitation.answerPointer = `${at}/error`;
+      elicitation.answeredAt = record.time;
+    }
+    if (![...scope.openElicitations.values()].some((o) => o.flow === flow)) phase(flow, "server", record.time);
+    touch(flow, record.seq);
+  }
+
+  function check202(ex: Exchange, flow: Flow | null): void {
+    if (ex.elicitResultRecord === undefined || ex.status === undefined) return;
+    const body = ex.emptyBody === false;
+    if (ex.status !== 202 || body) {
+      env.report(
+        { rule: "del-r12-response-202", pointer: "", message: `POSTed ElicitResult was answered with HTTP ${ex.status}${body ? " and a body" : ""}; the server must answer 202 Accepted with no body.`, record: ex.elicitResultRecord },
+        flow,
+        ex.scope?.revision ?? null,
+      );
+    }
+    ex.elicitResultRecord = undefined;
+  }
+
+  function onClientNotification(ctx: MessageContext, method: string): void {
+    if (method === "notifications/initialized") ctx.scope.initialized = true;
+    else if (method === ELICIT_COMPLETE) {
+      env.report({ rule: "notify-direction", pointer: `${ctx.at}/method`, message: "Client sent notifications/elicitation/complete; only servers send it.", record: ctx.record.seq }, null, ctx.scope.revision);
+    }
+  }
+
+  // ---- server → client ----------------------------------------------------------------------------
+
+  function findRequest(ctx: MessageContext, id: unknown): ClientRequest | undefined {
+    const key = idKey(id);
+    return ctx.scope.clientRequests.get(key);
+  }
+
+  function onServerResponse(ctx: MessageContext, msg: Classified & { type: "result" | "error" }): void {
+    const { scope, record, at } = ctx;
+    const req = findRequest(ctx, msg.id);
+    if (!req) return;
+    scope.clientRequests.delete(req.idKey);
+    req.answered = record.seq;
+    ctx.exchange?.answered.add(req.idKey);
+    const modern = isModern(req.revision);
+    const flow = req.flow ?? null;
+    const report = reporter(flow, req.revision, record.seq);
+    if (msg.type === "result") {
+      const result = isObject(msg.result) ? msg.result : {};
+      if (req.method === "initialize") return negotiate(ctx, req, result);
+      if (modern && req.method !== "initialize") checkResultType(result, at, report);
+      const meta = req.params._meta;
+      if (modern && (!isObject(meta) || typeof meta[META_PROTOCOL_VERSION] !== "string" || !isObject(meta[META_CLIENT_CAPABILITIES]))) {
+        report({ rule: "rev-meta-required", violator: "server", pointer: `${at}/result`, message: "Server answered a request that lacked the required _meta normally; it must reject it with -32602 (HTTP 400)." });
+      }
+      if (result.resultType === "input_required") return onInputRequired(ctx, req, result, msg);
+      if (modern && result.resultType === undefined) scope.noResultType.set(req.tuple, record.seq);
+      const pending = isObject(result._meta) ? result._meta.elicitationPending : undefined;
+      if (req.method === "tools/call" && isObject(pending)) return onFallbackPending(ctx, req, pending);
+      if (!flow) return;
+      const round = flow.rounds[flow.rounds.length - 1];
+      if (round) Object.assign(round, { outcome: "complete", responseRecord: record.seq, answeredAt: record.time });
+      if (req.retryDefects) {
+        checkServerAfterRetry(req.retryDefects, "complete", at, report);
+        const state = req.params.requestState;
+        if (typeof state === "string") {
+          const prior = scope.completedStates.get(state);
+          if (prior !== undefined) report({ rule: "mrtr-state-replay", pointer: `${at}/result`, message: `The same requestState completed a request twice (first at record ${prior}).` });
+          else scope.completedStates.set(state, record.seq);
+        }
+      }
+      for (const el of flow.elicitations) if (el.mode === "url" && el.action !== "decline" && el.action !== "cancel") el.completed = true;
+      finish(flow, "complete", record.time);
+      touch(flow, record.seq);
+      return;
+    }
+    const error = msg.error;
+    const code = error.code;
+    if (code === -32042) return onUrlRequired(ctx, req, error);
+    if (code === -32021 && modern) checkMissingCapError(error, at, ctx.exchange?.status, req.caps, report);
+    if (modern) checkOtherModernError(error, at, declaresElicitation(req.caps), flow !== null, report);
+    if (!flow) return;
+    if (req.retryDefects) checkServerAfterRetry(req.retryDefects, "error", at, report);
+    const declined = flow.elicitations.some((e) => e.action === "decline" || e.action === "cancel");
+    if (declined && (code === -32603 || code === -32602)) {
+      report({ rule: "adv-server-handles-refusal", pointer: `${at}/error/code`, message: `After the user declined or cancelled, the server answered with error ${code} instead of a handled outcome.` });
+    }
+    const round = flow.rounds[flow.rounds.length - 1];
+    if (round) Object.assign(round, { outcome: "error", responseRecord: record.seq, answeredAt: record.time });
+    finish(flow, "error", record.time);
+    touch(flow, record.seq);
+  }
+
+  function negotiate(ctx: MessageContext, req: ClientRequest, result: Record<string, unknown>): void {
+    const version = typeof result.protocolVersion === "string" ? result.protocolVersion : null;
+    const sessionId = ctx.exchange?.responseHeaders?.["mcp-session-id"];
+    const scopesToSet = [ctx.scope];
+    if (sessionId !== undefined && sessionId !== ctx.scope.sessionId) scopesToSet.push(getScope(ctx.scope.server, ctx.scope.client, sessionId));
+    for (const s of scopesToSet) {
+      s.revision = version;
+      s.caps = req.params.capabilities;
+      s.initializeSeen = true;
+      s.initialized = false;
+    }
+  }
+
+  function onInputRequired(ctx: MessageContext, req: ClientRequest, result: Record<string, unknown>, msg: Classified): void {
+    const { scope, record, at } = ctx;
+    const flow = req.flow ?? newFlow("mrtr", scope, req, record, req.revision);
+    const report = reporter(flow, req.revision, record.seq);
+    checkIrr(result, at, req, record.text, report);
+    if (req.retryDefects) checkServerAfterRetry(req.retryDefects, "input_required", at, report);
+    const round = flow.rounds[flow.rounds.length - 1]!;
+    Object.assign(round, { outcome: "input_required", responseRecord: record.seq, answeredAt: record.time, requestState: result.requestState });
+    const link: MrtrLink = { flow, request: req, state: result.requestState, hasState: "requestState" in result, keys: [], methods: new Map(), record: record.seq, retries: 0 };
+    const inputRequests = isObject(result.inputRequests) ? result.inputRequests : {};
+    let elicitCount = 0;
+    for (const [key, entry] of Object.entries(inputRequests)) {
+      link.keys.push(key);
+      if (!isObject(entry) || typeof entry.method !== "string") continue;
+      link.methods.set(key, entry.method);
+      if (entry.method !== ELICIT_METHOD) continue;
+      elicitCount++;
+      const p = join(`${at}/result/inputRequests`, key, "params");
+      const ep = entry.params;
+      checkElicitParams(ep, p, env.check(flow, req.revision, record.seq), "input-request");
+      const mode = elicitMode(ep);
+      checkModeDeclared(req.caps, "this request's _meta clientCapabilities", req.revision, mode, p, report);
+      if (!declaresElicitation(req.caps) && scope.declaredElicitation && req.caps !== undefined) {
+        report({ rule: "cap-per-request", pointer: p, message: "An earlier request declared elicitation but this one did not, yet the server elicits: capabilities must not be carried over." });
+      }
+      addElicitation(flow, key, ep, mode, record, p, round.index);
+    }
+    if (elicitCount > 1) report({ rule: "adv-concurrent-elicitations", pointer: `${at}/result/inputRequests`, message: `One InputRequiredResult asks ${elicitCount} elicitations at once (legal).` });
+    checkBatchQuestions(flow, report, `${at}/result/inputRequests`);
+    if (typeof result.requestState === "string") scope.mrtrByState.set(result.requestState, link);
+    scope.mrtrByTuple.set(req.tuple, link);
+    void msg;
+    phase(flow, "user", record.time);
+    touch(flow, record.seq);
+  }
+
+  /** adv-batch-questions: three or more rounds in a row that each ask one single-field form. */
+  function checkBatchQuestions(flow: Flow, report: Report, pointerAt: string): void {
+    if (flow.rounds.length < 3 || flow.rounds.length !== 3) return;
+    const single = flow.rounds.every((r) => {
+      const asked = flow.elicitations.filter((e) => e.round === r.index);
+      return asked.length === 1 && asked[0]!.mode === "form" && isObject(asked[0]!.schema) && isObject(asked[0]!.schema.properties) && Object.keys(asked[0]!.schema.properties).length === 1;
+    });
+    if (single) report({ rule: "adv-batch-questions", pointer: pointerAt, message: "Three rounds in a row each ask a single field; ask for independent fields in one form." });
+  }
+
+  function addElicitation(flow: Flow, key: string, ep: unknown, mode: string, record: MessageRecord, p: string, round: number): Elicitation {
+    const params = isObject(ep) ? ep : {};
+    const el: Elicitation = {
+      key,
+      mode,
+      message: params.message,
+      action: null,
+      completed: false,
+      round,
+      askRecord: record.seq,
+      askPointer: p,
+      askedAt: record.time,
+    };
+    if ("requestedSchema" in params) el.schema = params.requestedSchema;
+    if ("url" in params) el.url = params.url;
+    if (typeof params.elicitationId === "string") el.elicitationId = params.elicitationId;
+    flow.elicitations.push(el);
+    return el;
+  }
+
+  function registerElicitationId(scope: Scope, flow: Flow, index: number, ep: Record<string, unknown>, p: string, report: Report, seq: number): void {
+    const id = ep.elicitationId;
+    if (typeof id !== "string") return;
+    const prior = scope.elicitationIds.get(id);
+    if (prior && (prior.url !== ep.url || prior.message !== ep.message)) {
+      report({ rule: "url-elicitation-id-unique", pointer: `${p}/elicitationId`, message: `elicitationId "${id}" was already used for a different elicitation (record ${prior.record}).` });
+    }
+    scope.elicitationIds.set(id, { url: ep.url, message: ep.message, flow, index, record: seq });
+    elicitationIdOwners.set(id, scope);
+  }
+
+  function onUrlRequired(ctx: MessageContext, req: ClientRequest, error: Record<string, unknown>): void {
+    const { scope, record, at } = ctx;
+    const revision = req.revision ?? scope.revision;
+    const flow = req.flow ?? newFlow("url-required-error", scope, req, record, revision);
+    const report = reporter(flow, revision, record.seq);
+    const entries = checkUrlRequiredError(error, at, revision, scope.initializeSeen ? scope.caps ?? {} : undefined, report);
+    const round = flow.rounds[flow.rounds.length - 1]!;
+    Object.assign(round, { outcome: "error", responseRecord: record.seq, answeredAt: record.time });
+    entries.forEach((entry, i) => {
+      const p = `${at}/error/data/elicitations/${i}`;
+      checkElicitParams(entry, p, env.check(flow, revision, record.seq), "url-required-error");
+      const key = isObject(entry) && typeof entry.elicitationId === "string" ? entry.elicitationId : String(i);
+      const already = flow.elicitations.find((e) => e.key === key && e.mode === "url");
+      if (!already) addElicitation(flow, key, entry, elicitMode(entry), record, p, round.index);
+      if (isObject(entry)) registerElicitationId(scope, flow, flow.elicitations.length - 1, entry, p, report, record.seq);
+    });
+    scope.awaitingRetry.set(req.tuple, flow);
+    phase(flow, "user", record.time);
+    touch(flow, record.seq);
+  }
+
+  function onFallbackPending(ctx: MessageContext, req: ClientRequest, pending: Record<string, unknown>): void {
+    const { scope, record, at } = ctx;
+    const flow = req.flow ?? newFlow("fallback-tool", scope, req, record, req.revision);
+    const round = flow.rounds[flow.rounds.length - 1]!;
+    Object.assign(round, { outcome: "input_required", responseRecord: record.seq, answeredAt: record.time });
+    const key = typeof pending.elicitId === "string" ? pending.elicitId : "fallback";
+    const ep = { message: pending.message, requestedSchema: pending.schema ?? pending.requestedSchema, ...(typeof pending.mode === "string" ? { mode: pending.mode } : {}) };
+    const p = `${at}/result/_meta/elicitationPending`;
+    addElicitation(flow, key, ep, elicitMode(ep), record, p, round.index);
+    phase(flow, "user", record.time);
+    touch(flow, record.seq);
+  }
+
+  function onServerRequest(ctx: MessageContext, id: unknown, method: string, rawParams: unknown, text: string): void {
+    const { scope, record, at, exchange } = ctx;
+    const origin = originatingRequest(ctx);
+    const revision = scope.revision ?? origin?.revision ?? exchange?.requestHeaders?.["mcp-protocol-version"] ?? record.headers?.["mcp-protocol-version"] ?? null;
+    const modern = isModern(revision);
+    if (modern) {
+      env.report({ rule: "del-r3-no-server-requests", pointer: `${at}/method`, message: `Server sent a JSON-RPC request (${method}) to a 2026-07-28 client; servers must use InputRequiredResult instead.`, record: record.seq }, origin?.flow ?? null, revision);
+    }
+    const key = idKey(id);
+    if (method !== ELICIT_METHOD) {
+      scope.serverRequestIds.set(key, { exchange: exchange?.id, text, record: record.seq });
+      return;
+    }
+    const prior = scope.serverRequestIds.get(key);
+    if (prior && prior.text === text) {
+      // Replay after Last-Event-ID on the same stream is allowed; the same request on another stream is a broadcast.
+      if (prior.exchange !== exchange?.id && record.stream !== "body") {
+        env.report({ rule: "del-r12-single-stream", pointer: `${at}/id`, message: `elicitation/create id ${JSON.stringify(id)} was already delivered on another stream (record ${prior.record}).`, record: record.seq }, null, revision);
+      }
+      return;
+    }
+    const flow = origin?.flow ?? newFlow("server-request", scope, origin, record, revision);
+    if (origin && !origin.flow) origin.flow = flow;
+    const report = reporter(flow, revision, record.seq);
+    if (id === null) report({ rule: "del-r12-request-id-unique", pointer: `${at}/id`, message: "elicitation/create has a null id." });
+    else if (prior) report({ rule: "del-r12-request-id-unique", pointer: `${at}/id`, message: `elicitation/create reuses id ${JSON.stringify(id)} already used by the server in this session (record ${prior.record}).` });
+    scope.serverRequestIds.set(key, { exchange: exchange?.id, text, record: record.seq });
+    if (!modern) checkLegacyDelivery(ctx, origin, method, revision, report);
+    const params = isObject(rawParams) ? rawParams : {};
+    const p = `${at}/params`;
+    checkElicitParams(rawParams, p, env.check(flow, revision, record.seq), "server-request");
+    const mode = elicitMode(rawParams);
+    let undeclaredMode = false;
+    if (scope.initializeSeen && !modern) undeclaredMode = checkModeDeclared(scope.caps, "initialize params.capabilities", revision, mode, p, report);
+    if (scope.revision !== null && scope.revision < "2025-06-18") {
+      report({ rule: "rev-feature-not-in-revision", pointer: `${at}/method`, message: `elicitation/create in a session negotiated at ${scope.revision}, which has no elicitation.` });
+    }
+    checkTasks(scope, origin, params, p, report);
+    const round = flow.rounds.length || 1;
+    const el = addElicitation(flow, String(id), rawParams, mode, record, p, round);
+    registerElicitationId(scope, flow, flow.elicitations.length - 1, params, p, report, record.seq);
+    void el;
+    scope.openElicitations.set(key, { idKey: key, params: rawParams, mode, record: record.seq, exchange: exchange?.id, text, flow, index: flow.elicitations.length - 1, undeclaredMode });
+    const open = [...scope.openElicitations.values()];
+    if (open.length === 2) report({ rule: "adv-concurrent-elicitations", pointer: `${at}/id`, message: `Two elicitation/create requests are outstanding at once in this session (legal).` });
+    if (flow.rounds.length === 0) flow.rounds.push({ index: 1, requestId: null, requestRecord: record.seq, sentAt: record.time, outcome: null });
+    phase(flow, "user", record.time);
+    touch(flow, record.seq);
+  }
+
+  /** The client request an elicitation belongs to: the POST whose stream carried it, else the latest in flight. */
+  function originatingRequest(ctx: MessageContext): ClientRequest | undefined {
+    const { exchange, scope } = ctx;
+    if (exchange && exchange.requestIds.length && ctx.record.stream !== "get-sse") {
+      for (const key of exchange.requestIds) {
+        const req = scope.clientRequests.get(key);
+        if (req) return req;
+      }
+      // Every request of this POST was answered already (del-r12-related-request case a): find it for the flow.
+      return undefined;
+    }
+    let best: ClientRequest | undefined;
+    for (const req of scope.clientRequests.values()) {
+      if (req.method === "initialize") continue;
+      if (!best || (MRTR_METHODS.has(req.method) && !MRTR_METHODS.has(best.method)) || (MRTR_METHODS.has(req.method) === MRTR_METHODS.has(best.method) && req.time >= best.time)) best = req;
+    }
+    return best;
+  }
+
+  function checkLegacyDelivery(ctx: MessageContext, origin: ClientRequest | undefined, method: string, revision: Revision | null, report: Report): void {
+    const { record, at, exchange, scope } = ctx;
+    if (record.stream === "get-sse") {
+      report({ rule: "del-r12-standalone-stream", severity: strict ? "error" : undefined, pointer: `${at}/method`, message: `${method} was sent on the standalone GET stream rather than on the stream of the request it relates to.` });
+    } else if (record.stream === "post-sse" && exchange && exchange.requestIds.length && !origin) {
+      report({ rule: "del-r12-related-request", severity: strict ? "error" : undefined, pointer: `${at}/method`, message: `${method} was sent on a POST stream after the response to that POST's request was delivered.` });
+    } else if (origin && NON_INTERACTIVE.test(origin.method)) {
+      report({ rule: "del-r12-related-request", severity: strict ? "error" : undefined, pointer: `${at}/method`, message: `${method} was sent on the stream of ${origin.method}, which needs no user input.` });
+    } else if (!origin && (record.transport === "stdio" || record.transport === "websocket") && scope.initializeSeen) {
+      report({ rule: "del-r12-related-request", severity: strict ? "error" : undefined, pointer: `${at}/method`, message: `${method} was sent while no client request was outstanding.` });
+    }
+    if (scope.initializeSeen && !scope.initialized) {
+      report({ rule: "cap-before-initialized", pointer: `${at}/method`, message: `${method} was sent before the client's notifications/initialized.` });
+    }
+    void revision;
+  }
+
+  function checkTasks(scope: Scope, origin: ClientRequest | undefined, params: Record<string, unknown>, p: string, report: Report): void {
+    if (scope.revision !== "2025-11-25") return;
+    if ("task" in params) {
+      const caps = scope.caps;
+      const create = isObject(caps) && isObject(caps.tasks) && isObject(caps.tasks.requests) && isObject(caps.tasks.requests.elicitation) ? caps.tasks.requests.elicitation.create : undefined;
+      if (create === undefined) report({ rule: "task-r2-augmented-capability", pointer: `${p}/task`, message: "Task-augmented elicitation/create sent to a client without capabilities.tasks.requests.elicitation.create." });
+    }
+    if (origin?.method === "tasks/result") {
+      const meta = params._meta;
+      const related = isObject(meta) ? meta["io.modelcontextprotocol/related-task"] : undefined;
+      const taskId = isObject(origin.params) ? origin.params.taskId : undefined;
+      if (!isObject(related) || (taskId !== undefined && related.taskId !== taskId)) {
+        report({ rule: "task-r2-related-task-meta", violator: "server", pointer: `${p}`, message: `Elicitation on the stream of tasks/result lacks _meta["io.modelcontextprotocol/related-task"].taskId${taskId !== undefined ? ` = ${JSON.stringify(taskId)}` : ""}.` });
+      }
+    }
+  }
+
+  function onServerNotification(ctx: MessageContext, method: string, params: unknown): void {
+    if (method !== ELICIT_COMPLETE) return;
+    const { scope, record, at } = ctx;
+    const revision = scope.revision ?? ctx.exchange?.requestHeaders?.["mcp-protocol-version"] ?? null;
+    const report = reporter(null, revision, record.seq);
+    const id = checkCompletionShape(params, at, revision, report);
+    if (id === undefined) return;
+    const known = scope.elicitationIds.get(id);
+    if (!known) {
+      const owner = elicitationIdOwners.get(id);
+      if (owner && owner !== scope) report({ rule: "notify-same-client", pointer: `${at}/params/elicitationId`, message: `Completion for "${id}" was delivered to another session than the one that issued it.` });
+      else report({ rule: "notify-known-id", pointer: `${at}/params/elicitationId`, message: `Completion for unknown elicitationId "${id}".` });
+      return;
+    }
+    const reportFlow = reporter(known.flow, revision, record.seq);
+    if (scope.completedIds.has(id)) {
+      reportFlow({ rule: "notify-duplicate", pointer: `${at}/params/elicitationId`, message: `Repeated completion for elicitationId "${id}".` });
+      return;
+    }
+    scope.completedIds.add(id);
+    for (const el of known.flow.elicitations) if (el.elicitationId === id) el.completed = true;
+    touch(known.flow, record.seq);
+  }
+
+  // ---- records ------------------------------------------------------------------------------------
+
+  function onMessage(record: MessageRecord): void {
+    if (record.event === "endpoint" && record.transport === "eventsource") {
+      try {
+        endpointAliases.set(new URL(record.text.trim(), record.url).href, serverKey(record));
+      } catch {
+        env.problem(record, `EventSource endpoint event carries an unusable URL: ${record.text.slice(0, 200)}`);
+      }
+      return;
+    }
+    if (record.truncated !== undefined) {
+      env.problem(record, `Message was cut at ${record.truncated} characters by the capture's size cap; it is not analysed.`);
+      return;
+    }
+    if (record.text.trim() === "") return; // SSE priming events carry no data.
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(record.text);
+    } catch (e) {
+      env.problem(record, `Invalid JSON in a ${record.direction === "c2s" ? "client" : "server"} message: ${(e as Error).message}`);
+      return;
+    }
+    const exchange = getExchange(record);
+    if (exchange && record.direction === "c2s") {
+      exchange.requestHeaders ??= record.headers;
+      exchange.method ??= record.method;
+    }
+    const scope = resolveScope(record, exchange);
+    if (exchange && record.direction === "c2s" && !exchange.scope) exchange.scope = scope;
+    const list = Array.isArray(parsed) ? parsed : [parsed];
+    list.forEach((m, i) => {
+      const ctx: MessageContext = { record, at: Array.isArray(parsed) ? `/${i}` : "", exchange, scope };
+      const msg = classify(m);
+      const c2s = record.direction === "c2s";
+      switch (msg.type) {
+        case "request":
+          return c2s ? onClientRequest(ctx, msg.id, msg.method, msg.params) : onServerRequest(ctx, msg.id, msg.method, msg.params, JSON.stringify(m));
+        case "notification":
+          return c2s ? onClientNotification(ctx, msg.method) : onServerNotification(ctx, msg.method, msg.params);
+        case "result":
+        case "error":
+          return c2s ? onClientResponse(ctx, msg) : onServerResponse(ctx, msg);
+        case "invalid":
+          if (c2s && isObject(m) && "id" in m && scope.openElicitations.has(idKey(m.id))) {
+            env.report({ rule: "del-r12-response-correlation", pointer: `${ctx.at}`, message: `Client's answer to elicitation id ${JSON.stringify(m.id)} ${"result" in m ? "has both result and error" : "has neither result nor error"}.`, record: record.seq }, scope.openElicitations.get(idKey(m.id))!.flow, scope.revision);
+            return;
+          }
+          return env.problem(record, `Not a JSON-RPC message${ctx.at ? ` at ${ctx.at}` : ""}: ${msg.reason}.`);
+      }
+    });
+  }
+
+  function onResponse(record: ResponseRecord): void {
+    const ex = getExchange(record);
+    if (!ex) return;
+    ex.status = record.status;
+    ex.responseHeaders = record.headers;
+    ex.emptyBody = record.emptyBody;
+    if (ex.elicitResultRecord !== undefined) check202(ex, null);
+  }
+
+  function onEnd(record: EndRecord): void {
+    const ex = getExchange(record);
+    if (!ex) return;
+    ex.ended = true;
+    const scope = ex.scope;
+    const carriesAnswers = ex.status !== 202 && ex.status !== undefined && ex.status < 300;
+    if (scope && (record.error || carriesAnswers)) {
+      for (const key of ex.requestIds) {
+        const req = scope.clientRequests.get(key);
+        if (!req || req.exchange !== ex.id) continue;
+        scope.clientRequests.delete(key);
+        if (req.flow && req.flow.status === "pending") {
+          finish(req.flow, "abandoned", record.time);
+          touch(req.flow, record.seq);
+        }
+      }
+    }
+    exchanges.delete(ex.id);
+  }
+
+  return {
+    push(record: CaptureRecord): void {
+      if (record.kind === "message") onMessage(record);
+      else if (record.kind === "response") onResponse(record);
+      else onEnd(record);
+    },
+  };
+}

@@ -1,0 +1,44 @@
+import type { CaptureRecord, MessageRecord } from "../capture/record.ts";
+import type { Revision } from "../protocol/revision.ts";
+import type { Flow } from "./flow.ts";
+import type { FindingInput } from "./rules/types.ts";
+import type { CheckContext } from "./rules/context.ts";
+import type { Scope } from "./scope.ts";
+
+/** HTTP exchange state the rules need (status arrives before the body; the request before both). */
+export interface Exchange {
+  id: string;
+  method: string | undefined;
+  url: string | undefined;
+  scope: Scope | undefined;
+  requestHeaders: MessageRecord["headers"];
+  responseHeaders: MessageRecord["headers"];
+  status: number | undefined;
+  emptyBody: boolean | undefined;
+  /** ids (idKey) of the client requests this POST carried. */
+  requestIds: string[];
+  /** Record of a POSTed ElicitResult, for del-r12-response-202. */
+  elicitResultRecord: number | undefined;
+  /** idKeys of client requests whose response already went down this exchange's stream. */
+  answered: Set<string>;
+  ended: boolean;
+}
+
+/** What a message handler knows about the message in hand. */
+export interface MessageContext {
+  record: MessageRecord;
+  /** Pointer prefix of this message inside the record's text ("" or "/<n>" in a batch). */
+  at: string;
+  exchange: Exchange | undefined;
+  scope: Scope;
+}
+
+/** The engine's services to the correlator and the stateful rules. */
+export interface Env {
+  report(input: FindingInput, flow: Flow | null, revision: Revision | null): void;
+  /** A CheckContext for the payload rules, bound to a flow and record. */
+  check(flow: Flow | null, revision: Revision | null, record?: number): CheckContext;
+  flowChanged(flow: Flow): void;
+  newFlowId(): string;
+  problem(record: CaptureRecord, message: string): void;
+}

@@ -1,0 +1,141 @@
+import type { CaptureRecord } from "../capture/record.ts";
+import { hasElicitation, type Revision } from "../protocol/revision.ts";
+import { createCorrelator, type CorrelatorOptions } from "./correlator.ts";
+import type { Env } from "./env.ts";
+import type { Finding } from "./finding.ts";
+import type { Flow } from "./flow.ts";
+import type { Problem } from "./problem.ts";
+import { catalogue } from "./rules/catalogue.ts";
+import type { FindingInput, RuleMeta, Severity, Violator } from "./rules/types.ts";
+
+export type { Finding } from "./finding.ts";
+export type { Flow, Elicitation, Round, FlowKind, FlowStatus } from "./flow.ts";
+export type { Problem } from "./problem.ts";
+
+export interface EngineOptions extends CorrelatorOptions {
+  /** Rule ids to drop. */
+  disable?: Iterable<string>;
+}
+
+/** What one `push` changed: flows created or updated, and findings and problems added. */
+export interface EngineDelta {
+  flows: Flow[];
+  findings: Finding[];
+  problems: Problem[];
+}
+
+const rulesById = new Map<string, RuleMeta>(catalogue.map((r) => [r.id, r as RuleMeta]));
+export const ruleMeta = (id: string): RuleMeta | undefined => rulesById.get(id);
+
+const SPEC = "https://modelcontextprotocol.io/specification";
+/** The spec page of a rule, at the flow's revision where the rule's page exists in it. */
+export function specLink(meta: RuleMeta, revision: Revision | null): string {
+  const rev = meta.specRevision ?? (hasElicitation(revision) && revision !== null && /^\d{4}-\d{2}-\d{2}$/.test(revision) ? revision : "2026-07-28");
+  return `${SPEC}/${rev}/${meta.specPath}`;
+}
+
+const violatorOf = (meta: RuleMeta): Violator => {
+  const v = meta.violator.toLowerCase();
+  if (v.startsWith("server")) return "server";
+  if (v.startsWith("client")) return "client";
+  if (v.startsWith("either") || v.startsWith("sender")) return "either";
+  return "none";
+};
+
+/**
+ * The analysis engine: capture records in, flows and graded findings out. Pure TypeScript: the extension's
+ * worker, the panel's file import and the CLI all run it unchanged.
+ */
+export function createEngine(options: EngineOptions = {}) {
+  const disabled = new Set(options.disable ?? []);
+  const flows: Flow[] = [];
+  const findings: Finding[] = [];
+  const problems: Problem[] = [];
+  const seen = new Set<string>();
+  const entryOf = new Map<number, number>();
+  let delta: EngineDelta = { flows: [], findings: [], problems: [] };
+  const changed = new Set<Flow>();
+  const known = new Set<Flow>();
+  let flowCount = 0;
+  let current: CaptureRecord | undefined;
+
+  const env: Env = {
+    report(input: FindingInput, flow: Flow | null, revision: Revision | null) {
+      if (disabled.has(input.rule)) return;
+      const meta = rulesById.get(input.rule);
+      if (!meta) throw new Error(`unknown rule id ${input.rule}`);
+      const record = input.record ?? current?.seq ?? 0;
+      const key = `${input.rule}\u0000${record}\u0000${input.pointer}\u0000${input.message}`;
+      if (seen.has(key)) return;
+      seen.add(key);
+      const finding: Finding = {
+        id: `F${findings.length + 1}`,
+        rule: input.rule,
+        severity: input.severity ?? (meta.severity as Severity),
+        violator: input.violator ?? violatorOf(meta),
+        flow: flow?.id ?? null,
+        record,
+        entry: entryOf.get(record) ?? record,
+        pointer: input.pointer,
+        message: input.message,
+        spec: specLink(meta, revision ?? flow?.revision ?? null),
+      };
+      findings.push(finding);
+      delta.findings.push(finding);
+    },
+    check(flow, revision, record) {
+      return { revision, report: (input) => env.report({ record, ...input }, flow, revision) };
+    },
+    flowChanged(flow) {
+      if (!changed.has(flow)) {
+        changed.add(flow);
+        delta.flows.push(flow);
+      }
+    },
+    newFlowId() {
+      flowCount++;
+      return `flow-${flowCount}`;
+    },
+    problem(record, message) {
+      const p: Problem = { record: record.seq, message };
+      if (record.entry !== undefined) p.entry = record.entry;
+      problems.push(p);
+      delta.problems.push(p);
+    },
+  };
+  const correlator = createCorrelator(env, options);
+
+  return {
+    /** Feeds one record; returns what it changed. Never throws on bad input: it becomes a Problem. */
+    push(record: CaptureRecord): EngineDelta {
+      current = record;
+      entryOf.set(record.seq, record.entry ?? record.seq);
+      try {
+        correlator.push(record);
+      } catch (e) {
+        env.problem(record, `Internal error while analysing this record: ${(e as Error).message}`);
+      }
+      for (const flow of delta.flows) {
+        if (known.has(flow)) continue;
+        known.add(flow);
+        flows.push(flow);
+      }
+      const out = delta;
+      delta = { flows: [], findings: [], problems: [] };
+      changed.clear();
+      return out;
+    },
+    flows: (): readonly Flow[] => flows,
+    findings: (): readonly Finding[] => findings,
+    problems: (): readonly Problem[] => problems,
+  };
+}
+
+export type Engine = ReturnType<typeof createEngine>;
+
+/** Runs the engine over a whole capture. */
+export function analyze(records: Iterable<CaptureRecord>, options: EngineOptions = {}): { flows: Flow[]; findings: Finding[]; problems: Problem[] } {
+  const engine = createEngine(options);
+  for (const r of records) engine.push(r);
+  return { flows: [...engine.flows()], findings: [...engine.findings()], problems: [...engine.problems()] };
+}

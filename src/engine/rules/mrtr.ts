@@ -1,0 +1,222 @@
+import type { MessageRecord } from "../../capture/record.ts";
+import { INPUT_METHODS, MRTR_METHODS } from "../../protocol/mrtr.ts";
+import { META_PROTOCOL_VERSION } from "../../protocol/revision.ts";
+import { isObject, join } from "../pointer.ts";
+import type { ClientRequest, MrtrLink } from "../scope.ts";
+import type { Report } from "./types.ts";
+
+/** Final-result fields per method (mrtr-irr-mixed-payload). */
+const FINAL_FIELDS: Record<string, string[]> = {
+  "tools/call": ["content", "structuredContent", "isError"],
+  "prompts/get": ["messages"],
+  "resources/read": ["contents"],
+};
+
+/** Server-side checks of a 2026-07-28 result (basic/index.mdx § "ResultType"; mrtr.mdx). */
+export function checkResultType(result: Record<string, unknown>, at: string, report: Report): void {
+  const rt = result.resultType;
+  if (rt === undefined || (rt === "complete" && ("inputRequests" in result || "requestState" in result))) {
+    const irrish = "inputRequests" in result || "requestState" in result;
+    report({
+      rule: "mrtr-result-type-required",
+      pointer: rt === undefined ? `${at}/result` : `${at}/result/resultType`,
+      message: irrish
+        ? `Result carries inputRequests/requestState but resultType is ${rt === undefined ? "absent" : '"complete"'}; a client will treat it as complete.`
+        : "2026-07-28 result has no resultType; servers of this revision must include it.",
+    });
+  } else if (rt !== "complete" && rt !== "input_required") {
+    report({ rule: "mrtr-result-type-known", pointer: `${at}/result/resultType`, message: `resultType ${JSON.stringify(rt)} is neither "complete" nor "input_required" and no extension declares it.` });
+  }
+}
+
+/** Duplicate keys inside an `inputRequests` object: visible only in the raw text (parsed JSON collapses them). */
+export function duplicateInputRequestKeys(text: string): string[] {
+  const start = text.indexOf('"inputRequests"');
+  if (start < 0) return [];
+  const open = text.indexOf("{", start);
+  if (open < 0) return [];
+  const seen = new Set<string>();
+  const dups: string[] = [];
+  let depth = 0;
+  for (let i = open; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') {
+      let j = i + 1;
+      while (j < text.length && text[j] !== '"') j += text[j] === "\\" ? 2 : 1;
+      if (depth === 1) {
+        let k = j + 1;
+        while (k < text.length && /\s/.test(text[k]!)) k++;
+        if (text[k] === ":") {
+          let key: string;
+          try {
+            key = JSON.parse(text.slice(i, j + 1)) as string;
+          } catch {
+            key = text.slice(i + 1, j);
+          }
+          if (seen.has(key)) dups.push(key);
+          seen.add(key);
+        }
+      }
+      i = j;
+    } else if (c === "{" || c === "[") depth++;
+    else if (c === "}" || c === "]") {
+      depth--;
+      if (depth === 0) break;
+    }
+  }
+  return dups;
+}
+
+/** Server-side checks of an InputRequiredResult, apart from the elicitation payloads themselves. */
+export function checkIrr(result: Record<string, unknown>, at: string, req: ClientRequest, text: string, report: Report): void {
+  if (!MRTR_METHODS.has(req.method)) {
+    report({ rule: "mrtr-supported-methods", pointer: `${at}/result/resultType`, message: `InputRequiredResult in reply to ${req.method}; only tools/call, prompts/get and resources/read may return one.` });
+  }
+  const { inputRequests, requestState } = result;
+  if (inputRequests === undefined && requestState === undefined) {
+    report({ rule: "mrtr-irr-not-empty", pointer: `${at}/result`, message: "InputRequiredResult has neither inputRequests nor requestState." });
+  } else if (isObject(inputRequests) && Object.keys(inputRequests).length === 0 && requestState === undefined) {
+    report({ rule: "mrtr-irr-not-empty", severity: "warning", pointer: `${at}/result/inputRequests`, message: "InputRequiredResult has an empty inputRequests and no requestState." });
+  }
+  if (requestState !== undefined && typeof requestState !== "string") {
+    report({ rule: "mrtr-request-state-string", violator: "server", pointer: `${at}/result/requestState`, message: `requestState is ${requestState === null ? "null" : typeof requestState}; it must be an opaque string.` });
+  }
+  const mixed = (FINAL_FIELDS[req.method] ?? []).filter((f) => f in result);
+  if (mixed.length) {
+    report({ rule: "mrtr-irr-mixed-payload", pointer: `${at}/result/${mixed[0]}`, message: `InputRequiredResult also carries final-result field${mixed.length > 1 ? "s" : ""} ${mixed.join(", ")}.` });
+  }
+  for (const key of duplicateInputRequestKeys(text)) {
+    report({ rule: "mrtr-input-request-keys-unique", pointer: join(`${at}/result/inputRequests`, key), message: `inputRequests key "${key}" appears more than once in the raw JSON; keys must be unique.` });
+  }
+  if (inputRequests === undefined) return;
+  if (!isObject(inputRequests)) {
+    report({ rule: "mrtr-input-request-method", pointer: `${at}/result/inputRequests`, message: "inputRequests is not an object of key → request." });
+    return;
+  }
+  for (const [key, entry] of Object.entries(inputRequests)) {
+    const p = join(`${at}/result/inputRequests`, key);
+    if (!isObject(entry)) {
+      report({ rule: "mrtr-input-request-method", pointer: p, message: `inputRequests.${key} is not a request object.` });
+      continue;
+    }
+    if (!(INPUT_METHODS as readonly unknown[]).includes(entry.method)) {
+      report({ rule: "mrtr-input-request-method", pointer: `${p}/method`, message: `inputRequests.${key}.method ${JSON.stringify(entry.method)} is not elicitation/create, sampling/createMessage or roots/list.` });
+    } else if (entry.method === "elicitation/create" && !isObject(entry.params)) {
+      report({ rule: "mrtr-input-request-method", pointer: `${p}/params`, message: `inputRequests.${key} (elicitation/create) has no params object.` });
+    }
+    if (entry.method === "sampling/createMessage" || entry.method === "roots/list") {
+      report({ rule: "mrtr-deprecated-input-kinds", pointer: `${p}/method`, message: `inputRequests.${key} uses ${entry.method}, deprecated in 2026-07-28 (SEP-2577).` });
+    }
+    if ("jsonrpc" in entry || "id" in entry) {
+      report({ rule: "mrtr-input-request-shape", pointer: "id" in entry ? `${p}/id` : `${p}/jsonrpc`, message: `inputRequests.${key} carries JSON-RPC envelope fields; an input request is {method, params}, keyed by its key.` });
+    }
+  }
+}
+
+const isElicitResultLike = (v: unknown): boolean => isObject(v) && typeof v.action === "string";
+const matchesInputType = (method: string | undefined, v: unknown): boolean => {
+  if (!isObject(v)) return false;
+  if (method === "elicitation/create") return "action" in v;
+  if (method === "sampling/createMessage") return "role" in v && "content" in v && "model" in v;
+  if (method === "roots/list") return Array.isArray(v.roots);
+  return true;
+};
+
+/** What a retry got wrong, for the server-side rules that judge the server's answer to it. */
+export interface RetryDefects {
+  missingKeys: boolean;
+  extraKeys: boolean;
+  malformed: boolean;
+  tampered: boolean;
+  declined: boolean;
+}
+
+/** Client-side checks of an MRTR retry against the IRR it answers (mrtr.mdx § "Client Requirements"). */
+export function checkRetry(req: ClientRequest, link: MrtrLink, record: MessageRecord, at: string, idReused: boolean, report: Report): RetryDefects {
+  const params = req.params;
+  const defects: RetryDefects = { missingKeys: false, extraKeys: false, malformed: false, tampered: false, declined: false };
+  if (idReused) {
+    report({ rule: "mrtr-retry-new-id", pointer: `${at}/id`, message: `Retry reuses JSON-RPC id ${JSON.stringify(req.id)} of the request that received the InputRequiredResult (or one still in flight).` });
+  }
+  const orig = link.request;
+  if (req.method !== orig.method || req.target !== orig.target || req.tuple !== orig.tuple) {
+    const what = req.method !== orig.method ? "method" : req.target !== orig.target ? (req.method === "resources/read" ? "uri" : "name") : "arguments";
+    report({ rule: "mrtr-retry-same-request", pointer: what === "method" ? `${at}/method` : `${at}/params/${what}`, message: `Retry changes ${what} of the original ${orig.method} request (record ${orig.record}).` });
+  }
+  if ("requestState" in params) {
+    if (typeof params.requestState !== "string") {
+      report({ rule: "mrtr-request-state-string", violator: "client", pointer: `${at}/params/requestState`, message: "Retry's requestState is not a string." });
+    }
+    if (!link.hasState) {
+      report({ rule: "mrtr-no-invented-state", pointer: `${at}/params/requestState`, message: "Retry sends requestState although the InputRequiredResult gave none." });
+    }
+  }
+  if (link.hasState && params.requestState !== link.state) {
+    defects.tampered = "requestState" in params;
+    report({
+      rule: "mrtr-echo-request-state",
+      pointer: "requestState" in params ? `${at}/params/requestState` : `${at}/params`,
+      message: "requestState" in params ? `Retry's requestState differs from the one the InputRequiredResult (record ${link.record}) gave; it must be echoed byte for byte.` : `Retry omits the requestState the InputRequiredResult (record ${link.record}) gave.`,
+    });
+  }
+  const responses = params.inputResponses;
+  if (responses !== undefined && !isObject(responses)) defects.malformed = true;
+  const given = isObject(responses) ? responses : {};
+  const missing = link.keys.filter((k) => !(k in given));
+  if (missing.length) {
+    defects.missingKeys = true;
+    report({ rule: "mrtr-fulfil-before-retry", pointer: isObject(responses) ? `${at}/params/inputResponses` : `${at}/params`, message: `Retry lacks inputResponses for ${missing.map((k) => `"${k}"`).join(", ")}; a declined or cancelled ask still needs an entry.` });
+  }
+  for (const [key, value] of Object.entries(given)) {
+    const p = join(`${at}/params/inputResponses`, key);
+    if (!link.methods.has(key)) {
+      defects.extraKeys = true;
+      report({ rule: "mrtr-input-responses-extra-keys", pointer: p, message: `inputResponses key "${key}" was not requested by the latest InputRequiredResult.` });
+      continue;
+    }
+    const method = link.methods.get(key);
+    if (!matchesInputType(method, value)) {
+      defects.malformed = true;
+      const wrapped = isObject(value) && ("result" in value || "jsonrpc" in value);
+      report({ rule: "mrtr-response-type-match", pointer: p, message: `inputResponses.${key} is not a ${method === "elicitation/create" ? "ElicitResult" : method === "roots/list" ? "ListRootsResult" : "CreateMessageResult"}${wrapped ? " (it is wrapped in a JSON-RPC response)" : ""}.` });
+    } else if (method === "elicitation/create" && isElicitResultLike(value)) {
+      const action = (value as { action: string }).action;
+      if (action === "decline" || action === "cancel") defects.declined = true;
+      if (!["accept", "decline", "cancel"].includes(action)) defects.malformed = true;
+    }
+  }
+  if (record.transport === "http" && record.method === "POST") checkRetryHeaders(req, record, at, report);
+  return defects;
+}
+
+/** mrtr-retry-headers: a retry is a fresh POST and needs its own standard headers (streamable-http.mdx § "Standard Request Headers"). */
+function checkRetryHeaders(req: ClientRequest, record: MessageRecord, at: string, report: Report): void {
+  const h = record.headers ?? {};
+  const meta = req.params._meta;
+  const version = isObject(meta) ? meta[META_PROTOCOL_VERSION] : undefined;
+  const problems: string[] = [];
+  if (h["mcp-protocol-version"] === undefined) problems.push("MCP-Protocol-Version is missing");
+  else if (typeof version === "string" && h["mcp-protocol-version"] !== version) problems.push(`MCP-Protocol-Version "${h["mcp-protocol-version"]}" ≠ _meta "${version}"`);
+  if (h["mcp-method"] === undefined) problems.push("Mcp-Method is missing");
+  else if (h["mcp-method"] !== req.method) problems.push(`Mcp-Method "${h["mcp-method"]}" ≠ body method "${req.method}"`);
+  if (MRTR_METHODS.has(req.method) && req.target !== null) {
+    if (h["mcp-name"] === undefined) problems.push("Mcp-Name is missing");
+    else if (h["mcp-name"] !== req.target) problems.push(`Mcp-Name "${h["mcp-name"]}" ≠ body "${req.target}"`);
+  }
+  if (problems.length) report({ rule: "mrtr-retry-headers", pointer: at, message: `Retry POST headers: ${problems.join("; ")}.` });
+}
+
+/** Server-side judgement of the server's final answer to a defective retry (mrtr.mdx § "Error Handling"). */
+export function checkServerAfterRetry(defects: RetryDefects, outcome: "complete" | "error" | "input_required", at: string, report: Report): void {
+  if (outcome === "error" && defects.missingKeys) {
+    report({ rule: "mrtr-server-rerequest-missing", pointer: `${at}/error`, message: "Retry lacked some inputResponses and the server answered with an error instead of a new InputRequiredResult." });
+  } else if (outcome === "error" && defects.extraKeys && !defects.malformed) {
+    report({ rule: "mrtr-server-ignore-extra", pointer: `${at}/error`, message: "Retry carried every requested key plus extra ones, and the server answered with an error instead of ignoring them." });
+  }
+  if (outcome === "complete" && defects.malformed) {
+    report({ rule: "mrtr-server-validate-input", pointer: `${at}/result`, message: "Retry carried malformed inputResponses and the server still completed the request." });
+  }
+  if (outcome === "complete" && defects.tampered) {
+    report({ rule: "mrtr-tampered-state-accepted", pointer: `${at}/result`, message: "Retry presented an altered requestState and the server still completed the request." });
+  }
+}

@@ -1,0 +1,97 @@
+// Rules on the parameters every elicitation request carries (rules.md §3.3), plus adv-message-quality.
+import type { CheckContext } from "./context.ts";
+import { has, isObject, isR2Plus, jsonType, ptr } from "./validate.ts";
+import type { Era, Json } from "./validate.ts";
+
+export type RequestWhere = "server-request" | "url-required-error" | "input-request";
+
+// Pointer convention for all payload rules: a wrong value is pointed at; a missing member is reported
+// at the object that should hold it (a pointer to an absent member would resolve to nothing).
+
+/** Checks EP's shared members; returns EP when it is an object the mode-specific rules can read. */
+export function checkRequestParams(ep: unknown, at: string, ctx: CheckContext, era: Era, where: RequestWhere): Json | null {
+  const { report } = ctx;
+  if (!isObject(ep)) {
+    // schema.ts: params (and so message) are required on elicitation/create.
+    const missing = ep === undefined;
+    report({ rule: "req-message-required", pointer: missing ? at.replace(/\/[^/]*$/, "") : at, message: missing ? "The elicitation request has no params, so it has no message." : `The elicitation params are ${jsonType(ep)}, not an object with a message.` });
+    return null;
+  }
+  if (!has(ep, "message")) report({ rule: "req-message-required", pointer: at, message: "The elicitation request has no message; every elicitation must tell the user what is asked and why." });
+  else if (typeof ep.message !== "string") report({ rule: "req-message-required", pointer: ptr(at, "message"), message: `message must be a string but is ${jsonType(ep.message)}.` });
+  else checkMessageQuality(ep.message, ptr(at, "message"), ctx);
+
+  const urlRequired = where === "url-required-error";
+  let urlIntent = false;
+  if (era === "2025-06-18") urlIntent = checkModeR1(ep, at, ctx);
+  else {
+    if (has(ep, "mode") && ep.mode !== "form" && ep.mode !== "url") {
+      report({ rule: "req-mode-value", pointer: ptr(at, "mode"), message: `mode is ${JSON.stringify(ep.mode)}; it must be "form" or "url".` });
+    }
+    // § "Elicitation Requests": "Clients MUST treat requests without a mode field as form mode."
+    if (!urlRequired && has(ep, "url") && (!has(ep, "mode") || ep.mode === "form")) {
+      urlIntent = true;
+      report({
+        rule: "req-url-mode-explicit",
+        pointer: has(ep, "mode") ? ptr(at, "mode") : at,
+        message: `The request has a url but ${has(ep, "mode") ? 'mode "form"' : "no mode"}; URL mode must say mode: "url", and clients will treat this as a form request${has(ep, "requestedSchema") ? "" : " without requestedSchema"}.`,
+      });
+    }
+  }
+
+  const form = !urlRequired && (era === "2025-06-18" || !has(ep, "mode") || ep.mode === "form");
+  if (form && !urlIntent && !isObject(ep.requestedSchema)) {
+    report({
+      rule: "req-form-schema-required",
+      pointer: has(ep, "requestedSchema") ? ptr(at, "requestedSchema") : at,
+      message: has(ep, "requestedSchema") ? `requestedSchema must be an object but is ${jsonType(ep.requestedSchema)}.` : "This form-mode request has no requestedSchema; form mode must describe the fields it asks for.",
+    });
+  }
+
+  if (isR2Plus(era)) {
+    // schema.ts ElicitRequestFormParams and ElicitRequestURLParams have disjoint members.
+    if ((urlRequired || ep.mode === "url") && has(ep, "requestedSchema")) {
+      report({ rule: "req-cross-mode-fields", pointer: ptr(at, "requestedSchema"), message: "This URL-mode request carries requestedSchema, which belongs to form mode and is ignored." });
+    }
+    if (form && !urlIntent && era !== "2026-07-28" && has(ep, "elicitationId")) {
+      report({ rule: "req-cross-mode-fields", pointer: ptr(at, "elicitationId"), message: "This form-mode request carries elicitationId, which belongs to URL mode." });
+    }
+  }
+
+  // 2026-07-28: input-request params no longer extend TaskAugmentedRequestParams (tasks became an extension).
+  if (era === "2026-07-28" && where === "input-request") {
+    for (const key of ["task", "_meta"]) {
+      if (has(ep, key)) report({ rule: "req-r3-legacy-params", pointer: ptr(at, key), message: `Input-request params carry ${key}, which 2026-07-28 elicitation params no longer have.` });
+    }
+  }
+  return ep;
+}
+
+/** 2025-06-18 has no URL mode; returns true when the request tries to be a URL request. */
+function checkModeR1(ep: Json, at: string, ctx: CheckContext): boolean {
+  if (ep.mode === "url") {
+    const extra = ["url", "elicitationId"].filter((k) => has(ep, k));
+    ctx.report({ rule: "req-mode-r1", pointer: ptr(at, "mode"), message: `mode "url"${extra.length ? ` (with ${extra.join(" and ")})` : ""} does not exist in 2025-06-18, where every elicitation is a form with requestedSchema.` });
+    return true;
+  }
+  for (const key of ["url", "elicitationId"]) {
+    if (has(ep, key)) ctx.report({ rule: "req-mode-r1", pointer: ptr(at, key), message: `${key} is a URL-mode field, and URL mode does not exist in 2025-06-18.` });
+  }
+  if (has(ep, "mode")) ctx.report({ rule: "req-mode-r1", severity: "info", pointer: ptr(at, "mode"), message: `mode is not a 2025-06-18 field; it is ignored there (every request is a form).` });
+  return has(ep, "url");
+}
+
+// Boilerplate that names neither what is asked nor why (§ "Elicitation Requests": message explains
+// "why the interaction is needed").
+const GENERIC = new Set([
+  "input", "input required", "user input required", "please provide input", "enter value", "enter values", "enter a value",
+  "please fill out the form", "please fill in the form", "fill out the form", "fill in the form", "more information needed",
+  "additional information required", "please provide information", "please provide the following information", "elicitation", "form",
+]);
+
+function checkMessageQuality(message: string, pointer: string, ctx: CheckContext): void {
+  const text = message.trim();
+  const normal = text.toLowerCase().replace(/[^a-z ]+/g, "").replace(/\s+/g, " ").trim();
+  const why = !text ? "is empty" : GENERIC.has(normal) ? `(${JSON.stringify(text)}) is boilerplate` : [...text].length < 10 ? `(${JSON.stringify(text)}) is very short` : null;
+  if (why) ctx.report({ rule: "adv-message-quality", pointer, message: `message ${why}; tell the user what is being asked and why.` });
+}

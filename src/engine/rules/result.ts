@@ -1,0 +1,100 @@
+// ElicitResult rules (rules.md §3.7) and form-secret-value.
+import type { CheckContext } from "./context.ts";
+import { secretValue } from "./secrets.ts";
+import { has, isObject, isR2Plus, jsonType, ptr, validateContent } from "./validate.ts";
+import type { Era, Json } from "./validate.ts";
+
+const ACTIONS = new Set(["accept", "decline", "cancel"]);
+
+/** `mode` is mode(EP), or null when the request was not seen. */
+export function checkResult(er: unknown, ep: unknown, mode: string | null, at: string, ctx: CheckContext, era: Era, inputResponse: boolean): void {
+  const { report } = ctx;
+  if (!isObject(er)) {
+    report({ rule: "result-action-enum", pointer: at, message: `The ElicitResult is ${jsonType(er)}, not an object with an action.` });
+    return;
+  }
+  // 2026-07-28 schema.ts: ElicitResult no longer extends Result (no resultType, no _meta).
+  if (era === "2026-07-28" && inputResponse) {
+    for (const key of ["resultType", "_meta", "jsonrpc", "id"]) {
+      if (has(er, key)) report({ rule: "result-r3-extra-fields", pointer: ptr(at, key), message: `The ElicitResult in inputResponses carries ${key}; in 2026-07-28 it is just {action, content}.` });
+    }
+  }
+  const action = er.action;
+  if (!has(er, "action")) report({ rule: "result-action-enum", pointer: at, message: 'The ElicitResult has no action; it must be "accept", "decline" or "cancel".' });
+  else if (typeof action !== "string" || !ACTIONS.has(action)) report({ rule: "result-action-enum", pointer: ptr(at, "action"), message: `action is ${JSON.stringify(action)}; it must be "accept", "decline" or "cancel".` });
+
+  const hasContent = has(er, "content");
+  const content = er.content;
+  const refused = action === "decline" || action === "cancel";
+  // § "Response Actions" 2-3: "The content field is typically omitted".
+  if (hasContent && refused) report({ rule: "result-content-only-on-accept", pointer: ptr(at, "content"), message: `The ${String(action)} result carries content; content belongs only to an accepted form.` });
+  // § "Response Actions" 1: "For URL mode: The content field is omitted" (URL data never reaches the client).
+  if (mode === "url" && isR2Plus(era)) {
+    if (hasContent && !refused) {
+      const n = isObject(content) ? Object.keys(content).length : 0;
+      report({ rule: "result-url-accept-no-content", pointer: ptr(at, "content"), message: `The answer to a URL-mode request carries content${n ? ` with ${n} field${n > 1 ? "s" : ""}` : ""}; URL-mode data must stay out of the client.` });
+    }
+  }
+  const bad = hasContent ? checkValueTypes(content, ptr(at, "content"), ctx, era) : new Set<string>();
+  if (action === "accept" && isObject(content)) checkSecretValues(content, ptr(at, "content"), ctx);
+  if (action !== "accept" || mode !== "form" || !isObject(ep) || !isObject(ep.requestedSchema)) return;
+
+  const schema = ep.requestedSchema;
+  if (!hasContent) {
+    const required = Array.isArray(schema.required) ? schema.required : [];
+    if (required.length) report({ rule: "result-form-accept-missing-content", pointer: at, message: `The form was accepted without content although it requires ${required.map((k) => JSON.stringify(k)).join(", ")}.` });
+  } else if (isObject(content)) {
+    // Both parties SHOULD validate against the requested schema (§ "Form Mode Security" 2-3).
+    for (const issue of validateContent(content, schema, ptr(at, "content"), bad)) {
+      report({ rule: "result-content-matches-schema", ...(issue.code === "extra" ? { severity: "info" as const } : {}), pointer: issue.pointer, message: issue.message });
+    }
+  }
+  if (isR2Plus(era)) checkDefaultsApplied(schema, hasContent && isObject(content) ? content : {}, hasContent ? ptr(at, "content") : at, ctx);
+}
+
+/** schema.ts ElicitResult.content: string | number | boolean, plus string[] from 2025-11-25. Returns the keys reported. */
+function checkValueTypes(content: unknown, at: string, ctx: CheckContext, era: Era): Set<string> {
+  const bad = new Set<string>();
+  if (!isObject(content)) {
+    ctx.report({ rule: "result-content-value-types", pointer: at, message: `content is ${jsonType(content)}; it must be an object of field values.` });
+    return bad;
+  }
+  const arrays = isR2Plus(era);
+  for (const [key, value] of Object.entries(content)) {
+    const p = ptr(at, key);
+    const t = typeof value;
+    if (t === "string" || t === "number" || t === "boolean") continue;
+    if (arrays && Array.isArray(value)) {
+      const i = value.findIndex((v) => typeof v !== "string");
+      if (i < 0) continue;
+      bad.add(key);
+      ctx.report({ rule: "result-content-value-types", pointer: ptr(p, i), message: `content.${key}[${i}] is ${jsonType(value[i])}; multi-select values are arrays of strings.` });
+      continue;
+    }
+    bad.add(key);
+    ctx.report({ rule: "result-content-value-types", pointer: p, message: `content.${key} is ${jsonType(value)}; values must be a string, number or boolean${arrays ? " (or an array of strings)" : " in 2025-06-18"}.` });
+  }
+  return bad;
+}
+
+// Project rule: a credential typed into a form has already passed through the client (and possibly the
+// model); the message says what it looks like and never repeats it.
+function checkSecretValues(content: Json, at: string, ctx: CheckContext): void {
+  for (const [key, value] of Object.entries(content)) {
+    const values: [string, unknown][] = Array.isArray(value) ? value.map((v, i) => [ptr(at, key, i), v]) : [[ptr(at, key), value]];
+    for (const [pointer, v] of values) {
+      const looks = typeof v === "string" ? secretValue(v) : null;
+      if (looks) ctx.report({ rule: "form-secret-value", pointer, message: `Form field "${key}" holds a value that looks like ${looks}; ask for credentials through URL mode so they never pass through the client.` });
+    }
+  }
+}
+
+// § "Requested Schema": "Clients that support defaults SHOULD pre-populate form fields with these values."
+function checkDefaultsApplied(schema: Json, content: Json, at: string, ctx: CheckContext): void {
+  const properties = isObject(schema.properties) ? schema.properties : {};
+  const required = new Set(Array.isArray(schema.required) ? schema.required : []);
+  for (const [key, def] of Object.entries(properties)) {
+    if (!isObject(def) || !has(def, "default") || required.has(key) || has(content, key)) continue;
+    ctx.report({ rule: "result-defaults-applied", pointer: at, message: `The accepted answer omits "${key}", which has the default ${JSON.stringify(def.default)}; clients should pre-fill defaults and send them back.` });
+  }
+}

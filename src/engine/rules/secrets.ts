@@ -1,0 +1,149 @@
+// Credential heuristics for form-secret-field, form-secret-value and url-no-sensitive-data.
+//
+// WHY: 2025-11-25 and 2026-07-28 client/elicitation.mdx § "User Interaction Model" (Warning block):
+// "Servers MUST NOT use form mode elicitation to request sensitive information such as passwords, API
+// keys, access tokens, or payment credentials. Servers MUST use URL mode for interactions involving such
+// sensitive information." 2025-06-18 forbids "sensitive information" outright, undefined, so there
+// identity numbers (SSN and similar) are flagged too, at warning. Profile data ("a name, email address,
+// or username") is "not categorically prohibited" and never flagged.
+//
+// FIELD HEURISTIC (secretTerm, askedTerm)
+// 1. Text (a property name, title, description or the message) is split into lower-case words on case
+//    changes, digits-to-letters and separators: `apiKey`, `api-key`, `API_KEY`, "API key" all read
+//    "api key"; `passwordExpiryDays` reads "password expiry days"; `secretariat` stays one word.
+// 2. A credential term is a whole-word sequence from SECRET_TERMS (a trailing plural "s" is allowed:
+//    "api keys"). Substrings never count: `pinned`, `secretariat`, `spinner`, `keypad` are not "pin",
+//    "secret", "key".
+// 3. A term that is only talked ABOUT is not asked for: it is ignored when a modifier word follows it
+//    within two words (hint, count, length, expiry, policy, type, name, id, …: "password expiry days",
+//    "token type", "API key name") or a quantity word comes right before it ("max tokens",
+//    "number of api keys"). Number, integer and boolean properties are never secret fields: they hold
+//    a quantity or a yes/no about the credential ("password_age_days", "has_api_key").
+// 4. Property name and title are labels: any unmodified term there fires. A description fires only if it
+//    also asks ("enter", "provide", "paste", "your", …) and the name/title do not already say the field
+//    is ordinary profile data (a username field whose description mentions "your password" is fine).
+// 5. The message fires only if it asks (same cues) and the form has a free-text string field to put the
+//    answer in: "Enter your OpenAI API key" fires; "Confirm you want to delete the token list" does not
+//    ("list" is a modifier, and "confirm" is not a request for input).
+// 6. Payment words: card number, credit card, cvv/cvc, card + expiry, iban; routing/account number only
+//    next to "payment" or "bank".
+//
+// VALUE HEURISTIC (secretValue): well-known key prefixes, a JWT whose header decodes to JSON with "alg",
+// a PEM private-key block, and 13–19 digit Luhn-valid card numbers starting 2–6 (the card-issuer range,
+// which also keeps 13-digit millisecond timestamps out). Findings name the kind, never the value.
+
+/** Splits identifiers and prose into lower-case words. */
+export function words(text: string): string[] {
+  return text
+    .replace(/([a-z])([A-Z])/g, "$1 $2")
+    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
+    .replace(/([a-zA-Z])(\d)/g, "$1 $2")
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+}
+
+const CREDENTIALS: string[][] = [
+  ["password"], ["passwd"], ["passphrase"], ["passcode"], ["pwd"], ["pin"], ["pin", "code"],
+  ["secret"], ["client", "secret"], ["api", "key"], ["apikey"], ["x", "api", "key"], ["access", "key"], ["secret", "key"],
+  ["token"], ["access", "token"], ["refresh", "token"], ["auth", "token"], ["bearer"], ["session", "cookie"],
+  ["private", "key"], ["ssh", "key"], ["seed", "phrase"], ["mnemonic"], ["recovery", "phrase"], ["recovery", "code"],
+  ["otp"], ["2", "fa"], ["2fa"], ["mfa", "code"], ["totp"], ["one", "time", "code"], ["security", "code"],
+  ["card", "number"], ["credit", "card"], ["debit", "card"], ["cvv"], ["cvc"], ["cvv", "2"], ["iban"],
+];
+const PAYMENT_ACCOUNT: string[][] = [["routing", "number"], ["account", "number"]];
+// 2025-06-18 only ("sensitive information" undefined there): identity numbers.
+const IDENTITY: string[][] = [["ssn"], ["social", "security"], ["passport", "number"], ["national", "id"], ["tax", "id"], ["driver", "license"], ["drivers", "license"]];
+
+const MODIFIERS_AFTER = new Set([
+  "hint", "hints", "count", "length", "expiry", "expiration", "expires", "expired", "expire", "age", "days", "policy", "policies",
+  "type", "types", "name", "names", "id", "ids", "label", "reset", "strength", "rotation", "scope", "scopes", "limit", "limits",
+  "list", "usage", "used", "format", "path", "file", "url", "uri", "endpoint", "manager", "prefix", "last", "digits", "budget",
+]);
+const MODIFIERS_BEFORE = new Set(["max", "min", "maximum", "minimum", "num", "number", "many", "total", "count"]);
+const ASK = /\b(enter|provide|paste|type|input|give|share|supply|submit|send|need|needs|require|requires|required|what is|what's|your)\b/i;
+const PROFILE = new Set(["username", "user", "email", "name", "login", "handle", "account", "nickname", "display"]);
+
+const same = (w: string | undefined, t: string): boolean => w === t || w === t + "s";
+
+/** The first credential term in `text` that is asked for rather than talked about, e.g. "api key". */
+export function secretTerm(text: string, opts: { identity?: boolean } = {}): string | null {
+  const ws = words(text);
+  const terms = [...CREDENTIALS, ...(opts.identity ? IDENTITY : [])];
+  if (ws.includes("payment") || ws.includes("bank")) terms.push(...PAYMENT_ACCOUNT);
+  if (ws.includes("card") && ws.some((w) => w.startsWith("expir") || w === "exp")) return "card expiry";
+  // Longest terms first, so "access token" is named rather than "token".
+  terms.sort((a, b) => b.length - a.length);
+  for (let i = 0; i < ws.length; i++) {
+    for (const term of terms) {
+      const end = i + term.length;
+      if (!term.every((t, j) => (j === term.length - 1 ? same(ws[i + j], t) : ws[i + j] === t))) continue;
+      const after = ws.slice(end, end + 2);
+      const before = ws.slice(Math.max(0, i - 2), i);
+      if (after.some((w) => MODIFIERS_AFTER.has(w)) || before.some((w) => MODIFIERS_BEFORE.has(w))) continue;
+      return term.join(" ");
+    }
+  }
+  return null;
+}
+
+/** A credential term in prose that also asks for input (descriptions, the message). */
+export function askedTerm(text: string, opts: { identity?: boolean } = {}): string | null {
+  return ASK.test(text) ? secretTerm(text, opts) : null;
+}
+
+/** True when a field's own label says it is ordinary profile data. */
+export const isProfileLabel = (text: string): boolean => words(text).some((w) => PROFILE.has(w));
+
+// ---- values ----
+
+const PREFIXES: [RegExp, string][] = [
+  [/\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{10,}/, "a Stripe secret key (sk_live_…)"],
+  [/\bsk-[A-Za-z0-9_-]{20,}/, "an OpenAI-style secret key (sk-…)"],
+  [/\bgithub_pat_[A-Za-z0-9_]{20,}/, "a GitHub fine-grained token (github_pat_…)"],
+  [/\bgh[pousr]_[A-Za-z0-9]{20,}/, "a GitHub token (ghp_…)"],
+  [/\bxox[abposr]-[A-Za-z0-9-]{10,}/, "a Slack token (xoxb-…)"],
+  [/\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/, "an AWS access key id (AKIA…)"],
+  [/-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----/, "a PEM private key block"],
+];
+
+function isJwt(s: string): boolean {
+  for (const m of s.matchAll(/\beyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g)) {
+    const head = m[0].split(".")[0] ?? "";
+    try {
+      // atob, not Buffer: the engine also runs in the extension's worker and panel.
+      const b64 = head.replace(/-/g, "+").replace(/_/g, "/").padEnd(Math.ceil(head.length / 4) * 4, "=");
+      const json: unknown = JSON.parse(atob(b64));
+      if (typeof json === "object" && json !== null && "alg" in json) return true;
+    } catch {
+      // not a JWT header
+    }
+  }
+  return false;
+}
+
+function luhn(digits: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let d = Number(digits[digits.length - 1 - i]);
+    if (i % 2 === 1) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
+    sum += d;
+  }
+  return sum % 10 === 0;
+}
+
+function hasCardNumber(s: string): boolean {
+  for (const m of s.matchAll(/(?<![\d-])[2-6]\d(?:[ -]?\d){11,17}(?![\d-])/g)) {
+    const digits = m[0].replace(/[ -]/g, "");
+    if (digits.length >= 13 && digits.length <= 19 && !/^(\d)\1+$/.test(digits) && luhn(digits)) return true;
+  }
+  return false;
+}
+
+/** What a string value looks like, e.g. "an OpenAI-style secret key (sk-…)", or null. */
+export function secretValue(s: string, opts: { cards?: boolean } = {}): string | null {
+  for (const [re, what] of PREFIXES) if (re.test(s)) return what;
+  if (isJwt(s)) return "a JWT (eyJ…)";
+  if (opts.cards !== false && hasCardNumber(s)) return "a payment card number (passes the Luhn check)";
+  return null;
+}

@@ -1,0 +1,191 @@
+// The JSON-level primitives every payload rule shares (pointers, type tests, the revision era), and a
+// validator for the restricted JSON Schema subset of `requestedSchema`. No ajv: it compiles with
+// `new Function`, which extension pages forbid under their CSP.
+import { hasElicitation, hasUrlMode, isModern } from "../../protocol/revision.ts";
+import type { Revision } from "../../protocol/revision.ts";
+
+import { isObject, join as ptr } from "../pointer.ts";
+
+// The engine's RFC 6901 pointer builder (escapes `~` and `/`) and object test, under the names the rules use.
+export { isObject, ptr };
+export type Json = Record<string, unknown>;
+export const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === "string");
+export const has = (o: Json, key: string): boolean => Object.prototype.hasOwnProperty.call(o, key);
+
+/** The JSON type name a developer reads in a message. */
+export const jsonType = (v: unknown): string =>
+  v === null ? "null" : Array.isArray(v) ? "array" : typeof v === "number" && Number.isInteger(v) ? "integer" : typeof v;
+
+/**
+ * The elicitation shape in force. Revisions before 2025-06-18 have no elicitation at all
+ * (rev-feature-not-in-revision reports that), so they, like an unknown revision, get only the rules
+ * 2025-11-25 and 2026-07-28 share.
+ */
+export type Era = "2025-06-18" | "2025-11-25" | "2026-07-28" | null;
+export const eraOf = (rev: Revision | null): Era =>
+  isModern(rev) ? "2026-07-28" : hasUrlMode(rev) ? "2025-11-25" : hasElicitation(rev) ? "2025-06-18" : null;
+/** Rules whose catalogue revisions are "2025-11-25, 2026-07-28" (also the unknown-revision set). */
+export const isR2Plus = (era: Era): boolean => era !== "2025-06-18";
+
+// ---- formats (schema.ts StringSchema.format) ----
+
+/** RFC 3986 absolute URI: a scheme, no whitespace or characters URIs never carry unescaped. */
+export function isAbsoluteUri(s: string): boolean {
+  if (!/^[A-Za-z][A-Za-z0-9+.-]*:[^\s<>"{}|\\^`]+$/.test(s)) return false;
+  if (/%(?![0-9A-Fa-f]{2})/.test(s)) return false;
+  try {
+    const u = new URL(s);
+    // WHATWG accepts "https:example.com"; RFC 3986 http(s) URIs need an authority.
+    return !/^(https?|wss?|ftp):$/.test(u.protocol) || /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]/.test(s);
+  } catch {
+    return false;
+  }
+}
+
+const EMAIL = /^[a-z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/i;
+export const isEmail = (s: string): boolean => EMAIL.test(s);
+
+export function isDate(s: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
+  if (!m) return false;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const days = [31, y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+  return mo >= 1 && mo <= 12 && d >= 1 && d <= (days[mo - 1] ?? 0);
+}
+
+/** RFC 3339 date-time (JSON Schema `date-time`). */
+export function isDateTime(s: string): boolean {
+  const m = /^(\d{4}-\d{2}-\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-](\d{2}):(\d{2}))$/.exec(s);
+  if (!m || !isDate(m[1] ?? "")) return false;
+  const [h, mi, sec] = [Number(m[2]), Number(m[3]), Number(m[4])];
+  const zoneOk = m[6]?.length === 1 || (Number(m[7]) <= 23 && Number(m[8]) <= 59);
+  return h <= 23 && mi <= 59 && sec <= 60 && zoneOk;
+}
+
+export const FORMATS = ["email", "uri", "date", "date-time"] as const;
+const formatCheck: Record<string, (s: string) => boolean> = { email: isEmail, uri: isAbsoluteUri, date: isDate, "date-time": isDateTime };
+
+// ---- property kinds (schema.ts PrimitiveSchemaDefinition) ----
+
+export type PropertyKind = "string" | "number" | "boolean" | "single-enum" | "titled-single" | "multi-enum" | "titled-multi" | "other";
+
+export function propertyKind(def: Json): PropertyKind {
+  switch (def.type) {
+    case "string":
+      return has(def, "oneOf") ? "titled-single" : has(def, "enum") ? "single-enum" : "string";
+    case "number":
+    case "integer":
+      return "number";
+    case "boolean":
+      return "boolean";
+    case "array": {
+      const items = def.items;
+      return isObject(items) && (has(items, "anyOf") || has(items, "oneOf")) ? "titled-multi" : "multi-enum";
+    }
+    default:
+      return "other";
+  }
+}
+
+const consts = (list: unknown): string[] | null =>
+  Array.isArray(list) ? list.flatMap((o) => (isObject(o) && typeof o.const === "string" ? [o.const] : [])) : null;
+
+/** The option values a select property allows, or null when it is not a select (or has no usable list). */
+export function enumOptions(def: Json): string[] | null {
+  const items = isObject(def.items) ? def.items : {};
+  switch (propertyKind(def)) {
+    case "single-enum":
+      return Array.isArray(def.enum) ? def.enum.filter((x): x is string => typeof x === "string") : null;
+    case "titled-single":
+      return consts(def.oneOf);
+    case "multi-enum":
+      return Array.isArray(items.enum) ? items.enum.filter((x): x is string => typeof x === "string") : null;
+    case "titled-multi":
+      return consts(items.anyOf ?? items.oneOf);
+    default:
+      return null;
+  }
+}
+
+// ---- value validation ----
+
+export type IssueCode = "type" | "enum" | "bounds" | "format" | "required" | "extra";
+export interface Issue {
+  code: IssueCode;
+  pointer: string;
+  message: string;
+}
+
+const num = (v: unknown): number | undefined => (typeof v === "number" ? v : undefined);
+const quote = (s: string): string => JSON.stringify(s.length > 40 ? s.slice(0, 40) + "…" : s);
+
+/** Checks one value against one property definition; `name` is the field name used in messages. */
+export function validateValue(value: unknown, def: Json, name: string, at: string): Issue[] {
+  const issues: Issue[] = [];
+  const add = (code: IssueCode, message: string, pointer = at) => issues.push({ code, pointer, message });
+  const kind = propertyKind(def);
+  const options = enumOptions(def);
+  if (kind === "multi-enum" || kind === "titled-multi") {
+    if (!isStringArray(value)) return [{ code: "type", pointer: at, message: `"${name}" should be an array of strings but is ${jsonType(value)}.` }];
+    const [min, max] = [num(def.minItems), num(def.maxItems)];
+    if (min !== undefined && value.length < min) add("bounds", `"${name}" has ${value.length} selections, fewer than minItems ${min}.`);
+    if (max !== undefined && value.length > max) add("bounds", `"${name}" has ${value.length} selections, more than maxItems ${max}.`);
+    value.forEach((v, i) => {
+      if (options && !options.includes(v)) add("enum", `"${name}" contains ${quote(v)}, which is not one of its options.`, ptr(at, i));
+    });
+    return issues;
+  }
+  if (kind === "boolean") {
+    if (typeof value !== "boolean") add("type", `"${name}" should be a boolean but is ${jsonType(value)}.`);
+    return issues;
+  }
+  if (kind === "number") {
+    const integer = def.type === "integer";
+    if (typeof value !== "number" || (integer && !Number.isInteger(value))) {
+      add("type", `"${name}" should be ${integer ? "an integer" : "a number"} but is ${typeof value === "number" ? "a fraction" : jsonType(value)}.`);
+      return issues;
+    }
+    const [min, max] = [num(def.minimum), num(def.maximum)];
+    if (min !== undefined && value < min) add("bounds", `"${name}" is ${value}, below its minimum ${min}.`);
+    if (max !== undefined && value > max) add("bounds", `"${name}" is ${value}, above its maximum ${max}.`);
+    return issues;
+  }
+  if (kind === "other") return issues;
+  if (typeof value !== "string") return [{ code: "type", pointer: at, message: `"${name}" should be a string but is ${jsonType(value)}.` }];
+  if (options) {
+    if (!options.includes(value)) add("enum", `"${name}" is ${quote(value)}, which is not one of its options.`);
+    return issues;
+  }
+  // JSON Schema counts length in Unicode code points, not UTF-16 units.
+  const length = [...value].length;
+  const [min, max] = [num(def.minLength), num(def.maxLength)];
+  if (min !== undefined && length < min) add("bounds", `"${name}" is ${length} characters long, shorter than minLength ${min}.`);
+  if (max !== undefined && length > max) add("bounds", `"${name}" is ${length} characters long, longer than maxLength ${max}.`);
+  const check = typeof def.format === "string" ? formatCheck[def.format] : undefined;
+  if (check && !check(value)) add("format", `"${name}" is not a valid ${def.format} (format "${def.format}").`);
+  return issues;
+}
+
+/**
+ * Validates `content` (an object) against `requestedSchema`; pointers are built under `at` (the content).
+ * Keys in `skip` count as present but their values are not checked (already reported as malformed).
+ */
+export function validateContent(content: Json, schema: Json, at: string, skip: ReadonlySet<string> = new Set()): Issue[] {
+  const properties = isObject(schema.properties) ? schema.properties : {};
+  const issues: Issue[] = [];
+  const required = isStringArray(schema.required) ? schema.required : [];
+  const missing = required.filter((k) => !has(content, k));
+  if (missing.length) {
+    issues.push({ code: "required", pointer: at, message: `Required field${missing.length > 1 ? "s" : ""} ${missing.map((k) => `"${k}"`).join(", ")} missing from the accepted content.` });
+  }
+  for (const [key, value] of Object.entries(content)) {
+    if (skip.has(key)) continue;
+    const def = properties[key];
+    if (!has(properties, key) || !isObject(def)) {
+      issues.push({ code: "extra", pointer: ptr(at, key), message: `Content field "${key}" is not in requestedSchema.properties.` });
+      continue;
+    }
+    issues.push(...validateValue(value, def, key, ptr(at, key)));
+  }
+  return issues;
+}

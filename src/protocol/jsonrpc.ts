@@ -1,0 +1,58 @@
+import { z } from "zod";
+import { isObject } from "../engine/pointer.ts";
+
+/** JSON-RPC 2.0 (https://www.jsonrpc.org/specification) as MCP uses it: ids are strings or integers, never null in requests. */
+export const RequestId = z.union([z.string(), z.number()]);
+export type RequestId = z.infer<typeof RequestId>;
+
+export const JsonRpcRequest = z.object({
+  jsonrpc: z.literal("2.0"),
+  id: RequestId,
+  method: z.string(),
+  params: z.record(z.string(), z.unknown()).optional(),
+});
+export const JsonRpcNotification = z.object({
+  jsonrpc: z.literal("2.0"),
+  method: z.string(),
+  params: z.record(z.string(), z.unknown()).optional(),
+});
+export const JsonRpcErrorObject = z.object({ code: z.number(), message: z.string(), data: z.unknown().optional() });
+export const JsonRpcResultResponse = z.object({ jsonrpc: z.literal("2.0"), id: RequestId, result: z.record(z.string(), z.unknown()) });
+export const JsonRpcErrorResponse = z.object({ jsonrpc: z.literal("2.0"), id: RequestId.nullable(), error: JsonRpcErrorObject });
+export const JsonRpcMessage = z.union([JsonRpcRequest, JsonRpcNotification, JsonRpcResultResponse, JsonRpcErrorResponse]);
+export const JsonRpcBatch = z.array(JsonRpcMessage);
+
+export type JsonRpcRequest = z.infer<typeof JsonRpcRequest>;
+export type JsonRpcNotification = z.infer<typeof JsonRpcNotification>;
+export type JsonRpcErrorObject = z.infer<typeof JsonRpcErrorObject>;
+
+/**
+ * The engine's view of one JSON-RPC message. Classification is structural and cheap (no zod on the hot path):
+ * the rules report shape problems with their own ids, and a message that is none of the four is `invalid`.
+ */
+export type Classified =
+  | { type: "request"; id: unknown; method: string; params: unknown; raw: Record<string, unknown> }
+  | { type: "notification"; method: string; params: unknown; raw: Record<string, unknown> }
+  | { type: "result"; id: unknown; result: unknown; raw: Record<string, unknown> }
+  | { type: "error"; id: unknown; error: Record<string, unknown>; raw: Record<string, unknown> }
+  | { type: "invalid"; reason: string; raw: unknown };
+
+export function classify(msg: unknown): Classified {
+  if (!isObject(msg)) return { type: "invalid", reason: "not a JSON object", raw: msg };
+  const { method } = msg;
+  if (typeof method === "string") {
+    return "id" in msg
+      ? { type: "request", id: msg.id, method, params: msg.params, raw: msg }
+      : { type: "notification", method, params: msg.params, raw: msg };
+  }
+  if ("result" in msg && !("error" in msg)) return { type: "result", id: msg.id, result: msg.result, raw: msg };
+  if ("error" in msg && !("result" in msg) && isObject(msg.error)) return { type: "error", id: msg.id, error: msg.error, raw: msg };
+  if ("id" in msg) return { type: "invalid", reason: "a response needs exactly one of result and error", raw: msg };
+  return { type: "invalid", reason: "neither a request, a notification nor a response", raw: msg };
+}
+
+/** Key for id maps: 1 and "1" are different JSON-RPC ids. */
+export const idKey = (id: unknown): string => (typeof id === "string" ? "s:" + id : typeof id === "number" ? "n:" + id : "x:" + JSON.stringify(id));
+
+/** Does the text look like JSON-RPC at all? Cheap pre-check for importers and the tap. */
+export const looksLikeJsonRpc = (text: string): boolean => text.includes('"jsonrpc"');

@@ -1,0 +1,65 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { secretTerm, secretValue, words } from "../../src/engine/rules/secrets.ts";
+import { expectNone, expectOne, result } from "./harness.ts";
+
+const ep = { mode: "form", message: "Tell us about the deployment", requestedSchema: { type: "object", properties: { notes: { type: "string" }, tags: { type: "array", items: { type: "string", enum: ["a"] } } } } };
+
+test("words: case changes and separators, whole words", () => {
+  assert.deepEqual(words("apiKey"), ["api", "key"]);
+  assert.deepEqual(words("API_KEY"), ["api", "key"]);
+  assert.deepEqual(words("x-api-key"), ["x", "api", "key"]);
+  assert.deepEqual(words("passwordExpiryDays"), ["password", "expiry", "days"]);
+  assert.deepEqual(words("OAuthToken"), ["o", "auth", "token"]);
+  assert.deepEqual(words("secretariat"), ["secretariat"]);
+});
+
+test("secretTerm: asks for vs talks about", () => {
+  assert.equal(secretTerm("refresh_token"), "refresh token");
+  assert.equal(secretTerm("Card number"), "card number");
+  assert.equal(secretTerm("card expiry date"), "card expiry");
+  assert.equal(secretTerm("IBAN"), "iban");
+  assert.equal(secretTerm("account number"), null);
+  assert.equal(secretTerm("account number for the payment"), "account number");
+  assert.equal(secretTerm("number of API keys"), null);
+  assert.equal(secretTerm("token count"), null);
+  assert.equal(secretTerm("spinner"), null);
+  assert.equal(secretTerm("ssn"), null);
+  assert.equal(secretTerm("ssn", { identity: true }), "ssn");
+});
+
+const jwt = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U";
+
+test("secretValue: key prefixes, JWT, PEM, Luhn card numbers", () => {
+  assert.match(secretValue("use sk-live-4f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c") ?? "", /sk-/);
+  assert.match(secretValue("sk_live_51H8abcdefghijklmnop") ?? "", /Stripe/);
+  assert.match(secretValue("ghp_abcdefghijklmnopqrstuvwxyz0123456789") ?? "", /GitHub/);
+  assert.match(secretValue("github_pat_11ABCDEFG0123456789_abcdefghijklmnop") ?? "", /GitHub/);
+  assert.match(secretValue("xoxb-123456789012-abcdefghij") ?? "", /Slack/);
+  assert.match(secretValue("AKIAIOSFODNN7EXAMPLE") ?? "", /AWS/);
+  assert.match(secretValue(`Bearer ${jwt}`) ?? "", /JWT/);
+  assert.match(secretValue("-----BEGIN RSA PRIVATE KEY-----\nMIIE...") ?? "", /PEM/);
+  assert.match(secretValue("4111 1111 1111 1111") ?? "", /card/);
+  assert.match(secretValue("4111-1111-1111-1111") ?? "", /card/);
+  assert.equal(secretValue("4111 1111 1111 1111", { cards: false }), null);
+});
+
+test("secretValue: ordinary values stay clean", () => {
+  for (const v of ["octocat", "sk-short", "task-1234", "eyJub3QiOiJhIGp3dCJ9.e30.x", "1724371200000", "4111 1111 1111 1112", "+1 555 123 4567", "2025-11-25", "desk-lamp-red", "ghp_short"]) {
+    assert.equal(secretValue(v), null, v);
+  }
+});
+
+test("form-secret-value: catalogue example, never repeating the value", () => {
+  const er = { action: "accept", content: { notes: "use sk-live-4f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c" } };
+  const f = expectOne(result(er, ep), "form-secret-value", "warning", "/result/content/notes");
+  assert.ok(!f.message.includes("4f9a8b7c"), f.message);
+  assert.match(f.message, /notes.*sk-…/);
+  expectOne(result(er, undefined, "2026-07-28", "input-response", "/params/inputResponses/q"), "form-secret-value", "warning", "/params/inputResponses/q/content/notes");
+});
+
+test("form-secret-value: checks string[] members; ordinary accepted content is clean", () => {
+  expectOne(result({ action: "accept", content: { tags: ["a", jwt] } }, undefined), "form-secret-value", "warning", "/result/content/tags/1");
+  expectNone(result({ action: "accept", content: { notes: "ship it on Friday", tags: ["a"] } }, ep), "form-secret-value");
+  expectNone(result({ action: "decline" }, ep), "form-secret-value");
+});
