@@ -30,15 +30,12 @@ interface HarLog {
   broken: Map<number, string>;
 }
 
-/** Same-time records keep the order they were made in (Array.prototype.sort is stable). */
-type Draft = CaptureRecord;
-
 export function importHar(text: string, file: string): CaptureImport {
   const problems: Problem[] = [];
   const log = readLog(text, file, problems);
   if (!log) return { records: [], problems };
   const creator = isObj(log.creator) ? [str(log.creator.name), str(log.creator.version)].filter(Boolean).join(" ") : "";
-  const drafts: Draft[] = [];
+  const drafts: CaptureRecord[] = [];
   let lastTime = 0;
   for (let index = 0; index < log.entries.length; index++) {
     const broken = log.broken.get(index);
@@ -53,6 +50,7 @@ export function importHar(text: string, file: string): CaptureImport {
       problems.push({ file, entry: index, message: `entry ${index} could not be imported (${errorText(error)}); skipped` });
     }
   }
+  // Stable (ES2019): same-time records keep the order they were made in, entries their HAR order.
   drafts.sort((a, b) => a.time - b.time);
   drafts.forEach((record, seq) => (record.seq = seq));
   return { records: drafts, problems };
@@ -84,7 +82,7 @@ function salvage(text: string, file: string, reason: string, problems: Problem[]
     problems.push({ file, message: `not a HAR file: ${found.truncated ? "truncated" : "invalid JSON"} before any log.entries (${reason})` });
     return null;
   }
-  const complete = found.entries.length - found.brokenEntries.filter((b) => b.index >= found.entries.length).length;
+  const complete = found.entries.filter(() => true).length; // filter skips the holes
   const where = found.cutInEntry !== null ? ` inside entry ${found.cutInEntry}` : "";
   problems.push({
     file,
@@ -105,7 +103,7 @@ interface EntryContext {
   creator: string;
   /** Start of the previous entry, for an entry whose date is unreadable. */
   lastTime: number;
-  drafts: Draft[];
+  drafts: CaptureRecord[];
   problems: Problem[];
 }
 
@@ -133,29 +131,36 @@ function importEntry(raw: unknown, index: number, ctx: EntryContext): number | u
   const requestBody = isObj(request.postData) ? str(request.postData.text) : undefined;
   const mimeType = (str(content?.mimeType) ?? header(responseHeaders, "content-type") ?? "").toLowerCase();
 
-  // Cheap test first: most entries of a HAR are pages, scripts and images.
-  const mcpHeaders = requestHeaders.some(([name]) => /^mcp-/i.test(name)) || responseHeaders.some(([name]) => /^mcp-session-id$/i.test(name));
-  const subprotocol = /(^|,)\s*mcp\s*(,|$)/i.test(header(requestHeaders, "sec-websocket-protocol") ?? "");
-  const textual = mimeType === "" || /json|event-stream|^text\/|x-unknown/.test(mimeType);
-  let responseText: string | undefined;
+  // Cheap tests first (most entries of a HAR are pages, scripts and images); a base64 body is decoded only when
+  // nothing else told, and its decoding errors are reported only for entries that are MCP.
   const rawText = str(content?.text);
-  if (rawText !== undefined && textual) {
-    if (content?.encoding === undefined || content.encoding === "") responseText = rawText;
-    else if (content.encoding === "base64") {
-      try {
-        responseText = decodeBase64Text(rawText);
-      } catch (error) {
-        if (mcpHeaders) problem(`the base64 response body does not decode (${errorText(error)}); body skipped`);
-      }
-    } else if (mcpHeaders) problem(`unknown response content encoding ${JSON.stringify(content.encoding)}; body skipped`);
-  }
+  const encoding = content?.encoding;
+  const textual = mimeType === "" || /json|event-stream|^text\/|x-unknown/.test(mimeType);
+  let decodeError: string | undefined;
+  let responseText: string | undefined;
+  if (rawText !== undefined && textual && (encoding === undefined || encoding === "")) responseText = rawText;
+  const decode = (): void => {
+    if (rawText === undefined || !textual || responseText !== undefined || decodeError !== undefined) return;
+    if (encoding !== "base64") {
+      if (encoding !== undefined && encoding !== "") decodeError = `unknown response content encoding ${JSON.stringify(encoding)}; body skipped`;
+      return;
+    }
+    try {
+      responseText = decodeBase64Text(rawText);
+    } catch (error) {
+      decodeError = `the base64 response body does not decode (${errorText(error)}); body skipped`;
+    }
+  };
   const looksLikeMcp =
-    mcpHeaders ||
-    subprotocol ||
+    requestHeaders.some(([name]) => /^mcp-/i.test(name)) ||
+    responseHeaders.some(([name]) => /^mcp-session-id$/i.test(name)) ||
+    /(^|,)\s*mcp\s*(,|$)/i.test(header(requestHeaders, "sec-websocket-protocol") ?? "") ||
     requestBody?.includes('"jsonrpc"') === true ||
-    responseText?.includes('"jsonrpc"') === true ||
-    (wsMessages?.some((m) => isObj(m) && typeof m.data === "string" && m.data.includes('"jsonrpc"')) ?? false);
+    (wsMessages?.some((m) => isObj(m) && typeof m.data === "string" && m.data.includes('"jsonrpc"')) ?? false) ||
+    (decode(), responseText?.includes('"jsonrpc"') === true);
   if (!looksLikeMcp) return undefined;
+  decode();
+  if (decodeError !== undefined) problem(decodeError);
 
   let start = Date.parse(str(raw.startedDateTime) ?? "");
   if (Number.isNaN(start)) {
@@ -177,7 +182,7 @@ function importEntry(raw: unknown, index: number, ctx: EntryContext): number | u
     client: str(raw.pageref) ?? ctx.creator,
     entry: index,
   } as const;
-  const push = (record: Draft): void => void ctx.drafts.push(record);
+  const push = (record: CaptureRecord): void => void ctx.drafts.push(record);
   const picked = pickHeaders(requestHeaders);
 
   if (requestBody !== undefined && requestBody !== "") {
@@ -201,13 +206,11 @@ function importEntry(raw: unknown, index: number, ctx: EntryContext): number | u
       ...(pickedResponse && { headers: pickedResponse }),
       ...(emptyBody !== undefined && { emptyBody }),
     } satisfies ResponseRecord);
-    if (!isWebSocket && rawText === undefined && /json|event-stream/.test(mimeType)) {
-      // Recorders keep no body for a request that did not finish (Playwright: none at all; a stream the page closed).
-      if (error !== undefined && mimeType.includes("event-stream")) {
-        problem(`the stream ended with ${JSON.stringify(error)} and the HAR has none of its body; any events it carried are missing`);
-      } else if ((size ?? 0) > 0) {
-        problem("the response body is not in the HAR (saved without content?); its messages are missing");
-      }
+    // A request that did not finish has no body in the HAR (Playwright keeps none, e.g. for the GET stream the
+    // client closed): routine, and the records say it (no emptyBody, an end with its error). A finished response
+    // without its body means the HAR was saved without content: nothing of it can be checked.
+    if (!isWebSocket && rawText === undefined && error === undefined && (size ?? 0) > 0 && /json|event-stream/.test(mimeType)) {
+      problem("the response body is not in the HAR (saved without content?); its messages are missing");
     }
   }
 
@@ -218,7 +221,7 @@ function importEntry(raw: unknown, index: number, ctx: EntryContext): number | u
     if (mimeType.includes("event-stream")) {
       const stream: StreamKind = transport === "eventsource" ? "eventsource" : method === "GET" ? "get-sse" : "post-sse";
       sseMessages(responseText, { ...common, method }, stream, stream === "get-sse" ? picked : undefined, [headAt, endAt], problem, push);
-    } else if (/json/.test(mimeType) || (mimeType === "" && responseText.includes('"jsonrpc"'))) {
+    } else if (/json/.test(mimeType) || ((mimeType === "" || mimeType === "x-unknown") && responseText.includes('"jsonrpc"'))) {
       push({ ...common, time: headAt, kind: "message", direction: "s2c", stream: "body", method, text: responseText } satisfies MessageRecord);
     }
   }
@@ -241,16 +244,15 @@ function sseMessages(
   headers: MessageRecord["headers"],
   [from, to]: [number, number],
   problem: (message: string) => void,
-  push: (record: Draft) => void,
+  push: (record: CaptureRecord) => void,
 ): void {
   const { events, unterminated } = splitSse(body);
+  // An EventSource drops such an event, and a HAR saved while the stream was open ends this way: either way the
+  // capture is incomplete, which the user should know before trusting the analysis.
   if (unterminated) problem("the event stream ends inside an event (no blank line after it); the partial event is kept");
   // Priming events (an id and empty data, 2025-11-25 resumability) carry no JSON-RPC text.
   const kept = events.filter((e) => e.data.trim() !== "");
   kept.forEach((e, i) => {
-    if (e.data.includes("\n") && !parses(e.data) && e.data.split("\n").every(parses)) {
-      problem(`SSE event ${i} has ${e.data.split("\n").length} data lines that are each JSON: a blank line between events is missing?`);
-    }
     push({
       ...common,
       time: kept.length > 1 ? from + ((to - from) * i) / (kept.length - 1) : from,
@@ -266,7 +268,7 @@ function sseMessages(
 }
 
 /** Returns the time of the last message. */
-function webSocketMessages(messages: unknown[], common: Common, fallback: number, problem: (message: string) => void, push: (record: Draft) => void): number {
+function webSocketMessages(messages: unknown[], common: Common, fallback: number, problem: (message: string) => void, push: (record: CaptureRecord) => void): number {
   let last = fallback;
   messages.forEach((m, i) => {
     if (!isObj(m) || (m.type !== "send" && m.type !== "receive") || typeof m.data !== "string") {
@@ -312,13 +314,4 @@ function nameValues(headers: unknown): [string, string][] {
 
 function header(headers: [string, string][], name: string): string | undefined {
   return headers.find(([n]) => n.toLowerCase() === name)?.[1];
-}
-
-function parses(text: string): boolean {
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
-  }
 }

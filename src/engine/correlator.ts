@@ -2,17 +2,17 @@ import type { CaptureRecord, EndRecord, MessageRecord, ResponseRecord } from "..
 import { classify, idKey, type Classified } from "../protocol/jsonrpc.ts";
 import { ELICIT_COMPLETE, ELICIT_METHOD } from "../protocol/elicitation.ts";
 import { MRTR_METHODS } from "../protocol/mrtr.ts";
-import { isModern, META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION, type Revision } from "../protocol/revision.ts";
+import { isModern, META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION, META_RELATED_TASK, type Revision } from "../protocol/revision.ts";
 import { declaresElicitation, declaredModes } from "./caps.ts";
 import type { Env, Exchange, MessageContext } from "./env.ts";
 import type { Elicitation, Flow, FlowKind } from "./flow.ts";
 import { canonicalJson, isObject, join } from "./pointer.ts";
 import { checkClientCapsShape, checkModeDeclared } from "./rules/capability.ts";
-import { checkMissingCapError, checkOtherModernError, checkUrlRequiredError } from "./rules/errors.ts";
+import { checkMissingCapError, checkOtherModernError, checkToolErrorResult, checkUrlRequiredError } from "./rules/errors.ts";
 import { checkIrr, checkResultType, checkRetry, checkServerAfterRetry } from "./rules/mrtr.ts";
 import { checkCompletionShape } from "./rules/notify.ts";
 import { checkElicitParams, checkElicitResult, elicitMode } from "./rules/payload.ts";
-import { checkLegacyHeader, checkModernRequestEnvelope } from "./rules/revision.ts";
+import { checkEnvelopeAnswer, checkLegacyHeader, checkModernRequestEnvelope, type EnvelopeDefects } from "./rules/revision.ts";
 import type { FindingInput, Report } from "./rules/types.ts";
 import { createScope, type ClientRequest, type MrtrLink, type Scope } from "./scope.ts";
 
@@ -41,6 +41,23 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
   /** elicitationId → scopes that issued it (notify-same-client). */
   const elicitationIdOwners = new Map<string, Scope>();
   const timing = new Map<Flow, { phase: "server" | "user" | null; since: number }>();
+  /** 2026-07-28 requests with a malformed envelope, for judging the server's answer (rules/revision.ts). */
+  const envelope = new WeakMap<ClientRequest, EnvelopeDefects>();
+  /** The latest InputRequiredResult of each MRTR flow: the one a retry must answer. */
+  const latestLink = new WeakMap<Flow, MrtrLink>();
+  /** The flow of the ElicitResult a POST carried, for del-r12-response-202 (judged when the status arrives). */
+  const elicitResultFlow = new WeakMap<Exchange, Flow>();
+  /** Revision of the request a POST carried: notifications on its stream take it (rules.md §1.2 step 6). */
+  const exchangeRevision = new WeakMap<Exchange, Revision>();
+  /** Last SSE event id (per scope) of each POST stream → that stream, for resumption with Last-Event-ID. */
+  const streamEvents = new Map<string, { scope: Scope; exchange: string; requestIds: string[] }>();
+  /** A GET stream that resumes a POST stream → that POST's exchange id. */
+  const resumedOf = new WeakMap<Exchange, string>();
+  const lastEventKey = new WeakMap<Exchange, string>();
+  /** Record (seq) of a server-sent elicitation/create or of the client's answer → its flow. */
+  const flowOfRecord = new Map<number, Flow>();
+  /** Requests whose stream ended without their response, by scope + id: a resumed stream may still answer them. */
+  const abandoned = new Map<string, ClientRequest>();
   const strict = options.strict2260 === true;
 
   const serverKey = (record: CaptureRecord): string => {
@@ -186,13 +203,16 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
     };
     scope.clientRequests.set(key, req);
     ctx.exchange?.requestIds.push(key);
+    if (ctx.exchange && revision !== null) exchangeRevision.set(ctx.exchange, revision);
     const report = reporter(null, revision, record.seq);
 
     if (method === "initialize") {
       scope.initializeSeen = true;
       checkClientCapsShape(params.capabilities, `${at}/params/capabilities`, typeof params.protocolVersion === "string" ? params.protocolVersion : null, report);
     } else if (modern) {
-      if (checkModernRequestEnvelope(params, record, at, report)) req.caps = undefined;
+      const defects = checkModernRequestEnvelope(params, record, at, report);
+      if (defects.missingMeta) req.caps = undefined;
+      if (defects.missingMeta || defects.headerMismatch) envelope.set(req, defects);
       if (req.caps !== undefined) checkClientCapsShape(req.caps, `${at}/params/_meta/${META_CLIENT_CAPABILITIES.replace(/\//g, "~1")}`, revision, report);
       if (declaresElicitation(req.caps)) scope.declaredElicitation = true;
     } else if (scope.initializeSeen) {
@@ -208,13 +228,15 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
   function onRetry(ctx: MessageContext, req: ClientRequest, idInFlight: boolean, report: Report): void {
     const { scope, at, record } = ctx;
     const { params } = req;
-    if (!MRTR_METHODS.has(req.method)) {
-      report({ rule: "mrtr-parallel-isolation", pointer: `${at}/params`, message: `${req.method} carries inputResponses/requestState; only the retry of tools/call, prompts/get or resources/read may.` });
-      return;
-    }
     const state = params.requestState;
     const byState = typeof state === "string" ? scope.mrtrByState.get(state) : undefined;
-    const link = byState ?? scope.mrtrByTuple.get(req.tuple);
+    if (!MRTR_METHODS.has(req.method)) {
+      reporter(byState?.flow ?? null, req.revision, record.seq)({ rule: "mrtr-parallel-isolation", pointer: `${at}/params`, message: `${req.method} carries inputResponses/requestState; only the retry of tools/call, prompts/get or resources/read may.` });
+      return;
+    }
+    const found = byState ?? scope.mrtrByTuple.get(req.tuple);
+    // A retry answers the latest InputRequiredResult of its chain, even when it presents an earlier round's state.
+    const link = found ? (latestLink.get(found.flow) ?? found) : undefined;
     if (!link) {
       if (scope.noResultType.has(req.tuple)) {
         report({ rule: "mrtr-absent-result-type-is-complete", pointer: `${at}/params`, message: `Client retried after a result with no resultType (record ${scope.noResultType.get(req.tuple)}); an absent resultType means complete.` });
@@ -223,18 +245,19 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
       }
       return;
     }
+    const flowReport = reporter(link.flow, req.revision, record.seq);
     if (req.method !== link.request.method || req.target !== link.request.target) {
-      report({ rule: "mrtr-parallel-isolation", pointer: `${at}/params/requestState`, message: `requestState of ${link.request.method} ${link.request.target ?? ""} (record ${link.record}) reused on ${req.method} ${req.target ?? ""}; it belongs only to the retry of its own request.` });
+      flowReport({ rule: "mrtr-parallel-isolation", pointer: `${at}/params/requestState`, message: `requestState of ${link.request.method} ${link.request.target ?? ""} (record ${link.record}) reused on ${req.method} ${req.target ?? ""}; it belongs only to the retry of its own request.` });
       return;
     }
     if (link.retries > 0) {
       const prev = [...scope.clientRequests.values()].find((r) => r !== req && r.retryOf === link && r.answered === undefined);
-      if (prev) report({ rule: "mrtr-parallel-isolation", pointer: `${at}/params/requestState`, message: `The same requestState is presented on two in-flight requests (records ${prev.record} and ${record.seq}).` });
+      if (prev) flowReport({ rule: "mrtr-parallel-isolation", pointer: `${at}/params/requestState`, message: `The same requestState is presented on two in-flight requests (records ${prev.record} and ${record.seq}).` });
     }
     link.retries++;
     const flow = link.flow;
     const idReused = req.idKey === link.request.idKey || idInFlight;
-    const defects = checkRetry(req, link, record, at, idReused, reporter(flow, req.revision, record.seq));
+    const defects = checkRetry(req, link, record, at, idReused, flowReport);
     req.retryOf = link;
     req.retryDefects = defects;
     req.flow = flow;
@@ -255,7 +278,7 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
       const needed = flow.elicitations.filter((e) => e.round === roundIndex - 1).map((e) => e.mode);
       const lacking = needed.filter((m) => !modes.has(m));
       if (lacking.length || modes.size === 0) {
-        report({
+        flowReport({
           rule: "cap-client-declares-per-request",
           pointer: `${at}/params/_meta`,
           message: modes.size === 0 ? "Retry answers an elicitation but its own _meta clientCapabilities omit elicitation." : `Retry answers a ${lacking[0]}-mode elicitation but its clientCapabilities do not declare that mode.`,
@@ -311,13 +334,15 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
     const key = idKey(msg.id);
     const el = scope.openElicitations.get(key);
     const revision = scope.revision ?? el?.flow.revision ?? null;
+    if (scope.initializeSeen && !isModern(scope.revision)) checkLegacyHeader(record, at, reporter(el?.flow ?? null, revision, record.seq));
     if (isModern(revision) || isModern(record.headers?.["mcp-protocol-version"])) {
       env.report({ rule: "del-r3-no-client-responses", pointer: at || "", message: "Client sent a JSON-RPC response; in 2026-07-28 answers travel in inputResponses of a retried request.", record: record.seq }, el?.flow ?? null, revision);
     }
     if (!el) {
       const dup = scope.answeredElicitations.get(key);
       if (dup !== undefined) {
-        env.report({ rule: "del-r12-response-correlation", pointer: `${at}/id`, message: `Client answers elicitation id ${JSON.stringify(msg.id)} a second time (first answer: record ${dup}).`, record: record.seq }, null, revision);
+        const answered = flowOfRecord.get(dup) ?? null;
+        env.report({ rule: "del-r12-response-correlation", pointer: `${at}/id`, message: `Client answers elicitation id ${JSON.stringify(msg.id)} a second time (first answer: record ${dup}).`, record: record.seq }, answered, revision);
       } else if (scope.initializeSeen && !scope.serverRequestIds.has(key) && !isModern(revision)) {
         env.report({ rule: "del-r12-response-correlation", pointer: `${at}/id`, message: `Client response id ${JSON.stringify(msg.id)} matches no outstanding elicitation/create.`, record: record.seq }, null, revision);
       }
@@ -326,16 +351,19 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
     scope.openElicitations.delete(key);
     scope.answeredElicitations.set(key, record.seq);
     const flow = el.flow;
+    flowOfRecord.set(record.seq, flow);
     const elicitation = flow.elicitations[el.index]!;
     if (ctx.exchange) {
       ctx.exchange.elicitResultRecord = record.seq;
-      if (ctx.exchange.status !== undefined) check202(ctx.exchange, flow);
+      elicitResultFlow.set(ctx.exchange, flow);
+      if (ctx.exchange.status !== undefined) check202(ctx.exchange);
     }
     if (msg.type === "result") {
       checkElicitResult(msg.result, el.params, `${at}/result`, env.check(flow, revision, record.seq), "response");
       if (el.undeclaredMode && revision === "2025-11-25") {
         env.report({ rule: "cap-client-rejects-undeclared-mode", pointer: `${at}/result`, message: `Client answered a ${el.mode}-mode elicitation it never declared with a result; it must answer -32602.`, record: record.seq }, flow, revision);
       }
+      checkTaskAnswer(scope, el.params, flow, msg.result, `${at}/result`, reporter(flow, revision, record.seq));
       answer(elicitation, msg.result, record.seq, `${at}/result`, record.time);
     } else {
       elicitation.answerRecord = record.seq;
@@ -346,7 +374,8 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
     touch(flow, record.seq);
   }
 
-  function check202(ex: Exchange, flow: Flow | null): void {
+  function check202(ex: Exchange): void {
+    const flow = elicitResultFlow.get(ex) ?? null;
     if (ex.elicitResultRecord === undefined || ex.status === undefined) return;
     const body = ex.emptyBody === false;
     if (ex.status !== 202 || body) {
@@ -359,10 +388,14 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
     ex.elicitResultRecord = undefined;
   }
 
-  function onClientNotification(ctx: MessageContext, method: string): void {
+  function onClientNotification(ctx: MessageContext, method: string, params: unknown): void {
+    // transports.mdx § "Protocol Version Header": every HTTP request after initialize, notifications included.
+    if (ctx.scope.initializeSeen && !isModern(ctx.scope.revision)) checkLegacyHeader(ctx.record, ctx.at, reporter(null, ctx.scope.revision, ctx.record.seq));
     if (method === "notifications/initialized") ctx.scope.initialized = true;
     else if (method === ELICIT_COMPLETE) {
-      env.report({ rule: "notify-direction", pointer: `${ctx.at}/method`, message: "Client sent notifications/elicitation/complete; only servers send it.", record: ctx.record.seq }, null, ctx.scope.revision);
+      const id = isObject(params) ? params.elicitationId : undefined;
+      const flow = typeof id === "string" ? (ctx.scope.elicitationIds.get(id)?.flow ?? null) : null;
+      env.report({ rule: "notify-direction", pointer: `${ctx.at}/method`, message: "Client sent notifications/elicitation/complete; only servers send it.", record: ctx.record.seq }, flow, ctx.scope.revision);
     }
   }
 
@@ -381,16 +414,17 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
     req.answered = record.seq;
     ctx.exchange?.answered.add(req.idKey);
     const modern = isModern(req.revision);
-    const flow = req.flow ?? null;
+    const result = msg.type === "result" && isObject(msg.result) ? msg.result : {};
+    if (msg.type === "result" && req.method === "initialize") return negotiate(ctx, req, result);
+    // An answer that opens a flow opens it first, so that every finding about the answer belongs to the flow.
+    const opens: FlowKind | null = msg.type === "result" ? (result.resultType === "input_required" ? "mrtr" : null) : msg.error.code === -32042 ? "url-required-error" : null;
+    const flow = req.flow ?? (opens ? newFlow(opens, scope, req, record, req.revision ?? scope.revision) : null);
     const report = reporter(flow, req.revision, record.seq);
+    const defects = envelope.get(req);
+    if (defects) checkEnvelopeAnswer(defects, msg.type === "error" ? msg.error.code : undefined, ctx.exchange?.status, at, report);
     if (msg.type === "result") {
-      const result = isObject(msg.result) ? msg.result : {};
-      if (req.method === "initialize") return negotiate(ctx, req, result);
-      if (modern && req.method !== "initialize") checkResultType(result, at, report);
-      const meta = req.params._meta;
-      if (modern && (!isObject(meta) || typeof meta[META_PROTOCOL_VERSION] !== "string" || !isObject(meta[META_CLIENT_CAPABILITIES]))) {
-        report({ rule: "rev-meta-required", violator: "server", pointer: `${at}/result`, message: "Server answered a request that lacked the required _meta normally; it must reject it with -32602 (HTTP 400)." });
-      }
+      if (modern) checkResultType(result, at, report, req.caps);
+      if (modern && req.method === "tools/call") checkToolErrorResult(result, at, declaresElicitation(req.caps), report);
       if (result.resultType === "input_required") return onInputRequired(ctx, req, result, msg);
       if (modern && result.resultType === undefined) scope.noResultType.set(req.tuple, record.seq);
       const pending = isObject(result._meta) ? result._meta.elicitationPending : undefined;
@@ -471,6 +505,7 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
     }
     if (elicitCount > 1) report({ rule: "adv-concurrent-elicitations", pointer: `${at}/result/inputRequests`, message: `One InputRequiredResult asks ${elicitCount} elicitations at once (legal).` });
     checkBatchQuestions(flow, report, `${at}/result/inputRequests`);
+    latestLink.set(flow, link);
     if (typeof result.requestState === "string") scope.mrtrByState.set(result.requestState, link);
     scope.mrtrByTuple.set(req.tuple, link);
     void msg;
@@ -478,14 +513,24 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
     touch(flow, record.seq);
   }
 
+  const isSingleField = (e: Elicitation): boolean => e.mode === "form" && isObject(e.schema) && isObject(e.schema.properties) && Object.keys(e.schema.properties).length === 1;
+
   /** adv-batch-questions: three or more rounds in a row that each ask one single-field form. */
   function checkBatchQuestions(flow: Flow, report: Report, pointerAt: string): void {
-    if (flow.rounds.length < 3 || flow.rounds.length !== 3) return;
+    if (flow.rounds.length !== 3) return;
     const single = flow.rounds.every((r) => {
       const asked = flow.elicitations.filter((e) => e.round === r.index);
-      return asked.length === 1 && asked[0]!.mode === "form" && isObject(asked[0]!.schema) && isObject(asked[0]!.schema.properties) && Object.keys(asked[0]!.schema.properties).length === 1;
+      return asked.length === 1 && isSingleField(asked[0]!);
     });
     if (single) report({ rule: "adv-batch-questions", pointer: pointerAt, message: "Three rounds in a row each ask a single field; ask for independent fields in one form." });
+  }
+
+  /** adv-batch-questions for server-initiated requests (2025-xx): three single-field questions, each asked after the previous answer. */
+  function checkSequentialQuestions(flow: Flow, report: Report, pointerAt: string): void {
+    const asked = flow.elicitations;
+    if (asked.length !== 3 || !asked.every(isSingleField)) return;
+    const sequential = asked.every((e, i) => i === 0 || (asked[i - 1]!.answeredAt !== undefined && asked[i - 1]!.answeredAt! <= e.askedAt));
+    if (sequential) report({ rule: "adv-batch-questions", pointer: pointerAt, message: "Three elicitations in a row each ask a single field; ask for independent fields in one form." });
   }
 
   function addElicitation(flow: Flow, key: string, ep: unknown, mode: string, record: MessageRecord, p: string, round: number): Elicitation {
@@ -558,24 +603,29 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
     const origin = originatingRequest(ctx);
     const revision = scope.revision ?? origin?.revision ?? exchange?.requestHeaders?.["mcp-protocol-version"] ?? record.headers?.["mcp-protocol-version"] ?? null;
     const modern = isModern(revision);
-    if (modern) {
-      env.report({ rule: "del-r3-no-server-requests", pointer: `${at}/method`, message: `Server sent a JSON-RPC request (${method}) to a 2026-07-28 client; servers must use InputRequiredResult instead.`, record: record.seq }, origin?.flow ?? null, revision);
-    }
+    const noServerRequests = (flow: Flow | null) =>
+      env.report({ rule: "del-r3-no-server-requests", pointer: `${at}/method`, message: `Server sent a JSON-RPC request (${method}) to a 2026-07-28 client; servers must use InputRequiredResult instead.`, record: record.seq }, flow, revision);
     const key = idKey(id);
     if (method !== ELICIT_METHOD) {
+      if (modern) noServerRequests(origin?.flow ?? null);
       scope.serverRequestIds.set(key, { exchange: exchange?.id, text, record: record.seq });
       return;
     }
     const prior = scope.serverRequestIds.get(key);
     if (prior && prior.text === text) {
-      // Replay after Last-Event-ID on the same stream is allowed; the same request on another stream is a broadcast.
-      if (prior.exchange !== exchange?.id && record.stream !== "body") {
-        env.report({ rule: "del-r12-single-stream", pointer: `${at}/id`, message: `elicitation/create id ${JSON.stringify(id)} was already delivered on another stream (record ${prior.record}).`, record: record.seq }, null, revision);
+      // Replay after Last-Event-ID resumption is allowed (transports.mdx § "Resumability and Redelivery": the
+      // client resumes with a GET carrying Last-Event-ID, the server replays on that new stream); the same
+      // request on another stream otherwise is a broadcast.
+      const resumed = (exchange?.requestHeaders ?? record.headers)?.["last-event-id"] !== undefined;
+      if (prior.exchange !== exchange?.id && record.stream !== "body" && !resumed) {
+        const asked = flowOfRecord.get(prior.record) ?? null;
+        env.report({ rule: "del-r12-single-stream", pointer: `${at}/id`, message: `elicitation/create id ${JSON.stringify(id)} was already delivered on another stream (record ${prior.record}).`, record: record.seq }, asked, revision);
       }
       return;
     }
     const flow = origin?.flow ?? newFlow("server-request", scope, origin, record, revision);
     if (origin && !origin.flow) origin.flow = flow;
+    if (modern) noServerRequests(flow);
     const report = reporter(flow, revision, record.seq);
     if (id === null) report({ rule: "del-r12-request-id-unique", pointer: `${at}/id`, message: "elicitation/create has a null id." });
     else if (prior) report({ rule: "del-r12-request-id-unique", pointer: `${at}/id`, message: `elicitation/create reuses id ${JSON.stringify(id)} already used by the server in this session (record ${prior.record}).` });
@@ -588,13 +638,14 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
     let undeclaredMode = false;
     if (scope.initializeSeen && !modern) undeclaredMode = checkModeDeclared(scope.caps, "initialize params.capabilities", revision, mode, p, report);
     if (scope.revision !== null && scope.revision < "2025-06-18") {
-      report({ rule: "rev-feature-not-in-revision", pointer: `${at}/method`, message: `elicitation/create in a session negotiated at ${scope.revision}, which has no elicitation.` });
+      report({ rule: "rev-feature-not-in-revision", violator: "server", pointer: `${at}/method`, message: `elicitation/create in a session negotiated at ${scope.revision}, which has no elicitation.` });
     }
     checkTasks(scope, origin, params, p, report);
     const round = flow.rounds.length || 1;
-    const el = addElicitation(flow, String(id), rawParams, mode, record, p, round);
+    addElicitation(flow, String(id), rawParams, mode, record, p, round);
     registerElicitationId(scope, flow, flow.elicitations.length - 1, params, p, report, record.seq);
-    void el;
+    checkSequentialQuestions(flow, report, p);
+    flowOfRecord.set(record.seq, flow);
     scope.openElicitations.set(key, { idKey: key, params: rawParams, mode, record: record.seq, exchange: exchange?.id, text, flow, index: flow.elicitations.length - 1, undeclaredMode });
     const open = [...scope.openElicitations.values()];
     if (open.length === 2) report({ rule: "adv-concurrent-elicitations", pointer: `${at}/id`, message: `Two elicitation/create requests are outstanding at once in this session (legal).` });
@@ -603,10 +654,13 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
     touch(flow, record.seq);
   }
 
+  /** Where a message travelled; a GET stream that resumes a POST stream counts as that POST stream. */
+  const streamOf = (ctx: MessageContext): MessageRecord["stream"] => (ctx.exchange && resumedOf.has(ctx.exchange) ? "post-sse" : ctx.record.stream);
+
   /** The client request an elicitation belongs to: the POST whose stream carried it, else the latest in flight. */
   function originatingRequest(ctx: MessageContext): ClientRequest | undefined {
     const { exchange, scope } = ctx;
-    if (exchange && exchange.requestIds.length && ctx.record.stream !== "get-sse") {
+    if (exchange && exchange.requestIds.length && streamOf(ctx) !== "get-sse") {
       for (const key of exchange.requestIds) {
         const req = scope.clientRequests.get(key);
         if (req) return req;
@@ -624,9 +678,10 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
 
   function checkLegacyDelivery(ctx: MessageContext, origin: ClientRequest | undefined, method: string, revision: Revision | null, report: Report): void {
     const { record, at, exchange, scope } = ctx;
-    if (record.stream === "get-sse") {
+    const stream = streamOf(ctx);
+    if (stream === "get-sse") {
       report({ rule: "del-r12-standalone-stream", severity: strict ? "error" : undefined, pointer: `${at}/method`, message: `${method} was sent on the standalone GET stream rather than on the stream of the request it relates to.` });
-    } else if (record.stream === "post-sse" && exchange && exchange.requestIds.length && !origin) {
+    } else if (stream === "post-sse" && exchange && exchange.requestIds.length && !origin) {
       report({ rule: "del-r12-related-request", severity: strict ? "error" : undefined, pointer: `${at}/method`, message: `${method} was sent on a POST stream after the response to that POST's request was delivered.` });
     } else if (origin && NON_INTERACTIVE.test(origin.method)) {
       report({ rule: "del-r12-related-request", severity: strict ? "error" : undefined, pointer: `${at}/method`, message: `${method} was sent on the stream of ${origin.method}, which needs no user input.` });
@@ -656,18 +711,38 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
     }
   }
 
+  /** task-r2-related-task-meta, client half: the answer to a task's elicitation carries the task id too (tasks.mdx § "Associating Task-Related Messages"). */
+  function checkTaskAnswer(scope: Scope, ep: unknown, flow: Flow, er: unknown, p: string, report: Report): void {
+    if (scope.revision !== "2025-11-25") return;
+    const asked = isObject(ep) && isObject(ep._meta) ? ep._meta[META_RELATED_TASK] : undefined;
+    let taskId = isObject(asked) ? asked.taskId : undefined;
+    if (taskId === undefined && flow.method === "tasks/result") {
+      const origin = flow.rounds[0] ? scope.clientRequests.get(idKey(flow.rounds[0].requestId)) : undefined;
+      taskId = origin && origin.method === "tasks/result" ? origin.params.taskId : undefined;
+    }
+    if (typeof taskId !== "string") return;
+    const related = isObject(er) && isObject(er._meta) ? er._meta[META_RELATED_TASK] : undefined;
+    if (!isObject(related) || related.taskId !== taskId) {
+      report({ rule: "task-r2-related-task-meta", violator: "client", pointer: p, message: `The answer to an elicitation of task ${JSON.stringify(taskId)} lacks _meta["${META_RELATED_TASK}"].taskId = ${JSON.stringify(taskId)}.` });
+    }
+  }
+
   function onServerNotification(ctx: MessageContext, method: string, params: unknown): void {
     if (method !== ELICIT_COMPLETE) return;
-    const { scope, record, at } = ctx;
-    const revision = scope.revision ?? ctx.exchange?.requestHeaders?.["mcp-protocol-version"] ?? null;
-    const report = reporter(null, revision, record.seq);
+    const { scope, record, at, exchange } = ctx;
+    // rules.md §1.2 step 6: a notification takes the revision of the request whose response stream carried it.
+    const streamRevision = exchange ? exchangeRevision.get(exchange) : undefined;
+    const revision = (isModern(streamRevision) ? streamRevision : undefined) ?? scope.revision ?? streamRevision ?? exchange?.requestHeaders?.["mcp-protocol-version"] ?? null;
+    const claimed = isObject(params) && typeof params.elicitationId === "string" ? scope.elicitationIds.get(params.elicitationId) : undefined;
+    const report = reporter(claimed?.flow ?? null, revision, record.seq);
     const id = checkCompletionShape(params, at, revision, report);
     if (id === undefined) return;
     const known = scope.elicitationIds.get(id);
     if (!known) {
       const owner = elicitationIdOwners.get(id);
-      if (owner && owner !== scope) report({ rule: "notify-same-client", pointer: `${at}/params/elicitationId`, message: `Completion for "${id}" was delivered to another session than the one that issued it.` });
-      else report({ rule: "notify-known-id", pointer: `${at}/params/elicitationId`, message: `Completion for unknown elicitationId "${id}".` });
+      if (owner && owner !== scope) {
+        reporter(owner.elicitationIds.get(id)?.flow ?? null, revision, record.seq)({ rule: "notify-same-client", pointer: `${at}/params/elicitationId`, message: `Completion for "${id}" was delivered to another session than the one that issued it.` });
+      } else report({ rule: "notify-known-id", pointer: `${at}/params/elicitationId`, message: `Completion for unknown elicitationId "${id}".` });
       return;
     }
     const reportFlow = reporter(known.flow, revision, record.seq);
@@ -695,10 +770,11 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
       env.problem(record, `Message was cut at ${record.truncated} characters by the capture's size cap; it is not analysed.`);
       return;
     }
-    if (record.text.trim() === "") return; // SSE priming events carry no data.
+    // SSE priming events carry no data, only an event id to resume from.
+    const priming = record.text.trim() === "";
     let parsed: unknown;
     try {
-      parsed = JSON.parse(record.text);
+      if (!priming) parsed = JSON.parse(record.text);
     } catch (e) {
       env.problem(record, `Invalid JSON in a ${record.direction === "c2s" ? "client" : "server"} message: ${(e as Error).message}`);
       return;
@@ -708,8 +784,18 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
       exchange.requestHeaders ??= record.headers;
       exchange.method ??= record.method;
     }
+    if (exchange && record.stream === "get-sse") resume(record, exchange);
     const scope = resolveScope(record, exchange);
     if (exchange && record.direction === "c2s" && !exchange.scope) exchange.scope = scope;
+    if (exchange && record.eventId !== undefined && (record.stream === "post-sse" || resumedOf.has(exchange))) {
+      // A client resumes from the last event it received, so one entry per stream is enough.
+      const key = `${scope.key}\u0000${record.eventId}`;
+      const previous = lastEventKey.get(exchange);
+      if (previous !== undefined && previous !== key) streamEvents.delete(previous);
+      lastEventKey.set(exchange, key);
+      streamEvents.set(key, { scope, exchange: resumedOf.get(exchange) ?? exchange.id, requestIds: exchange.requestIds });
+    }
+    if (priming) return;
     const list = Array.isArray(parsed) ? parsed : [parsed];
     list.forEach((m, i) => {
       const ctx: MessageContext = { record, at: Array.isArray(parsed) ? `/${i}` : "", exchange, scope };
@@ -719,7 +805,7 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
         case "request":
           return c2s ? onClientRequest(ctx, msg.id, msg.method, msg.params) : onServerRequest(ctx, msg.id, msg.method, msg.params, JSON.stringify(m));
         case "notification":
-          return c2s ? onClientNotification(ctx, msg.method) : onServerNotification(ctx, msg.method, msg.params);
+          return c2s ? onClientNotification(ctx, msg.method, msg.params) : onServerNotification(ctx, msg.method, msg.params);
         case "result":
         case "error":
           return c2s ? onClientResponse(ctx, msg) : onServerResponse(ctx, msg);
@@ -739,7 +825,38 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
     ex.status = record.status;
     ex.responseHeaders = record.headers;
     ex.emptyBody = record.emptyBody;
-    if (ex.elicitResultRecord !== undefined) check202(ex, null);
+    if (ex.elicitResultRecord !== undefined) check202(ex);
+  }
+
+  /**
+   * A GET with Last-Event-ID resumes the POST stream that carried that event (transports.mdx § "Resumability
+   * and Redelivery"; 2025-11-25 servers may close a POST stream early and let the client poll this way): the
+   * new stream carries the same requests, so their flows, abandoned when the first stream ended, are pending again.
+   */
+  function resume(record: MessageRecord, ex: Exchange): void {
+    if (resumedOf.has(ex) || ex.requestIds.length) return;
+    const last = record.headers?.["last-event-id"];
+    if (last === undefined) return;
+    const server = serverKey(record);
+    const sessionId = record.headers?.["mcp-session-id"] ?? "";
+    const origin = streamEvents.get(`${server}\u0000${record.client ?? ""}\u0000${sessionId}\u0000${last}`);
+    if (!origin) return;
+    resumedOf.set(ex, origin.exchange);
+    ex.scope = origin.scope;
+    ex.requestIds.push(...origin.requestIds);
+    for (const key of origin.requestIds) {
+      const req = abandoned.get(`${origin.scope.key}\u0000${key}`);
+      if (!req || req.exchange !== origin.exchange) continue;
+      abandoned.delete(`${origin.scope.key}\u0000${key}`);
+      origin.scope.clientRequests.set(key, req);
+      const flow = req.flow;
+      if (flow && flow.status === "abandoned") {
+        flow.status = "pending";
+        timing.set(flow, { phase: "server", since: flow.endedAt ?? record.time });
+        delete flow.endedAt;
+        touch(flow, record.seq);
+      }
+    }
   }
 
   function onEnd(record: EndRecord): void {
@@ -748,11 +865,13 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
     ex.ended = true;
     const scope = ex.scope;
     const carriesAnswers = ex.status !== 202 && ex.status !== undefined && ex.status < 300;
+    const own = resumedOf.get(ex) ?? ex.id;
     if (scope && (record.error || carriesAnswers)) {
       for (const key of ex.requestIds) {
         const req = scope.clientRequests.get(key);
-        if (!req || req.exchange !== ex.id) continue;
+        if (!req || req.exchange !== own) continue;
         scope.clientRequests.delete(key);
+        abandoned.set(`${scope.key}\u0000${key}`, req);
         if (req.flow && req.flow.status === "pending") {
           finish(req.flow, "abandoned", record.time);
           touch(req.flow, record.seq);

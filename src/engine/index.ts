@@ -53,7 +53,10 @@ export function createEngine(options: EngineOptions = {}) {
   const problems: Problem[] = [];
   const seen = new Set<string>();
   const entryOf = new Map<number, number>();
-  let delta: EngineDelta = { flows: [], findings: [], problems: [] };
+  /** The delta of the record in hand; allocated only when the record changes something. */
+  let delta: EngineDelta | null = null;
+  const d = (): EngineDelta => (delta ??= { flows: [], findings: [], problems: [] });
+  const empty: EngineDelta = Object.freeze({ flows: [], findings: [], problems: [] }) as unknown as EngineDelta;
   const changed = new Set<Flow>();
   const known = new Set<Flow>();
   let flowCount = 0;
@@ -81,7 +84,7 @@ export function createEngine(options: EngineOptions = {}) {
         spec: specLink(meta, revision ?? flow?.revision ?? null),
       };
       findings.push(finding);
-      delta.findings.push(finding);
+      d().findings.push(finding);
     },
     check(flow, revision, record) {
       return { revision, report: (input) => env.report({ record, ...input }, flow, revision) };
@@ -89,7 +92,7 @@ export function createEngine(options: EngineOptions = {}) {
     flowChanged(flow) {
       if (!changed.has(flow)) {
         changed.add(flow);
-        delta.flows.push(flow);
+        d().flows.push(flow);
       }
     },
     newFlowId() {
@@ -100,7 +103,7 @@ export function createEngine(options: EngineOptions = {}) {
       const p: Problem = { record: record.seq, message };
       if (record.entry !== undefined) p.entry = record.entry;
       problems.push(p);
-      delta.problems.push(p);
+      d().problems.push(p);
     },
   };
   const correlator = createCorrelator(env, options);
@@ -109,19 +112,21 @@ export function createEngine(options: EngineOptions = {}) {
     /** Feeds one record; returns what it changed. Never throws on bad input: it becomes a Problem. */
     push(record: CaptureRecord): EngineDelta {
       current = record;
-      entryOf.set(record.seq, record.entry ?? record.seq);
+      // HAR input: findings name the HAR entry; elsewhere the record's own seq.
+      if (record.entry !== undefined) entryOf.set(record.seq, record.entry);
       try {
         correlator.push(record);
       } catch (e) {
         env.problem(record, `Internal error while analysing this record: ${(e as Error).message}`);
       }
+      if (delta === null) return empty;
       for (const flow of delta.flows) {
         if (known.has(flow)) continue;
         known.add(flow);
         flows.push(flow);
       }
       const out = delta;
-      delta = { flows: [], findings: [], problems: [] };
+      delta = null;
       changed.clear();
       return out;
     },

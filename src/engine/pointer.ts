@@ -1,7 +1,10 @@
 /** RFC 6901 JSON pointer from path segments. */
 export function pointer(...parts: (string | number)[]): string {
   let out = "";
-  for (const p of parts) out += "/" + String(p).replace(/~/g, "~0").replace(/\//g, "~1");
+  for (const p of parts) {
+    const s = String(p);
+    out += "/" + (s.includes("~") || s.includes("/") ? s.replace(/~/g, "~0").replace(/\//g, "~1") : s);
+  }
   return out;
 }
 /** Appends segments to an existing pointer. */

@@ -123,17 +123,12 @@ test("a HAR saved by Chromium: SSE elicitation, 202 answer, input_required round
 
   const { records, problems } = importHar(harText, "chromium.har");
   const entries = (JSON.parse(harText) as { log: { entries: Json[] } }).log.entries;
+  assert.deepEqual(problems, []);
   // The GET stream ends one of two ways: the server closes it on DELETE (an empty body), or the client aborts it
-  // first, and then the HAR keeps none of its body (Playwright keeps no body for an unfinished request): a problem.
+  // first, and then the HAR keeps none of its body (Playwright keeps no body for an unfinished request).
   const getStream = entries.findIndex((e) => (e.request as Json).method === "GET" && String((e.request as Json).url).includes("/legacy/"));
   const streamEnd = records.find((r) => r.entry === getStream && r.kind === "end");
-  assert.ok(streamEnd?.kind === "end");
-  if (streamEnd.error === undefined) assert.deepEqual(problems, []);
-  else {
-    assert.equal(streamEnd.error, "abort");
-    assert.deepEqual(problems.map((p) => [p.file, p.entry]), [["chromium.har", getStream]]);
-    assert.match(problems[0]!.message, /stream ended with "abort"/);
-  }
+  assert.ok(streamEnd?.kind === "end" && (streamEnd.error === undefined || streamEnd.error === "abort"));
   // Pages and scripts are not MCP.
   assert.ok(!records.some((r) => r.url?.endsWith("/") || r.url?.endsWith("/page.js")));
   const all = messages(records);

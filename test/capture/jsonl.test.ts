@@ -84,3 +84,14 @@ test("importCapture tells HAR from JSONL by content, then by name", () => {
   assert.equal(fromJsonl.format, "jsonl");
   assert.deepEqual(fromJsonl.records, sample);
 });
+
+test("the example in docs/capture-format.md is a valid capture", async () => {
+  const { readFile } = await import("node:fs/promises");
+  const doc = await readFile(new URL("../../docs/capture-format.md", import.meta.url), "utf8");
+  const example = /```jsonl\n([\s\S]*?)```/.exec(doc)?.[1];
+  assert.ok(example);
+  const { records, problems } = importJsonl(example, "capture-format.md");
+  assert.deepEqual(problems, []);
+  assert.deepEqual(records.map((r) => r.kind), ["message", "response", "message", "message", "response", "end", "message", "end"]);
+  assert.deepEqual(exportJsonl(records), example);
+});

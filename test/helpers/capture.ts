@@ -26,8 +26,8 @@ export function captureBuilder(url = "http://127.0.0.1:3000/mcp", client = "test
       records.push({ ...base(), kind: "response", exchange, status, headers, ...(emptyBody === undefined ? {} : { emptyBody }) });
     },
     /** An SSE event on the exchange's stream (post-sse, or get-sse for a GET exchange). */
-    sse(exchange: string, body: unknown, stream: MessageRecord["stream"] = "post-sse", headers?: Headers): void {
-      records.push({ ...base(), kind: "message", direction: "s2c", stream, method: stream === "get-sse" ? "GET" : "POST", exchange, text: text(body), ...(headers ? { headers } : {}) });
+    sse(exchange: string, body: unknown, stream: MessageRecord["stream"] = "post-sse", headers?: Headers, eventId?: string): void {
+      records.push({ ...base(), kind: "message", direction: "s2c", stream, method: stream === "get-sse" ? "GET" : "POST", exchange, text: text(body), ...(headers ? { headers } : {}), ...(eventId === undefined ? {} : { eventId }) });
     },
     /** A JSON response body. */
     json(exchange: string, body: unknown): void {
@@ -114,4 +114,34 @@ export function expectFinding(r: { findings: Finding[] }, rule: string, expected
 export function expectNone(r: { findings: Finding[] }, rule: string): void {
   const all = findingsOf(r, rule);
   assert.equal(all.length, 0, `expected no ${rule} finding; got ${JSON.stringify(all, null, 1)}`);
+}
+
+// ---- JSON-RPC message builders -------------------------------------------------------------------
+
+export const request = (id: unknown, method: string, params?: unknown) => ({ jsonrpc: "2.0", id, method, ...(params === undefined ? {} : { params }) });
+export const notification = (method: string, params?: Record<string, unknown>) => ({ jsonrpc: "2.0", method, ...(params === undefined ? {} : { params }) });
+export const result = (id: unknown, body: unknown) => ({ jsonrpc: "2.0", id, result: body });
+export const error = (id: unknown, code: number, message = "error", data?: unknown) => ({ jsonrpc: "2.0", id, error: { code, message, ...(data === undefined ? {} : { data }) } });
+/** A 2026-07-28 tools/call with its `_meta` (caps: the request's clientCapabilities). */
+export const toolCall = (id: unknown, name = "deploy", args: Record<string, unknown> = {}, extra: Record<string, unknown> = {}, caps?: Record<string, unknown>) =>
+  request(id, "tools/call", { name, arguments: args, ...extra, _meta: meta(caps) });
+/** A 2025-xx tools/call (no `_meta`). */
+export const legacyToolCall = (id: unknown, name = "deploy", args: Record<string, unknown> = {}) => request(id, "tools/call", { name, arguments: args });
+/** An `inputRequests` entry asking `elicitation/create`. */
+export const ask = (params: unknown = form()) => ({ method: "elicitation/create", params });
+export const urlParams = (elicitationId = "e1", url = "https://mcp.example.com/connect", message = "Connect your account") => ({ mode: "url", elicitationId, url, message });
+/** An InputRequiredResult. */
+export const irr = (inputRequests?: Record<string, unknown>, requestState?: unknown) => ({
+  resultType: "input_required",
+  ...(inputRequests === undefined ? {} : { inputRequests }),
+  ...(requestState === undefined ? {} : { requestState }),
+});
+/** A final CallToolResult (2026-07-28 shape; pass `legacy` for 2025-xx). */
+export const done = (legacy = false) => ({ ...(legacy ? {} : { resultType: "complete" }), content: [{ type: "text", text: "done" }] });
+
+/** A 2025-xx POST (session headers `h`) answered with an SSE stream; returns the exchange for `sse`/`end`. */
+export function streamCall(b: ReturnType<typeof captureBuilder>, body: unknown, h: Headers): string {
+  const x = b.post(body, h);
+  b.status(x, 200, { "content-type": "text/event-stream" });
+  return x;
 }

@@ -14,6 +14,9 @@ test("schema-root-object: catalogue example (array root), missing properties", (
 });
 
 test("schema-root-keywords: $defs is a warning, title info, $schema only in 2025-06-18", () => {
+  const example = params(withSchema({ type: "object", properties: { a: { $ref: "#/$defs/A" } }, $defs: { A: { type: "string" } } }));
+  expectOne(example, "schema-root-keywords", "warning", `${P}/$defs`);
+  expectOne(example, "schema-property-type", "error", prop("a"));
   const found = params(withSchema({ type: "object", properties: { a: { type: "string" } }, $defs: { A: { type: "string" } }, title: "T" }));
   expectOne(found.filter((f) => f.pointer.endsWith("$defs")), "schema-root-keywords", "warning", `${P}/$defs`);
   expectOne(found.filter((f) => f.pointer.endsWith("title")), "schema-root-keywords", "info", `${P}/title`);

@@ -63,3 +63,14 @@ test("form-secret-value: checks string[] members; ordinary accepted content is c
   expectNone(result({ action: "accept", content: { notes: "ship it on Friday", tags: ["a"] } }, ep), "form-secret-value");
   expectNone(result({ action: "decline" }, ep), "form-secret-value");
 });
+
+test("secretTerm: modifier phrases and the many meanings of pin", () => {
+  assert.equal(secretTerm("Enter a name for the new API token"), null);
+  assert.equal(secretTerm("the length of your password"), null);
+  assert.equal(secretTerm("Enter your password for the staging account"), "password");
+  assert.equal(secretTerm("pin_location"), null);
+  assert.equal(secretTerm("Enter your card PIN"), "pin");
+  assert.equal(secretTerm("pinCode"), "pin code");
+  assert.equal(secretTerm("token_address"), null);
+  assert.equal(secretTerm("secret_name"), null);
+});

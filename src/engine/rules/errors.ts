@@ -82,3 +82,10 @@ export function checkOtherModernError(error: Record<string, unknown>, at: string
     });
   }
 }
+
+/** err-missing-cap-expected, the CallToolResult variant: `isError: true` whose text blames a missing elicitation capability. */
+export function checkToolErrorResult(result: Record<string, unknown>, at: string, requestDeclaredElicitation: boolean, report: Report): void {
+  if (result.isError !== true || requestDeclaredElicitation) return;
+  if (!MENTIONS_ELICITATION.test(JSON.stringify(result.content ?? "") + JSON.stringify(result.structuredContent ?? ""))) return;
+  report({ rule: "err-missing-cap-expected", pointer: `${at}/result/isError`, message: "Missing elicitation capability signalled with a tool error result; 2026-07-28 servers must use -32021 with data.requiredCapabilities." });
+}

@@ -12,8 +12,17 @@ const FINAL_FIELDS: Record<string, string[]> = {
   "resources/read": ["contents"],
 };
 
-/** Server-side checks of a 2026-07-28 result (basic/index.mdx § "ResultType"; mrtr.mdx). */
-export function checkResultType(result: Record<string, unknown>, at: string, report: Report): void {
+/** resultType values added by extensions, by extension id (2026-07-28 tasks extension, SEP-2663: "task"). */
+const EXTENSION_RESULT_TYPES: Record<string, string[]> = { "io.modelcontextprotocol/tasks": ["task"] };
+
+/** basic/index.mdx § "ResultType": core values plus those of the extensions the request's capabilities advertise. */
+function advertisedResultType(rt: unknown, caps: unknown): boolean {
+  const extensions = isObject(caps) && isObject(caps.extensions) ? caps.extensions : {};
+  return Object.entries(EXTENSION_RESULT_TYPES).some(([ext, types]) => ext in extensions && types.includes(rt as string));
+}
+
+/** Server-side checks of a 2026-07-28 result (basic/index.mdx § "ResultType"; mrtr.mdx). `caps`: the request's clientCapabilities. */
+export function checkResultType(result: Record<string, unknown>, at: string, report: Report, caps?: unknown): void {
   const rt = result.resultType;
   if (rt === undefined || (rt === "complete" && ("inputRequests" in result || "requestState" in result))) {
     const irrish = "inputRequests" in result || "requestState" in result;
@@ -24,7 +33,7 @@ export function checkResultType(result: Record<string, unknown>, at: string, rep
         ? `Result carries inputRequests/requestState but resultType is ${rt === undefined ? "absent" : '"complete"'}; a client will treat it as complete.`
         : "2026-07-28 result has no resultType; servers of this revision must include it.",
     });
-  } else if (rt !== "complete" && rt !== "input_required") {
+  } else if (rt !== "complete" && rt !== "input_required" && !advertisedResultType(rt, caps)) {
     report({ rule: "mrtr-result-type-known", pointer: `${at}/result/resultType`, message: `resultType ${JSON.stringify(rt)} is neither "complete" nor "input_required" and no extension declares it.` });
   }
 }
@@ -208,7 +217,8 @@ function checkRetryHeaders(req: ClientRequest, record: MessageRecord, at: string
 
 /** Server-side judgement of the server's final answer to a defective retry (mrtr.mdx § "Error Handling"). */
 export function checkServerAfterRetry(defects: RetryDefects, outcome: "complete" | "error" | "input_required", at: string, report: Report): void {
-  if (outcome === "error" && defects.missingKeys) {
+  // Malformed inputResponses are a protocol error, which a JSON-RPC error answers correctly (§ "Error Handling").
+  if (outcome === "error" && defects.missingKeys && !defects.malformed) {
     report({ rule: "mrtr-server-rerequest-missing", pointer: `${at}/error`, message: "Retry lacked some inputResponses and the server answered with an error instead of a new InputRequiredResult." });
   } else if (outcome === "error" && defects.extraKeys && !defects.malformed) {
     report({ rule: "mrtr-server-ignore-extra", pointer: `${at}/error`, message: "Retry carried every requested key plus extra ones, and the server answered with an error instead of ignoring them." });

@@ -9,6 +9,8 @@ import type { Report } from "./types.ts";
 export function checkCompletionShape(params: unknown, at: string, revision: Revision | null, report: Report): string | undefined {
   if (revision !== null && revision !== "2025-11-25") {
     report({ rule: "notify-revision", pointer: `${at}/method`, message: `notifications/elicitation/complete in a ${revision} session; it exists only in 2025-11-25.` });
+    // The other notify-* rules are 2025-11-25 rules; outside it the notification itself is the mistake.
+    return undefined;
   }
   const id = isObject(params) ? params.elicitationId : undefined;
   if (typeof id !== "string") {

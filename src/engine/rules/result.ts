@@ -29,11 +29,9 @@ export function checkResult(er: unknown, ep: unknown, mode: string | null, at: s
   // § "Response Actions" 2-3: "The content field is typically omitted".
   if (hasContent && refused) report({ rule: "result-content-only-on-accept", pointer: ptr(at, "content"), message: `The ${String(action)} result carries content; content belongs only to an accepted form.` });
   // § "Response Actions" 1: "For URL mode: The content field is omitted" (URL data never reaches the client).
-  if (mode === "url" && isR2Plus(era)) {
-    if (hasContent && !refused) {
-      const n = isObject(content) ? Object.keys(content).length : 0;
-      report({ rule: "result-url-accept-no-content", pointer: ptr(at, "content"), message: `The answer to a URL-mode request carries content${n ? ` with ${n} field${n > 1 ? "s" : ""}` : ""}; URL-mode data must stay out of the client.` });
-    }
+  if (mode === "url" && isR2Plus(era) && hasContent && !refused) {
+    const n = isObject(content) ? Object.keys(content).length : 0;
+    report({ rule: "result-url-accept-no-content", pointer: ptr(at, "content"), message: `The answer to a URL-mode request carries content${n ? ` with ${n} field${n > 1 ? "s" : ""}` : ""}; URL-mode data must stay out of the client.` });
   }
   const bad = hasContent ? checkValueTypes(content, ptr(at, "content"), ctx, era) : new Set<string>();
   if (action === "accept" && isObject(content)) checkSecretValues(content, ptr(at, "content"), ctx);
@@ -43,13 +41,15 @@ export function checkResult(er: unknown, ep: unknown, mode: string | null, at: s
   if (!hasContent) {
     const required = Array.isArray(schema.required) ? schema.required : [];
     if (required.length) report({ rule: "result-form-accept-missing-content", pointer: at, message: `The form was accepted without content although it requires ${required.map((k) => JSON.stringify(k)).join(", ")}.` });
-  } else if (isObject(content)) {
+  } else if (isObject(content) && isObject(schema.properties)) {
     // Both parties SHOULD validate against the requested schema (§ "Form Mode Security" 2-3).
     for (const issue of validateContent(content, schema, ptr(at, "content"), bad)) {
       report({ rule: "result-content-matches-schema", ...(issue.code === "extra" ? { severity: "info" as const } : {}), pointer: issue.pointer, message: issue.message });
     }
   }
-  if (isR2Plus(era)) checkDefaultsApplied(schema, hasContent && isObject(content) ? content : {}, hasContent ? ptr(at, "content") : at, ctx);
+  if (!isR2Plus(era)) return;
+  if (!hasContent) checkDefaultsApplied(schema, {}, at, ctx);
+  else if (isObject(content)) checkDefaultsApplied(schema, content, ptr(at, "content"), ctx);
 }
 
 /** schema.ts ElicitResult.content: string | number | boolean, plus string[] from 2025-11-25. Returns the keys reported. */

@@ -2,7 +2,7 @@
 // revision; § "Requested Schema" limits form mode to "flat objects with primitive properties only".
 import type { CheckContext } from "./context.ts";
 import type { Severity } from "./types.ts";
-import { FORMATS, enumOptions, has, isObject, isR2Plus, isStringArray, jsonType, propertyKind, ptr, validateValue } from "./validate.ts";
+import { enumOptions, has, isObject, isR2Plus, isFormat, isStringArray, jsonType, propertyKind, ptr, validateValue } from "./validate.ts";
 import type { Era, Json, PropertyKind } from "./validate.ts";
 
 const ROOT_INFO = new Set(["additionalProperties", "title", "description"]);
@@ -54,17 +54,16 @@ function checkProperty(def: unknown, key: string, p: string, ctx: CheckContext, 
     report({ rule: "schema-flat", pointer: p, message: `Property "${key}" is a nested object; form schemas are flat, with primitive properties only.` });
     return;
   }
-  if (def.type === "array") {
-    // checkSelect owns the multi-select shape (and the 2025-06-18 ban on arrays); it says whether to go on.
-    if (!checkSelect(def, key, p, ctx, era)) return;
-  } else if (typeof def.type !== "string" || !PRIMITIVE.has(def.type)) {
+  if (def.type !== "array" && (typeof def.type !== "string" || !PRIMITIVE.has(def.type))) {
     report({ rule: "schema-property-type", pointer: has(def, "type") ? ptr(p, "type") : p, message: has(def, "type") ? `Property "${key}" has type ${JSON.stringify(def.type)}; allowed are "string", "number", "integer", "boolean"${isR2Plus(era) ? ' (and "array" for multi-select enums)' : ""}.` : `Property "${key}" has no type.` });
     return;
-  } else checkSelect(def, key, p, ctx, era);
+  }
+  // checkSelect owns the enum shapes; for an array it also says whether it is a multi-select at all.
+  if (!checkSelect(def, key, p, ctx, era)) return;
   const kind = propertyKind(def);
   checkKeywords(def, kind, key, p, ctx, era);
   checkValueTypes(def, key, p, ctx);
-  if ((kind === "string" || kind === "single-enum" || kind === "titled-single") && has(def, "format") && !FORMATS.includes(def.format as never)) {
+  if ((kind === "string" || kind === "single-enum" || kind === "titled-single") && has(def, "format") && !isFormat(def.format)) {
     report({ rule: "schema-string-format", pointer: ptr(p, "format"), message: `Property "${key}" has format ${JSON.stringify(def.format)}; supported formats are email, uri, date and date-time.` });
   }
   if (has(def, "default")) checkDefault(def, kind, key, p, ctx, era);
@@ -85,6 +84,7 @@ const ALLOWED: Record<PropertyKind, string[]> = {
 
 function checkKeywords(def: Json, kind: PropertyKind, key: string, p: string, ctx: CheckContext, era: Era): void {
   const allowed = new Set([...BASE, ...ALLOWED[kind]]);
+  // enumNames without enum is a broken legacy enum, which schema-enum-legacy reports.
   if (kind === "string") allowed.add("enumNames");
   for (const k of Object.keys(def)) {
     if (allowed.has(k)) continue;

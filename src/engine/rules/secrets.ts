@@ -16,9 +16,12 @@
 //    "secret", "key".
 // 3. A term that is only talked ABOUT is not asked for: it is ignored when a modifier word follows it
 //    within two words (hint, count, length, expiry, policy, type, name, id, …: "password expiry days",
-//    "token type", "API key name") or a quantity word comes right before it ("max tokens",
-//    "number of api keys"). Number, integer and boolean properties are never secret fields: they hold
-//    a quantity or a yes/no about the credential ("password_age_days", "has_api_key").
+//    "token type", "API key name"), a quantity word comes right before it ("max tokens",
+//    "number of api keys"), or a modifier then "for"/"of" leads up to it ("a name for the new API
+//    token", "the length of your password"). "pin" counts only alone or as "PIN code/number" ("pin
+//    location" is a map pin). Number, integer and boolean properties and selects (enum, oneOf, arrays)
+//    are never secret fields: they hold a quantity, a yes/no or a choice about the credential
+//    ("password_age_days", "has_api_key", "which API key to rotate").
 // 4. Property name and title are labels: any unmodified term there fires. A description fires only if it
 //    also asks ("enter", "provide", "paste", "your", …) and the name/title do not already say the field
 //    is ordinary profile data (a username field whose description mentions "your password" is fine).
@@ -59,12 +62,19 @@ const MODIFIERS_AFTER = new Set([
   "hint", "hints", "count", "length", "expiry", "expiration", "expires", "expired", "expire", "age", "days", "policy", "policies",
   "type", "types", "name", "names", "id", "ids", "label", "reset", "strength", "rotation", "scope", "scopes", "limit", "limits",
   "list", "usage", "used", "format", "path", "file", "url", "uri", "endpoint", "manager", "prefix", "last", "digits", "budget",
+  "ref", "reference", "arn", "version", "method", "channel", "provider", "enabled", "address", "symbol", "amount", "balance",
 ]);
 const MODIFIERS_BEFORE = new Set(["max", "min", "maximum", "minimum", "num", "number", "many", "total", "count"]);
 const ASK = /\b(enter|provide|paste|type|input|give|share|supply|submit|send|need|needs|require|requires|required|what is|what's|your)\b/i;
 const PROFILE = new Set(["username", "user", "email", "name", "login", "handle", "account", "nickname", "display"]);
 
 const same = (w: string | undefined, t: string): boolean => w === t || w === t + "s";
+
+/** "a name for the new API token", "the length of your password": a modifier, then for/of, before the term. */
+function isAboutPhrase(before: string[]): boolean {
+  const link = before.findIndex((w) => w === "for" || w === "of");
+  return link > 0 && before.slice(0, link).some((w) => MODIFIERS_AFTER.has(w) || MODIFIERS_BEFORE.has(w));
+}
 
 /** The first credential term in `text` that is asked for rather than talked about, e.g. "api key". */
 export function secretTerm(text: string, opts: { identity?: boolean } = {}): string | null {
@@ -81,6 +91,9 @@ export function secretTerm(text: string, opts: { identity?: boolean } = {}): str
       const after = ws.slice(end, end + 2);
       const before = ws.slice(Math.max(0, i - 2), i);
       if (after.some((w) => MODIFIERS_AFTER.has(w)) || before.some((w) => MODIFIERS_BEFORE.has(w))) continue;
+      if (isAboutPhrase(ws.slice(Math.max(0, i - 5), i))) continue;
+      // "pin" is also a verb and a map marker: only "PIN", "PIN code", "PIN number" count.
+      if (term.length === 1 && term[0] === "pin" && end < ws.length && ws[end] !== "code" && ws[end] !== "number") continue;
       return term.join(" ");
     }
   }

@@ -62,8 +62,9 @@ export function isDateTime(s: string): boolean {
   return h <= 23 && mi <= 59 && sec <= 60 && zoneOk;
 }
 
-export const FORMATS = ["email", "uri", "date", "date-time"] as const;
 const formatCheck: Record<string, (s: string) => boolean> = { email: isEmail, uri: isAbsoluteUri, date: isDate, "date-time": isDateTime };
+/** schema.ts StringSchema.format: "email" | "uri" | "date" | "date-time". */
+export const isFormat = (f: unknown): boolean => typeof f === "string" && has(formatCheck, f);
 
 // ---- property kinds (schema.ts PrimitiveSchemaDefinition) ----
 

@@ -1,0 +1,13 @@
+/**
+ * Catalogue rules the engine does not check, and why. Every other catalogue id is reported by some rule
+ * module; test/engine/coverage.test.ts holds the two lists together.
+ */
+export const notChecked: Record<string, string> = {
+  "url-no-prefetch":
+    "side-channel: needs the client's other HTTP traffic (a request to the URL's origin before consent); captures hold only MCP messages, and the HAR importer keeps only MCP entries.",
+  "url-not-mcp-authorization":
+    "needs the server's Protected Resource Metadata and authorization-server metadata from the same session, which are not MCP messages and are not captured.",
+  "url-accept-is-consent":
+    "an interpretation rule, not a check: the flow model applies it (an accepted URL elicitation is completed only by its completion notification or a successful retry).",
+  "task-r3-extension": "a pointer to the 2026-07-28 tasks extension rules, which are out of scope for core MCP.",
+};
