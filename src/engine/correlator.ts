@@ -60,17 +60,24 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
   const abandoned = new Map<string, ClientRequest>();
   const strict = options.strict2260 === true;
 
+  /** URL parsing costs more than the rest of a record's handling: one parse per distinct URL. */
+  const endpointOf = new Map<string, string>();
   const serverKey = (record: CaptureRecord): string => {
     const url = record.url ?? "";
     const alias = endpointAliases.get(url);
     if (alias) return alias;
     if (record.transport !== "http") return `${record.transport}:${url}`;
-    try {
-      const u = new URL(url);
-      return u.origin + u.pathname;
-    } catch {
-      return url || "(unknown endpoint)";
+    let key = endpointOf.get(url);
+    if (key === undefined) {
+      try {
+        const u = new URL(url);
+        key = u.origin + u.pathname;
+      } catch {
+        key = url || "(unknown endpoint)";
+      }
+      endpointOf.set(url, key);
     }
+    return key;
   };
 
   const getScope = (server: string, client: string, sessionId: string): Scope => {
@@ -79,8 +86,8 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
     if (!scope) {
       scope = createScope(server, client, sessionId);
       scopes.set(key, scope);
+      if (sessionId) latestSession.set(`${server}\u0000${client}`, scope);
     }
-    if (sessionId) latestSession.set(`${server}\u0000${client}`, scope);
     return scope;
   };
 
@@ -99,7 +106,6 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
         emptyBody: undefined,
         requestIds: [],
         elicitResultRecord: undefined,
-        answered: new Set(),
         ended: false,
       };
       exchanges.set(record.exchange, ex);
@@ -199,7 +205,8 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
       revision,
       caps: modern && isObject(params._meta) ? params._meta[META_CLIENT_CAPABILITIES] : undefined,
       target,
-      tuple: `${method}\u0000${target}\u0000${canonicalJson(params.arguments)}`,
+      // Only the methods that can be retried need their arguments compared.
+      tuple: MRTR_METHODS.has(method) ? `${method}\u0000${target}\u0000${canonicalJson(params.arguments)}` : method,
     };
     scope.clientRequests.set(key, req);
     ctx.exchange?.requestIds.push(key);
@@ -403,7 +410,19 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
 
   function findRequest(ctx: MessageContext, id: unknown): ClientRequest | undefined {
     const key = idKey(id);
-    return ctx.scope.clientRequests.get(key);
+    const req = ctx.scope.clientRequests.get(key);
+    if (req) return req;
+    // A response recorded after its exchange's end (a capture whose body read finished late) revives the flow.
+    const late = abandoned.get(`${ctx.scope.key}\u0000${key}`);
+    if (!late) return undefined;
+    abandoned.delete(`${ctx.scope.key}\u0000${key}`);
+    const flow = late.flow;
+    if (flow && flow.status === "abandoned") {
+      flow.status = "pending";
+      timing.set(flow, { phase: "server", since: flow.endedAt ?? ctx.record.time });
+      delete flow.endedAt;
+    }
+    return late;
   }
 
   function onServerResponse(ctx: MessageContext, msg: Classified & { type: "result" | "error" }): void {
@@ -412,7 +431,7 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
     if (!req) return;
     scope.clientRequests.delete(req.idKey);
     req.answered = record.seq;
-    ctx.exchange?.answered.add(req.idKey);
+
     const modern = isModern(req.revision);
     const result = msg.type === "result" && isObject(msg.result) ? msg.result : {};
     if (msg.type === "result" && req.method === "initialize") return negotiate(ctx, req, result);
@@ -803,7 +822,7 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
       const c2s = record.direction === "c2s";
       switch (msg.type) {
         case "request":
-          return c2s ? onClientRequest(ctx, msg.id, msg.method, msg.params) : onServerRequest(ctx, msg.id, msg.method, msg.params, JSON.stringify(m));
+          return c2s ? onClientRequest(ctx, msg.id, msg.method, msg.params) : onServerRequest(ctx, msg.id, msg.method, msg.params, Array.isArray(parsed) ? JSON.stringify(m) : record.text);
         case "notification":
           return c2s ? onClientNotification(ctx, msg.method, msg.params) : onServerNotification(ctx, msg.method, msg.params);
         case "result":

@@ -19,8 +19,7 @@ export interface Exchange {
   requestIds: string[];
   /** Record of a POSTed ElicitResult, for del-r12-response-202. */
   elicitResultRecord: number | undefined;
-  /** idKeys of client requests whose response already went down this exchange's stream. */
-  answered: Set<string>;
+
   ended: boolean;
 }
 
