@@ -1,0 +1,10 @@
+// panel.html's entry. Wiring only: the store (store.ts), the transport (transport.ts), the views (App.tsx).
+import { render } from "preact";
+import { App } from "./App.tsx";
+import { createFlowStore } from "./store.ts";
+import { connectTransport, inspectedTabId } from "./transport.ts";
+
+const store = createFlowStore();
+const tabId = inspectedTabId();
+const transport = tabId === undefined ? undefined : connectTransport(tabId, (message) => store.apply(message), (connected) => (store.connected.value = connected));
+render(<App store={store} tabId={tabId} send={(command) => transport?.send(command)} />, document.getElementById("root")!);

@@ -1,0 +1,74 @@
+/// <reference types="chrome" />
+import { ext } from "../src/shared/ext.ts";
+import type { PanelCommand, WorkerToPanel } from "../src/shared/panelProtocol.ts";
+import { PANEL_PORT, PANEL_SOURCE, PROTOCOL_VERSION, WORKER_SOURCE } from "../src/shared/tags.ts";
+
+/** The only panel module that touches extension APIs. */
+
+export type Command = { kind: "clear" } | { kind: "preserveLog"; on: boolean } | { kind: "records" };
+
+export interface Transport {
+  send(command: Command): void;
+  close(): void;
+}
+
+/** The inspected tab: DevTools' own, or `?tabId=N` when the panel is opened as a page (tests, no DevTools). */
+export function inspectedTabId(): number | undefined {
+  const devtools = (globalThis as { chrome?: typeof chrome }).chrome?.devtools;
+  if (devtools?.inspectedWindow) return devtools.inspectedWindow.tabId;
+  const fromQuery = Number(new URLSearchParams(location.search).get("tabId"));
+  return Number.isInteger(fromQuery) && fromQuery >= 0 ? fromQuery : undefined;
+}
+
+/** devtools.html: adds the panel to DevTools. */
+export function registerPanel(): void {
+  void ext.devtools.panels.create("MCP Elicitation", "icons/icon-32.png", "panel.html");
+}
+
+/**
+ * A port to the worker that subscribes to the tab and reconnects when the MV3 worker is stopped (every port drops
+ * then): each new port subscribes again and gets a fresh snapshot, so nothing is missed or applied twice.
+ */
+export function connectTransport(tabId: number, onMessage: (message: WorkerToPanel) => void, onStatus: (connected: boolean) => void): Transport {
+  let port: chrome.runtime.Port | undefined;
+  let closed = false;
+  let failures = 0;
+  const command = (c: Command | { kind: "subscribe" }): PanelCommand => ({ source: PANEL_SOURCE, v: PROTOCOL_VERSION, tabId, ...c });
+
+  const connect = (): void => {
+    if (closed) return;
+    let next: chrome.runtime.Port;
+    try {
+      next = ext.runtime.connect({ name: PANEL_PORT });
+    } catch {
+      onStatus(false);
+      return; // the extension was reloaded: this page is orphaned
+    }
+    port = next;
+    next.onMessage.addListener((message: WorkerToPanel) => {
+      if (message?.source !== WORKER_SOURCE || message.v !== PROTOCOL_VERSION || message.tabId !== tabId) return;
+      failures = 0;
+      onStatus(true);
+      onMessage(message);
+    });
+    next.onDisconnect.addListener(() => {
+      if (port !== next) return;
+      port = undefined;
+      onStatus(false);
+      failures++;
+      setTimeout(connect, failures <= 1 ? 0 : Math.min(2000, 50 * 2 ** failures));
+    });
+    next.postMessage(command({ kind: "subscribe" }));
+  };
+  connect();
+
+  return {
+    send(c) {
+      port?.postMessage(command(c));
+    },
+    close() {
+      closed = true;
+      port?.disconnect();
+    },
+  };
+}

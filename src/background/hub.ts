@@ -1,0 +1,207 @@
+import { ContentBatch } from "../shared/contentProtocol.ts";
+import { PanelCommand, type WorkerToPanel } from "../shared/panelProtocol.ts";
+import { PROTOCOL_VERSION, WORKER_SOURCE } from "../shared/tags.ts";
+import { debug } from "../shared/debug.ts";
+import { badgeFor, type Badge } from "./badge.ts";
+import { newMeta, type RecordStore } from "./store.ts";
+import { createTabSession, DEFAULT_LIMITS, emptyDelta, type Limits, type SessionDelta, type TabSession } from "./tabSession.ts";
+
+/** The part of a runtime Port the hub uses (tests pass fakes). */
+export interface HubPort {
+  name: string;
+  sender?: { tab?: { id?: number }; url?: string };
+  postMessage(message: unknown): void;
+  disconnect(): void;
+  onMessage: { addListener(listener: (message: unknown) => void): void };
+  onDisconnect: { addListener(listener: () => void): void };
+}
+
+export interface HubOptions {
+  store: RecordStore;
+  /** Shows a tab's badge (chrome.action in the extension). */
+  badge?(tabId: number, badge: Badge): void;
+  limits?: Limits;
+  /** How long deltas gather before a panel gets them. */
+  flushMs?: number;
+}
+
+interface PanelLink {
+  port: HubPort;
+  tabId: number;
+  pending: SessionDelta;
+  timer: ReturnType<typeof setTimeout> | undefined;
+}
+
+const envelope = { source: WORKER_SOURCE, v: PROTOCOL_VERSION } as const;
+
+/**
+ * The worker's state: one session (records + engine) per tab, loaded from the store on first use after a wake,
+ * and the panels subscribed to each tab. Work on a tab runs one step at a time (a promise chain per tab), so a
+ * batch that arrives while the tab is still being replayed waits for the replay.
+ */
+export function createHub(options: HubOptions) {
+  const { store } = options;
+  const limits = options.limits ?? DEFAULT_LIMITS;
+  const flushMs = options.flushMs ?? 50;
+  const sessions = new Map<number, Promise<TabSession>>();
+  const chains = new Map<number, Promise<unknown>>();
+  const panels = new Map<number, Set<PanelLink>>();
+  const badges = new Map<number, string>();
+  let barrier: Promise<unknown> = Promise.resolve();
+
+  const serial = <T>(tabId: number, step: () => Promise<T>): Promise<T | undefined> => {
+    const previous = chains.get(tabId) ?? Promise.resolve();
+    const next = Promise.all([previous, barrier])
+      .catch(() => undefined)
+      .then(step)
+      .catch((error: unknown) => {
+        debug("hub", `tab ${tabId}:`, error);
+        return undefined;
+      });
+    chains.set(tabId, next);
+    void next.then(() => chains.get(tabId) === next && chains.delete(tabId));
+    return next;
+  };
+
+  const session = (tabId: number): Promise<TabSession> => {
+    let s = sessions.get(tabId);
+    if (!s) {
+      s = store
+        .load(tabId)
+        .catch(() => undefined)
+        .then((loaded) => createTabSession(loaded?.meta ?? newMeta(tabId), loaded?.records ?? [], limits));
+      sessions.set(tabId, s);
+    }
+    return s;
+  };
+
+  const showBadge = (tabId: number, s: TabSession): void => {
+    const badge = badgeFor(s.severities());
+    const key = `${badge.text}|${badge.color}`;
+    if (badges.get(tabId) === key) return;
+    badges.set(tabId, key);
+    options.badge?.(tabId, badge);
+  };
+
+  const post = (port: HubPort, message: WorkerToPanel | Record<string, unknown>): void => {
+    try {
+      port.postMessage(message);
+    } catch {
+      // A port that died meanwhile; its onDisconnect cleans up.
+    }
+  };
+
+  const snapshot = (link: PanelLink, s: TabSession): void => {
+    if (link.timer !== undefined) clearTimeout(link.timer);
+    link.timer = undefined;
+    link.pending = emptyDelta();
+    post(link.port, { ...envelope, kind: "snapshot", tabId: link.tabId, flows: [...s.flows()], findings: [...s.findings()], problems: [...s.problems()], stats: s.stats() });
+  };
+
+  const publish = (tabId: number, s: TabSession, delta: SessionDelta | "reset"): void => {
+    showBadge(tabId, s);
+    for (const link of panels.get(tabId) ?? []) {
+      if (delta === "reset") {
+        snapshot(link, s);
+        continue;
+      }
+      for (const [id, flow] of delta.flows) link.pending.flows.set(id, flow);
+      link.pending.findings.push(...delta.findings);
+      link.pending.problems.push(...delta.problems);
+      link.timer ??= setTimeout(() => {
+        link.timer = undefined;
+        const { flows, findings, problems } = link.pending;
+        link.pending = emptyDelta();
+        post(link.port, { ...envelope, kind: "delta", tabId, flows: [...flows.values()], findings, problems, stats: s.stats() });
+      }, flushMs);
+    }
+  };
+
+  return {
+    /** A content relay's port: record batches in, acks out (after the records are stored). */
+    connectContent(port: HubPort): void {
+      const tabId = port.sender?.tab?.id;
+      if (tabId === undefined || tabId < 0) return port.disconnect();
+      port.onMessage.addListener((message) => {
+        const parsed = ContentBatch.safeParse(message);
+        void serial(tabId, async () => {
+          const s = await session(tabId);
+          if (!parsed.success) {
+            s.meta.rejected++;
+            return;
+          }
+          const batch = parsed.data;
+          const result = s.ingest(batch);
+          if (result.navigated) await store.reset(s.meta);
+          if (result.stored.length > 0 || s.records().length > 0 || s.meta.dropped > 0 || result.navigated) await store.append(s.meta, result.stored);
+          post(port, { ...envelope, kind: "ack", doc: batch.doc, upTo: result.ackUpTo });
+          publish(tabId, s, result.navigated ? "reset" : result.delta);
+        });
+      });
+    },
+
+    /** A panel's port: commands in (validated), a snapshot then deltas out. */
+    connectPanel(port: HubPort): void {
+      let link: PanelLink | undefined;
+      const unlink = (): void => {
+        if (!link) return;
+        if (link.timer !== undefined) clearTimeout(link.timer);
+        panels.get(link.tabId)?.delete(link);
+        link = undefined;
+      };
+      port.onDisconnect.addListener(unlink);
+      port.onMessage.addListener((message) => {
+        const parsed = PanelCommand.safeParse(message);
+        if (!parsed.success) return;
+        const command = parsed.data;
+        const tabId = command.tabId;
+        void serial(tabId, async () => {
+          const s = await session(tabId);
+          switch (command.kind) {
+            case "subscribe": {
+              unlink();
+              link = { port, tabId, pending: emptyDelta(), timer: undefined };
+              let set = panels.get(tabId);
+              if (!set) panels.set(tabId, (set = new Set()));
+              set.add(link);
+              snapshot(link, s);
+              showBadge(tabId, s);
+              return;
+            }
+            case "clear":
+              s.clear();
+              await store.reset(s.meta);
+              return publish(tabId, s, "reset");
+            case "preserveLog":
+              s.meta.preserveLog = command.on;
+              await store.append(s.meta, []);
+              return publish(tabId, s, "reset");
+            case "records":
+              return post(port, { ...envelope, kind: "records", tabId, records: [...s.records()] });
+          }
+        });
+      });
+    },
+
+    removeTab(tabId: number): Promise<unknown> {
+      return serial(tabId, async () => {
+        sessions.delete(tabId);
+        badges.delete(tabId);
+        await store.remove(tabId);
+      });
+    },
+
+    /** Browser start-up or install: stored tab ids belong to another session. */
+    resetAll(): Promise<unknown> {
+      sessions.clear();
+      badges.clear();
+      barrier = Promise.all([barrier, ...chains.values()]).catch(() => undefined).then(() => store.clearAll()).catch(() => undefined);
+      return barrier;
+    },
+
+    /** The session of a tab, for tests. */
+    session,
+  };
+}
+
+export type Hub = ReturnType<typeof createHub>;

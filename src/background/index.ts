@@ -1,0 +1,31 @@
+// The background worker (a service worker in Chrome, an event page in Firefox). Wiring only: hub.ts.
+import "../shared/jitless.ts";
+import { ext } from "../shared/ext.ts";
+import { CONTENT_PORT, PANEL_PORT } from "../shared/tags.ts";
+import { createHub } from "./hub.ts";
+import { openIdbStore } from "./idbStore.ts";
+
+const hub = createHub({
+  store: openIdbStore(),
+  badge(tabId, badge) {
+    // The tab may be gone already; a badge is never worth an error.
+    void ext.action.setBadgeText({ tabId, text: badge.text }).catch(() => undefined);
+    void ext.action.setBadgeBackgroundColor({ tabId, color: badge.color }).catch(() => undefined);
+    void ext.action.setTitle({ tabId, title: badge.title }).catch(() => undefined);
+  },
+});
+
+const extensionOrigin = ext.runtime.getURL("");
+ext.runtime.onConnect.addListener((port) => {
+  if (port.name === CONTENT_PORT && port.sender?.tab) hub.connectContent(port);
+  // Only the extension's own pages may read a tab's capture (a content script could ask for the name too).
+  else if (port.name === PANEL_PORT && port.sender?.url?.startsWith(extensionOrigin)) hub.connectPanel(port);
+  else port.disconnect();
+});
+ext.tabs.onRemoved.addListener((tabId) => void hub.removeTab(tabId));
+ext.runtime.onStartup.addListener(() => void hub.resetAll());
+ext.runtime.onInstalled.addListener(() => void hub.resetAll());
+
+// Test builds only (MCP_ELICIT_TEST=1): a page the Firefox test can drive, since WebDriver BiDi may not navigate to
+// moz-extension:// URLs (test/extension/FIREFOX-NEEDS.md).
+if (__TEST__) ext.runtime.onInstalled.addListener(() => void ext.tabs.create({ url: ext.runtime.getURL("panel.html"), active: false }));

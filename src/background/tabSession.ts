@@ -1,0 +1,118 @@
+import { CaptureRecord } from "../capture/record.ts";
+import { createEngine, type Finding, type Flow, type Problem } from "../engine/index.ts";
+import type { Severity } from "../engine/rules/types.ts";
+import type { ContentBatch } from "../shared/contentProtocol.ts";
+import type { TabStats } from "../shared/panelProtocol.ts";
+import type { TabMeta } from "./store.ts";
+
+export interface Limits {
+  /** Records one tab keeps; later ones are dropped and counted. */
+  maxRecords: number;
+  /** Characters of message text one tab keeps. */
+  maxBytes: number;
+}
+export const DEFAULT_LIMITS: Limits = { maxRecords: 20_000, maxBytes: 64 * 2 ** 20 };
+
+/** What one batch changed, merged: each changed flow once (latest state), findings and problems in order. */
+export interface SessionDelta {
+  flows: Map<string, Flow>;
+  findings: Finding[];
+  problems: Problem[];
+}
+
+export const emptyDelta = (): SessionDelta => ({ flows: new Map(), findings: [], problems: [] });
+
+export interface IngestResult {
+  /** A new top document arrived with preserve-log off: everything before it was dropped. */
+  navigated: boolean;
+  stored: CaptureRecord[];
+  delta: SessionDelta;
+  /** The relay's numbers up to this one are stored (or were already). */
+  ackUpTo: number;
+}
+
+const MAX_DOCS = 500;
+
+/**
+ * One tab: its records, the engine that has seen exactly those records, and the counts the panel and the badge
+ * show. Built from the stored records on wake (a replay), then fed batch by batch.
+ */
+export function createTabSession(meta: TabMeta, stored: readonly CaptureRecord[], limits: Limits = DEFAULT_LIMITS) {
+  let engine = createEngine();
+  let records: CaptureRecord[] = [];
+  const severities: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
+
+  const feed = (record: CaptureRecord, into?: SessionDelta): void => {
+    records.push(record);
+    const delta = engine.push(record);
+    for (const finding of delta.findings) severities[finding.severity]++;
+    if (!into) return;
+    for (const flow of delta.flows) into.flows.set(flow.id, flow);
+    into.findings.push(...delta.findings);
+    into.problems.push(...delta.problems);
+  };
+  for (const record of stored) feed(record);
+
+  const clear = (): void => {
+    engine = createEngine();
+    records = [];
+    severities.error = severities.warning = severities.info = 0;
+    meta.nextSeq = 0;
+    meta.dropped = 0;
+    meta.rejected = 0;
+    meta.bytes = 0;
+  };
+
+  return {
+    meta,
+    ingest(batch: Omit<ContentBatch, "source" | "v" | "kind">): IngestResult {
+      let navigated = false;
+      if (batch.top && batch.doc !== meta.topDoc) {
+        // DevTools' Network panel clears on navigation unless "Preserve log" is on; so does this.
+        if (meta.topDoc !== undefined && !meta.preserveLog && (records.length > 0 || meta.dropped > 0)) {
+          clear();
+          navigated = true;
+        }
+        meta.topDoc = batch.doc;
+      }
+      meta.rejected += batch.rejected;
+      const seen = meta.docs[batch.doc] ?? -1;
+      const delta = emptyDelta();
+      const fresh: CaptureRecord[] = [];
+      batch.records.forEach((raw, i) => {
+        if (batch.first + i <= seen) return; // resent after a worker restart: stored already
+        if (records.length >= limits.maxRecords || meta.bytes >= limits.maxBytes) {
+          meta.dropped++;
+          return;
+        }
+        // The worker trusts no one: version skew after an update, a compromised renderer.
+        const parsed = CaptureRecord.safeParse(raw !== null && typeof raw === "object" ? { ...raw, seq: meta.nextSeq, v: 1 } : raw);
+        if (!parsed.success) {
+          meta.rejected++;
+          return;
+        }
+        meta.nextSeq++;
+        if (parsed.data.kind === "message") meta.bytes += parsed.data.text.length;
+        fresh.push(parsed.data);
+        feed(parsed.data, delta);
+      });
+      const last = batch.first + batch.records.length - 1;
+      if (last > seen) {
+        delete meta.docs[batch.doc]; // re-inserted last: the oldest documents are pruned first
+        meta.docs[batch.doc] = last;
+        const docs = Object.keys(meta.docs);
+        for (const doc of docs.slice(0, Math.max(0, docs.length - MAX_DOCS))) delete meta.docs[doc];
+      }
+      return { navigated, stored: fresh, delta, ackUpTo: last };
+    },
+    clear,
+    records: (): readonly CaptureRecord[] => records,
+    flows: (): readonly Flow[] => engine.flows(),
+    findings: (): readonly Finding[] => engine.findings(),
+    problems: (): readonly Problem[] => engine.problems(),
+    stats: (): TabStats => ({ records: records.length, dropped: meta.dropped, rejected: meta.rejected, preserveLog: meta.preserveLog }),
+    severities: (): Readonly<Record<Severity, number>> => severities,
+  };
+}
+
+export type TabSession = ReturnType<typeof createTabSession>;

@@ -1,0 +1,76 @@
+import type { RecordDraft } from "../shared/tapRecord.ts";
+import type { Natives } from "./natives.ts";
+import { capped, looksJsonRpc, type Tap } from "./mcp.ts";
+import { replaceConstructor, replaceMethod } from "./wrap.ts";
+
+interface Connection {
+  url: string;
+  mcp: boolean;
+  openedAt: number;
+  /** The current connection's exchange, once it carried MCP; a reconnect starts a new one. */
+  exchange?: string;
+}
+
+/**
+ * `EventSource`, the deprecated HTTP+SSE transport (2024-11-05): the server's first event is `endpoint` (the URL
+ * to POST to), then `message` events. Nothing is recorded for an EventSource until it carries one of those; each
+ * (re)connection is an exchange: a 200 head, its events, an end (`network` on error, `abort` on close()).
+ */
+export function tapEventSource(win: Window & typeof globalThis, tap: Tap, N: Natives): void {
+  if (typeof win.EventSource !== "function") return;
+  const connections = new WeakMap<EventSource, Connection>();
+
+  const emit = (c: Connection, record: Record<string, unknown>): void =>
+    tap.emit({ transport: "eventsource", exchange: c.exchange, url: c.url, client: tap.client, ...record } as RecordDraft);
+  const end = (c: Connection, error: string): void => {
+    if (!c.exchange) return;
+    emit(c, { time: tap.now(), kind: "end", error });
+    c.exchange = undefined;
+  };
+
+  replaceConstructor<typeof EventSource>(win, "EventSource", (source) => {
+    const c: Connection = { url: source.url, mcp: false, openedAt: tap.now() };
+    connections.set(source, c);
+    const onEvent = (type: string) => (event: Event) => {
+      try {
+        const data = (event as MessageEvent).data;
+        if (typeof data !== "string") return;
+        if (!c.mcp) {
+          if (type !== "endpoint" && !looksJsonRpc(data)) return;
+          c.mcp = true;
+        }
+        if (!c.exchange) {
+          c.exchange = tap.id("e");
+          emit(c, { time: c.openedAt, kind: "response", status: 200, headers: { "content-type": "text/event-stream" }, emptyBody: false });
+        }
+        const id = (event as MessageEvent).lastEventId;
+        emit(c, {
+          time: tap.now(),
+          kind: "message",
+          direction: "s2c",
+          stream: "eventsource",
+          method: "GET",
+          ...capped(data),
+          ...(id && { eventId: id }),
+          ...(type !== "message" && { event: type }),
+        });
+      } catch {
+        // Never into the page.
+      }
+    };
+    N.listen.call(source, "open", () => void (c.openedAt = tap.now()));
+    N.listen.call(source, "message", onEvent("message"));
+    N.listen.call(source, "endpoint", onEvent("endpoint"));
+    N.listen.call(source, "error", () => end(c, "network"));
+  });
+
+  replaceMethod(win.EventSource.prototype, "close", {
+    apply(target, source: EventSource, args: unknown[]) {
+      const wasOpen = source.readyState !== 2;
+      const result = Reflect.apply(target, source, args);
+      const c = connections.get(source);
+      if (c && wasOpen) end(c, "abort");
+      return result;
+    },
+  });
+}

@@ -1,0 +1,46 @@
+import * as z from "zod/mini";
+import { CONTENT_SOURCE, PROTOCOL_VERSION, TAP_SOURCE, WORKER_SOURCE } from "./tags.ts";
+
+/** Most records one envelope may carry; a bigger batch is refused whole (the tap sends far fewer). */
+export const MAX_BATCH = 5000;
+
+/**
+ * Page tap → content relay, through window.postMessage. Records are checked one by one afterwards (TapRecord), so
+ * one bad record costs only itself.
+ */
+export const TapEnvelope = z.object({
+  source: z.literal(TAP_SOURCE),
+  v: z.literal(PROTOCOL_VERSION),
+  kind: z.literal("records"),
+  records: z.array(z.unknown()).check(z.maxLength(MAX_BATCH)),
+});
+export type TapEnvelope = z.infer<typeof TapEnvelope>;
+
+/**
+ * Content relay → worker, through a runtime port. `doc` names the document (a random id per content script
+ * instance) and `first` the relay's number of the first record: the worker keeps, per document, the highest number
+ * it has stored, so a batch resent after a worker restart is stored once. `top` marks the top frame: a new top
+ * document is a navigation. An empty batch from the top frame is its hello.
+ */
+export const ContentBatch = z.object({
+  source: z.literal(CONTENT_SOURCE),
+  v: z.literal(PROTOCOL_VERSION),
+  kind: z.literal("records"),
+  doc: z.string().check(z.minLength(1), z.maxLength(64)),
+  top: z.boolean(),
+  first: z.int().check(z.nonnegative()),
+  records: z.array(z.unknown()).check(z.maxLength(MAX_BATCH)),
+  /** Messages the relay dropped since its last batch (wrong shape, failed validation). */
+  rejected: z.int().check(z.nonnegative()),
+});
+export type ContentBatch = z.infer<typeof ContentBatch>;
+
+/** Worker → content relay: every record numbered up to `upTo` of `doc` is stored (persisted), drop it from the queue. */
+export const WorkerAck = z.object({
+  source: z.literal(WORKER_SOURCE),
+  v: z.literal(PROTOCOL_VERSION),
+  kind: z.literal("ack"),
+  doc: z.string(),
+  upTo: z.int(),
+});
+export type WorkerAck = z.infer<typeof WorkerAck>;

@@ -1,0 +1,22 @@
+/**
+ * Constants every context shares: the envelope tags, the protocol version and the port names. Zod-free, so the
+ * page tap can import it without pulling a validator into every page.
+ */
+
+/** Page tap → content relay (window.postMessage). */
+export const TAP_SOURCE = "mcp-elicitation-inspector/tap";
+/** Content relay → worker. */
+export const CONTENT_SOURCE = "mcp-elicitation-inspector/content";
+/** Panel → worker. */
+export const PANEL_SOURCE = "mcp-elicitation-inspector/panel";
+/** Worker → content relay and panel. */
+export const WORKER_SOURCE = "mcp-elicitation-inspector/worker";
+
+/** The version of every envelope; a context that meets another version drops the message and counts it. */
+export const PROTOCOL_VERSION = 1;
+
+export const CONTENT_PORT = "mcp-elicit/content";
+export const PANEL_PORT = "mcp-elicit/panel";
+
+/** The tap's size cap per message text (characters); longer texts are cut and marked `truncated`. */
+export const MESSAGE_CAP = 1 << 20;

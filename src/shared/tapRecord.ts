@@ -1,0 +1,67 @@
+import * as z from "zod/mini";
+import type { CaptureRecord } from "../capture/record.ts";
+import { MESSAGE_CAP } from "./tags.ts";
+
+/**
+ * A capture record as the page tap makes it: everything but `seq` and `v`, which the worker assigns on arrival
+ * (one seq space per tab). Written with zod/mini (~15 KB) because the content relay runs in every frame of every
+ * page and full zod would add ~450 KB to it; the type check at the bottom keeps it equal to
+ * src/capture/record.ts, so the two cannot drift apart unnoticed.
+ */
+const text = z.string().check(z.maxLength(MESSAGE_CAP));
+const short = z.string().check(z.maxLength(8192));
+
+const Headers = z.object({
+  "mcp-session-id": z.optional(short),
+  "mcp-protocol-version": z.optional(short),
+  "mcp-method": z.optional(short),
+  "mcp-name": z.optional(short),
+  "content-type": z.optional(short),
+  "last-event-id": z.optional(short),
+});
+
+const base = {
+  time: z.number(),
+  transport: z.enum(["http", "eventsource", "websocket", "postMessage", "stdio"]),
+  exchange: z.optional(short),
+  url: z.optional(text),
+  client: z.optional(short),
+};
+
+export const TapMessage = z.object({
+  ...base,
+  kind: z.literal("message"),
+  direction: z.enum(["c2s", "s2c"]),
+  stream: z.enum(["body", "post-sse", "get-sse", "eventsource", "websocket", "postMessage", "stdio"]),
+  method: z.optional(short),
+  headers: z.optional(Headers),
+  eventId: z.optional(short),
+  event: z.optional(short),
+  text,
+  truncated: z.optional(z.int()),
+});
+
+export const TapResponse = z.object({
+  ...base,
+  kind: z.literal("response"),
+  status: z.int(),
+  headers: z.optional(Headers),
+  emptyBody: z.optional(z.boolean()),
+});
+
+export const TapEnd = z.object({
+  ...base,
+  kind: z.literal("end"),
+  error: z.optional(short),
+});
+
+export const TapRecord = z.discriminatedUnion("kind", [TapMessage, TapResponse, TapEnd]);
+export type TapRecord = z.infer<typeof TapRecord>;
+
+/** The record types without the fields the worker assigns (and `entry`, which only HAR imports have). */
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+export type RecordDraft = DistributiveOmit<CaptureRecord, "seq" | "v" | "entry">;
+
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const sameShape: Same<TapRecord, RecordDraft> = true;
+void sameShape;

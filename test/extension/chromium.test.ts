@@ -1,0 +1,267 @@
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, test } from "node:test";
+import * as esbuild from "esbuild";
+import type { Page } from "playwright-core";
+import { exportJsonl } from "../../src/capture/jsonl.ts";
+import type { CaptureRecord } from "../../src/capture/record.ts";
+import { analyze } from "../../src/engine/index.ts";
+import { ensureBuilt } from "./built.ts";
+import { launchWithExtension, type ExtensionBrowser } from "./chromium.ts";
+import { startFixtureHost, type FixtureHost } from "./fixtures/host.ts";
+
+/**
+ * The whole pipe in real Chromium: dist/chrome loaded, pages on 127.0.0.1 making MCP traffic against the real SDK
+ * servers of both eras (raw JSON-RPC with SSE and JSON responses, and the real SDK clients), over a WebSocket and
+ * over postMessage; then the panel, opened as a page for each tab, must show what the CLI reports for the
+ * records the worker holds, and those records must be exactly what the page sent and received.
+ */
+const AUTHORIZATION = "Bearer tap-DO-NOT-LEAK-4417";
+const COOKIE = "tap-cookie-DO-NOT-LEAK-9902";
+
+type Logged = { direction: "c2s" | "s2c"; text: string };
+/** What fixtures/client.js (and the SDK page) put on window. */
+interface FixtureWindow {
+  mcpLegacy(base: string, calls: unknown[]): Promise<unknown>;
+  mcpModern(base: string, calls: unknown[]): Promise<unknown>;
+  mcpWebSocket(url: string, answer: unknown): Promise<unknown>;
+  mcpPostMessage(answer: unknown): Promise<unknown>;
+  runLegacy(url: string, authorization: string): Promise<unknown>;
+  runModern(url: string, authorization: string): Promise<unknown>;
+  mcpLog: Logged[];
+  mcpPaused: boolean;
+  mcpRelease(): void;
+  done?: Promise<unknown>;
+}
+type CliReport = {
+  files: {
+    flows: { id: string; kind: string; revision: string | null; method: string; target: string | null; rounds: number; status: string; elicitations: { mode: string; action: string | null; completed: boolean }[] }[];
+    findings: { rule: string; severity: string; flow: string | null; entry: number; message: string }[];
+  }[];
+};
+
+let host: FixtureHost;
+let browser: ExtensionBrowser;
+let scratch: string;
+
+before(async () => {
+  ensureBuilt();
+  const sdk = await esbuild.build({ entryPoints: ["test/capture/chromiumPage.ts"], bundle: true, format: "iife", platform: "browser", target: "chrome120", write: false, logLevel: "warning" });
+  host = await startFixtureHost(sdk.outputFiles[0]!.text);
+  browser = await launchWithExtension();
+  scratch = await mkdtemp(join(tmpdir(), "mcp-ext-test-"));
+});
+
+after(async () => {
+  await browser?.close();
+  await host?.close();
+  if (scratch) await rm(scratch, { recursive: true, force: true });
+});
+
+const openTab = (path: string) => browser.openTab(`${host.origin}${path}`);
+
+/** Waits until the worker holds as many message records for the tab as the page logged. */
+async function recordsOf(tabId: number, page: Page): Promise<CaptureRecord[]> {
+  const logged = await pageLog(page);
+  for (let attempt = 0; ; attempt++) {
+    const records = await browser.records(tabId);
+    const ends = records.filter((r) => r.kind === "end").length;
+    const exchanges = new Set(records.map((r) => r.exchange)).size;
+    if ((records.filter((r) => r.kind === "message").length >= logged.length && ends >= exchanges) || attempt > 60) return records;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Waits until every exchange of the tab has ended (the SDK page keeps no log of its own). */
+async function settled(tabId: number): Promise<CaptureRecord[]> {
+  for (let attempt = 0; ; attempt++) {
+    const records = await browser.records(tabId);
+    const open = new Set(records.map((r) => r.exchange));
+    for (const r of records) if (r.kind === "end") open.delete(r.exchange);
+    if ((records.length > 0 && open.size === 0) || attempt > 60) return records;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+const pageLog = (page: Page): Promise<Logged[]> => page.evaluate(() => (window as unknown as FixtureWindow).mcpLog);
+
+/** What the page sent and received equals the message records: nothing missing, nothing twice. */
+function assertSameMessages(records: CaptureRecord[], logged: Logged[]): void {
+  const key = (direction: string, text: string) => `${direction} ${text}`;
+  const fromRecords = records.flatMap((r) => (r.kind === "message" ? [key(r.direction, r.text)] : [])).sort();
+  assert.deepEqual(fromRecords, logged.map((l) => key(l.direction, l.text)).sort());
+}
+
+function assertSeqs(records: CaptureRecord[]): void {
+  assert.deepEqual(records.map((r) => r.seq), records.map((_, i) => i));
+}
+
+async function cli(records: CaptureRecord[], name: string): Promise<CliReport["files"][number]> {
+  const file = join(scratch, `${name}.jsonl`);
+  await writeFile(file, exportJsonl(records));
+  const run = spawnSync(process.execPath, ["dist/cli/mcp-elicit.js", "lint", file, "--json"], { encoding: "utf8" });
+  const report = JSON.parse(run.stdout) as CliReport;
+  return report.files[0]!;
+}
+
+/** The panel, opened as a page for the tab, must list exactly the CLI's flows and findings. */
+async function assertPanelShows(tabId: number, expected: CliReport["files"][number]): Promise<void> {
+  const panel = await browser.context.newPage();
+  try {
+    await panel.goto(`chrome-extension://${browser.extensionId}/panel.html?tabId=${tabId}`);
+    await panel.getByRole("heading", { name: `Flows (${expected.flows.length})` }).waitFor({ timeout: 10_000 });
+    await panel.getByRole("heading", { name: `Findings (${expected.findings.length})` }).waitFor({ timeout: 10_000 });
+    const flowRows = panel.getByRole("table", { name: "Flows" }).getByRole("row", { name: /^flow / });
+    assert.equal(await flowRows.count(), expected.flows.length);
+    const cells = (selector: string) => panel.$$eval(selector, (rows) => rows.map((row) => [...row.querySelectorAll("td")].map((td) => td.textContent ?? "")));
+    assert.deepEqual(
+      await cells("tr[data-flow]"),
+      expected.flows.map((f) => [f.id, f.kind, f.revision ?? "unknown", f.method, f.target ?? "", f.status, String(f.rounds)]),
+    );
+    if (expected.findings.length > 0) assert.equal(await panel.getByRole("table", { name: "Findings" }).getByRole("row", { name: /^finding / }).count(), expected.findings.length);
+    assert.deepEqual(
+      await cells("tr[data-finding]"),
+      expected.findings.map((f) => [f.severity, f.rule, f.message, f.flow ?? "", String(f.entry)]),
+    );
+  } finally {
+    await panel.close();
+  }
+}
+
+describe("Chromium: dist/chrome", { timeout: 240_000 }, () => {
+  test("raw JSON-RPC of both eras (SSE and JSON, form accept/decline/cancel, URL mode, MRTR over two rounds)", async () => {
+    const { page, tabId } = await openTab("/");
+    await page.evaluate(
+      ({ legacy, modern }) => {
+        const w = window as unknown as FixtureWindow;
+        return Promise.all([w.mcpLegacy("/legacy/mcp", legacy), w.mcpModern("/modern/mcp", modern)]);
+      },
+      {
+        legacy: [
+          { tool: "confirm_action", answer: { action: "accept", content: { confirm: true } } },
+          { tool: "confirm_action", answer: { action: "decline" } },
+          { tool: "register_user", answer: { action: "cancel" } },
+          { tool: "sign_in", answer: { action: "accept" } },
+        ],
+        modern: [
+          { tool: "confirm_action", answers: { confirm: { action: "accept", content: { confirm: true } } } },
+          { tool: "plan_trip", answers: { city: { action: "accept", content: { city: "Lisbon" } }, nights: { action: "accept", content: { nights: 3 } } } },
+          { tool: "register_user", answers: { profile: { action: "decline" } } },
+        ],
+      },
+    );
+    const records = await recordsOf(tabId, page);
+    assertSeqs(records);
+    assertSameMessages(records, await pageLog(page));
+    // The standalone GET stream was aborted by the page: recorded as such.
+    assert.ok(records.some((r) => r.kind === "end" && r.error === "abort"));
+    assert.ok(records.every((r) => r.client === host.origin));
+
+    const report = await cli(records, "raw");
+    const kinds = new Set(report.flows.map((f) => `${f.revision} ${f.kind}`));
+    assert.ok(kinds.has("2025-11-25 server-request"), [...kinds].join(", "));
+    assert.ok(kinds.has("2026-07-28 mrtr"), [...kinds].join(", "));
+    assert.ok(report.flows.some((f) => f.kind === "mrtr" && f.target === "plan_trip" && f.rounds === 3 && f.status === "complete"));
+    assert.ok(report.flows.some((f) => f.target === "sign_in" && f.elicitations.some((e) => e.mode === "url" && e.completed)));
+    assert.deepEqual(new Set(report.flows.filter((f) => f.revision === "2025-11-25").flatMap((f) => f.elicitations.map((e) => e.action))), new Set(["accept", "decline", "cancel"]));
+    // The worker's engine and the CLI agree; the panel shows it; the badge counts the worst severity.
+    const engine = analyze(records);
+    assert.deepEqual(report.flows.map((f) => f.id), engine.flows.map((f) => f.id));
+    await assertPanelShows(tabId, report);
+    const worst = (["error", "warning", "info"] as const).find((s) => report.findings.some((f) => f.severity === s));
+    assert.equal(await browser.badge(tabId), worst ? String(report.findings.filter((f) => f.severity === worst).length) : "");
+  });
+
+  test("the real SDK clients of both eras, with an Authorization header and a cookie that are never captured", async () => {
+    const { page, tabId } = await openTab("/sdk.html");
+    await page.evaluate((cookie) => void (document.cookie = `session=${cookie}; path=/`), COOKIE);
+    await page.evaluate(async (authorization) => {
+      const w = window as unknown as FixtureWindow;
+      await w.runLegacy("/legacy/mcp", authorization);
+      await w.runModern("/modern/mcp", authorization);
+    }, AUTHORIZATION);
+    const records = await settled(tabId);
+    assertSeqs(records);
+    const all = JSON.stringify(records);
+    assert.ok(!all.includes("DO-NOT-LEAK"), "an Authorization or cookie value reached a record");
+    assert.ok(records.some((r) => r.kind === "message" && r.stream === "get-sse") || records.some((r) => r.kind === "response" && r.exchange !== undefined), "the SDK's GET stream");
+    assert.ok(records.some((r) => r.kind === "message" && r.headers?.["mcp-session-id"]), "Mcp-Session-Id captured");
+    assert.ok(records.some((r) => r.kind === "message" && r.headers?.["mcp-method"] === "tools/call" && r.headers["mcp-name"] === "plan_trip"), "Mcp-Method and Mcp-Name captured");
+    const report = await cli(records, "sdk");
+    assert.ok(report.flows.some((f) => f.revision === "2025-11-25" && f.status === "complete"));
+    assert.ok(report.flows.some((f) => f.kind === "mrtr" && f.status === "complete"));
+    await assertPanelShows(tabId, report);
+  });
+
+  test("MCP over a WebSocket (text and binary frames)", async () => {
+    const { page, tabId } = await openTab("/");
+    const wsUrl = `${host.origin.replace("http:", "ws:")}/ws`;
+    await page.evaluate((url) => (window as unknown as FixtureWindow).mcpWebSocket(url, { action: "accept", content: { confirm: true } }), wsUrl);
+    const records = await recordsOf(tabId, page);
+    assertSeqs(records);
+    assertSameMessages(records, await pageLog(page));
+    assert.equal(records[0]?.kind, "response");
+    assert.equal(records.at(-1)?.kind, "end");
+    const report = await cli(records, "ws");
+    assert.ok(report.flows.some((f) => f.kind === "server-request" && f.status === "complete" && f.elicitations[0]?.action === "accept"));
+    await assertPanelShows(tabId, report);
+    // A navigation clears the tab (preserve-log is off by default, as in DevTools).
+    await page.goto(`${host.origin}/sdk.html`);
+    for (let i = 0; i < 50 && (await browser.records(tabId)).length > 0; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.equal((await browser.records(tabId)).length, 0);
+  });
+
+  test("MCP over postMessage between a page and its iframe (both frames tapped)", async () => {
+    const { page, tabId } = await openTab("/");
+    await page.evaluate(() => (window as unknown as FixtureWindow).mcpPostMessage({ action: "decline" }));
+    // The iframe logs nothing itself; the parent's log has both directions, the frame's tap recorded what it received.
+    let records: CaptureRecord[] = [];
+    for (let i = 0; i < 50 && records.filter((r) => r.kind === "message").length < 8; i++) {
+      records = await browser.records(tabId);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    assertSeqs(records);
+    const logged = (await pageLog(page)).filter((l) => !l.text.includes('"ready"'));
+    assertSameMessages(records.filter((r) => !(r.kind === "message" && r.text.includes('"ready"'))), logged);
+    const report = await cli(records, "pm");
+    assert.ok(report.flows.some((f) => f.kind === "server-request" && f.elicitations[0]?.action === "decline"));
+    await assertPanelShows(tabId, report);
+  });
+
+  test("the worker stopped mid-flow (CDP) loses no record: the flows complete, every message is there once", async () => {
+    const { page, tabId } = await openTab("/");
+    await page.evaluate(() => {
+      const w = window as unknown as FixtureWindow;
+      w.done = w.mcpLegacy("/legacy/mcp", [{ tool: "confirm_action", answer: { action: "accept", content: { confirm: true } }, pause: true }]);
+    });
+    await page.waitForFunction(() => (window as unknown as FixtureWindow).mcpPaused);
+    // The elicitation/create event is in flight in the relay or the worker right now.
+    await browser.stopWorker();
+    await page.evaluate(() => (window as unknown as FixtureWindow).mcpRelease());
+    await page.evaluate(() => (window as unknown as FixtureWindow).done);
+
+    // Once more in the middle of an MRTR flow, between its rounds.
+    await page.evaluate(() => {
+      const w = window as unknown as FixtureWindow;
+      w.done = w.mcpModern("/modern/mcp", [{ tool: "plan_trip", pause: 1, answers: { city: { action: "accept", content: { city: "Porto" } }, nights: { action: "accept", content: { nights: 2 } } } }]);
+    });
+    await page.waitForFunction(() => (window as unknown as FixtureWindow).mcpPaused);
+    await browser.stopWorker();
+    await page.evaluate(() => (window as unknown as FixtureWindow).mcpRelease());
+    await page.evaluate(() => (window as unknown as FixtureWindow).done);
+
+    const records = await recordsOf(tabId, page);
+    assertSeqs(records);
+    assertSameMessages(records, await pageLog(page));
+    const { flows } = analyze(records);
+    const legacy = flows.find((f) => f.target === "confirm_action");
+    const mrtr = flows.find((f) => f.target === "plan_trip");
+    assert.equal(legacy?.status, "complete");
+    assert.equal(mrtr?.status, "complete");
+    assert.equal(mrtr?.rounds.length, 3);
+    await assertPanelShows(tabId, await cli(records, "restart"));
+  });
+});

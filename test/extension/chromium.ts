@@ -1,0 +1,124 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { chromium, type BrowserContext, type Page, type Worker } from "playwright-core";
+import type { CaptureRecord } from "../../src/capture/record.ts";
+
+/** Chromium with dist/chrome loaded (testing.md's recipe): a fresh profile, removed by close(). */
+export interface ExtensionBrowser {
+  context: BrowserContext;
+  extensionId: string;
+  worker(): Promise<Worker>;
+  /** Stops the extension's service worker through CDP, as Chrome does after ~30 s idle. */
+  stopWorker(): Promise<void>;
+  /** Every record the worker holds for the tab, through the panel's port protocol (an extension page asks). */
+  records(tabId: number): Promise<CaptureRecord[]>;
+  /** The toolbar badge text of a tab. */
+  badge(tabId: number): Promise<string>;
+  /** The ids of the tabs the worker holds records for, with the transports and clients of their records. */
+  tabs(): Promise<{ tabId: number; transports: string[]; clients: string[] }[]>;
+  /** Opens a page in a new tab and tells its tab id (the one new id in `tabs.query`: the test cannot see tab ids otherwise). */
+  openTab(url: string): Promise<{ page: Page; tabId: number }>;
+  close(): Promise<void>;
+}
+
+export async function launchWithExtension(): Promise<ExtensionBrowser> {
+  const dir = resolve("dist/chrome");
+  const profile = await mkdtemp(join(tmpdir(), "mcp-ext-chromium-"));
+  let context: BrowserContext;
+  try {
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: "/usr/bin/chromium",
+      headless: true,
+      ignoreDefaultArgs: ["--disable-extensions"],
+      args: [`--disable-extensions-except=${dir}`, `--load-extension=${dir}`, "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"],
+    });
+  } catch (error) {
+    await rm(profile, { recursive: true, force: true });
+    throw error;
+  }
+  const worker = async (): Promise<Worker> => context.serviceWorkers()[0] ?? (await context.waitForEvent("serviceworker", { timeout: 15_000 }));
+  const extensionId = new URL((await worker()).url()).host;
+  let helper: Page | undefined;
+  const extensionPage = async (): Promise<Page> => {
+    if (!helper || helper.isClosed()) {
+      helper = await context.newPage();
+      await helper.goto(`chrome-extension://${extensionId}/panel.html`);
+    }
+    return helper;
+  };
+  const ask = async <T>(tabId: number, kind: string): Promise<T> => {
+    const page = await extensionPage();
+    return page.evaluate(
+      ({ tabId, kind }) =>
+        new Promise<T>((resolve, reject) => {
+          const port = chrome.runtime.connect({ name: "mcp-elicit/panel" });
+          const timer = setTimeout(() => reject(new Error(`no ${kind} answer`)), 10_000);
+          port.onMessage.addListener((message: { kind: string; records?: unknown }) => {
+            if (message.kind !== kind) return;
+            clearTimeout(timer);
+            port.disconnect();
+            resolve(message.records as T);
+          });
+          port.postMessage({ source: "mcp-elicitation-inspector/panel", v: 1, kind, tabId });
+        }),
+      { tabId, kind },
+    );
+  };
+  return {
+    context,
+    extensionId,
+    worker,
+    async stopWorker() {
+      const page = await extensionPage();
+      const cdp = await context.newCDPSession(page);
+      const marker = async (): Promise<unknown> => {
+        try {
+          return await (await worker()).evaluate(() => (globalThis as { __stopMarker?: number }).__stopMarker);
+        } catch {
+          return undefined; // its session went with it
+        }
+      };
+      try {
+        // Stopped means the realm holding this marker is gone; a relay or panel with work to do may start a fresh
+        // worker at once (Playwright emits no `close` for a stopped service worker).
+        await (await worker()).evaluate(() => void ((globalThis as { __stopMarker?: number }).__stopMarker = 1));
+        await cdp.send("ServiceWorker.enable");
+        await cdp.send("ServiceWorker.stopAllWorkers");
+        for (let i = 0; i < 100 && (await marker()) === 1; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+        if ((await marker()) === 1) throw new Error("the service worker did not stop");
+      } finally {
+        await cdp.detach().catch(() => undefined);
+      }
+    },
+    records: (tabId) => ask<CaptureRecord[]>(tabId, "records"),
+    async badge(tabId) {
+      const page = await extensionPage();
+      return page.evaluate((tabId) => chrome.action.getBadgeText({ tabId }), tabId);
+    },
+    async tabs() {
+      const page = await extensionPage();
+      const ids = await page.evaluate(async () => (await chrome.tabs.query({})).map((t) => t.id!));
+      const out: { tabId: number; transports: string[]; clients: string[] }[] = [];
+      for (const tabId of ids) {
+        const records = await ask<CaptureRecord[]>(tabId, "records");
+        if (records.length) out.push({ tabId, transports: [...new Set(records.map((r) => r.transport))], clients: [...new Set(records.map((r) => r.client ?? ""))] });
+      }
+      return out;
+    },
+    async openTab(url) {
+      const helperPage = await extensionPage();
+      const ids = () => helperPage.evaluate(async () => (await chrome.tabs.query({})).map((t) => t.id!));
+      const before = new Set(await ids());
+      const page = await context.newPage();
+      const fresh = (await ids()).filter((id) => !before.has(id));
+      if (fresh.length !== 1) throw new Error(`expected one new tab, found ${fresh.length}`);
+      await page.goto(url);
+      return { page, tabId: fresh[0]! };
+    },
+    async close() {
+      await context.close().catch(() => undefined);
+      await rm(profile, { recursive: true, force: true });
+    },
+  };
+}

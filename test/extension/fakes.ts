@@ -1,0 +1,41 @@
+/** In-memory runtime ports for the relay/worker/panel logic: messages are JSON-copied and delivered a task later. */
+export interface FakePort {
+  name: string;
+  sender?: { tab?: { id?: number }; url?: string };
+  postMessage(message: unknown): void;
+  disconnect(): void;
+  onMessage: { addListener(listener: (message: unknown) => void): void };
+  onDisconnect: { addListener(listener: () => void): void };
+}
+
+export function portPair(name: string, sender?: FakePort["sender"]): { client: FakePort; server: FakePort; alive(): boolean } {
+  let alive = true;
+  const make = (): FakePort & { deliver(m: unknown): void; drop(): void } => {
+    const onMessage: ((m: unknown) => void)[] = [];
+    const onDisconnect: (() => void)[] = [];
+    return {
+      name,
+      postMessage(message) {
+        if (!alive) throw new Error("Attempting to use a disconnected port object");
+        const copy = JSON.parse(JSON.stringify(message)) as unknown;
+        setImmediate(() => alive && other(this).deliver(copy));
+      },
+      disconnect() {
+        if (!alive) return;
+        alive = false;
+        const peer = other(this);
+        setImmediate(() => peer.drop());
+      },
+      onMessage: { addListener: (l) => void onMessage.push(l) },
+      onDisconnect: { addListener: (l) => void onDisconnect.push(l) },
+      deliver: (m) => onMessage.forEach((l) => l(m)),
+      drop: () => onDisconnect.forEach((l) => l()),
+    };
+  };
+  const client = make();
+  const server = Object.assign(make(), { sender });
+  const other = (p: FakePort) => (p === client ? server : client);
+  return { client, server, alive: () => alive };
+}
+
+export const tick = (ms = 0): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,0 +1,42 @@
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { test } from "node:test";
+import { ensureBuilt } from "./built.ts";
+
+interface LintMessage {
+  code: string;
+  file?: string;
+  message: string;
+}
+
+test("web-ext lint: dist/firefox has no errors and no warning but Preact's own innerHTML path", () => {
+  ensureBuilt();
+  const run = spawnSync(process.execPath, ["node_modules/web-ext/bin/web-ext.js", "lint", "-s", "dist/firefox", "--output", "json", "--no-config-discovery"], {
+    encoding: "utf8",
+    timeout: 240_000,
+  });
+  const report = JSON.parse(run.stdout) as { errors: LintMessage[]; warnings: LintMessage[]; notices: LintMessage[] };
+  assert.deepEqual(report.errors, []);
+  // docs/extension.md: Preact's renderer sets innerHTML for `dangerouslySetInnerHTML`, which this extension never uses.
+  const unexplained = report.warnings.filter((w) => !(w.code === "UNSAFE_VAR_ASSIGNMENT" && w.file === "panel.js" && /innerHTML/.test(w.message)));
+  assert.deepEqual(unexplained, []);
+  assert.ok(report.warnings.length <= 1);
+});
+
+test("the extension asks for no permissions and Firefox gets its own manifest", () => {
+  ensureBuilt();
+  const chrome = JSON.parse(readFileSync("dist/chrome/manifest.json", "utf8"));
+  const firefox = JSON.parse(readFileSync("dist/firefox/manifest.json", "utf8"));
+  for (const manifest of [chrome, firefox]) {
+    assert.equal(manifest.manifest_version, 3);
+    assert.equal(manifest.permissions, undefined);
+    assert.equal(manifest.host_permissions, undefined);
+  }
+  assert.deepEqual(chrome.background, { service_worker: "background.js" });
+  assert.deepEqual(firefox.background, { scripts: ["background.js"] });
+  assert.match(firefox.browser_specific_settings.gecko.strict_min_version, /^14[2-9]|^1[5-9]\d/);
+  assert.deepEqual(firefox.browser_specific_settings.gecko.data_collection_permissions, { required: ["none"] });
+  // The panel never renders captured text as HTML.
+  for (const file of ["panel/App.tsx", "panel/FlowList.tsx", "panel/FindingList.tsx"]) assert.doesNotMatch(readFileSync(file, "utf8"), /dangerouslySetInnerHTML|innerHTML/);
+});
