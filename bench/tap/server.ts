@@ -1,0 +1,111 @@
+// The bench's MCP server, run in a child process of its own (so the driver's CDP traffic never delays a send):
+// 127.0.0.1, port 0, MCP Streamable HTTP in shape — JSON-RPC bodies, Mcp-Session-Id, MCP-Protocol-Version —
+// with two tools: `lookup` answers with a JSON body, `stream` with a text/event-stream of progress notifications
+// and the result, each stamped with the server's send time (`performance.timeOrigin + performance.now()`, the
+// clock the page reads too). It also serves the bench page with COOP/COEP, so the page's timers tick in 5 µs.
+import { readFileSync } from "node:fs";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { performance } from "node:perf_hooks";
+import { transformSync } from "esbuild";
+
+const SSE_EVENTS = Number(process.env.BENCH_TAP_SSE_EVENTS ?? 8);
+const SSE_SPACING_MS = Number(process.env.BENCH_TAP_SSE_SPACING_MS ?? 4);
+const PROTOCOL_VERSION = "2025-11-25";
+const SESSION = `bench-${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
+
+const script = transformSync(readFileSync(new URL("./page.ts", import.meta.url), "utf8"), { loader: "ts", format: "esm", target: "es2022" }).code;
+const html = `<!doctype html><meta charset="utf-8"><title>bench:tap</title><script type="module">${script}</script>`;
+
+const now = (): number => performance.timeOrigin + performance.now();
+
+// ~1 KB of tool output, as a search tool might answer.
+const LOOKUP_TEXT = Array.from({ length: 10 }, (_, i) => `result ${i}: the quick brown fox jumps over the lazy dog (score ${(0.9 - i * 0.05).toFixed(2)})`).join("\n");
+const STEP_TEXT = "working on it: step done, partial output follows — lorem ipsum dolor sit amet, consectetur adipiscing elit";
+
+function mcpHeaders(extra: Record<string, string>): Record<string, string> {
+  return { "mcp-session-id": SESSION, "mcp-protocol-version": PROTOCOL_VERSION, "cache-control": "no-store", ...extra };
+}
+
+function json(res: ServerResponse, message: unknown): void {
+  const body = JSON.stringify(message);
+  res.writeHead(200, mcpHeaders({ "content-type": "application/json", "content-length": String(Buffer.byteLength(body)) }));
+  res.end(body);
+}
+
+function stream(res: ServerResponse, id: unknown, token: unknown): void {
+  res.writeHead(200, mcpHeaders({ "content-type": "text/event-stream", connection: "keep-alive" }));
+  let step = 0;
+  let closed = false;
+  res.on("close", () => void (closed = true));
+  const send = (): void => {
+    if (closed) return;
+    const last = step === SSE_EVENTS - 1;
+    const sentAt = now();
+    const message = last
+      ? { jsonrpc: "2.0", id, result: { content: [{ type: "text", text: `done after ${SSE_EVENTS - 1} steps` }], isError: false, _meta: { "bench/sentAt": sentAt } } }
+      : { jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: token, progress: step + 1, total: SSE_EVENTS - 1, message: STEP_TEXT, _meta: { "bench/sentAt": sentAt } } };
+    // The first event goes out with the headers, as an MCP server answering a tools/call over SSE does.
+    res.write(`id: ${id}-${step}\nevent: message\ndata: ${JSON.stringify(message)}\n\n`);
+    step++;
+    if (last) res.end();
+    else setTimeout(send, SSE_SPACING_MS);
+  };
+  send();
+}
+
+function handle(req: IncomingMessage, res: ServerResponse): void {
+  const url = req.url ?? "/";
+  if (req.method === "GET" && url.startsWith("/bench.html")) {
+    res.writeHead(200, {
+      "content-type": "text/html; charset=utf-8",
+      "cross-origin-opener-policy": "same-origin",
+      "cross-origin-embedder-policy": "require-corp",
+      "cache-control": "no-store",
+    });
+    res.end(html);
+    return;
+  }
+  if (url === "/favicon.ico") {
+    res.writeHead(204, { "cross-origin-resource-policy": "same-origin" }).end();
+    return;
+  }
+  if (req.method !== "POST" || url !== "/mcp") {
+    res.writeHead(404).end();
+    return;
+  }
+  const chunks: Buffer[] = [];
+  req.on("data", (chunk: Buffer) => chunks.push(chunk));
+  req.on("end", () => {
+    let message: { id?: unknown; method?: string; params?: { name?: string; _meta?: { progressToken?: unknown } } };
+    try {
+      message = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+    } catch {
+      res.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error" } }));
+      return;
+    }
+    if (message.id === undefined) {
+      res.writeHead(202, mcpHeaders({})).end(); // a notification
+      return;
+    }
+    switch (message.method) {
+      case "initialize":
+        return json(res, {
+          jsonrpc: "2.0",
+          id: message.id,
+          result: { protocolVersion: PROTOCOL_VERSION, capabilities: { tools: {} }, serverInfo: { name: "bench-tap-server", version: "1.0.0" } },
+        });
+      case "tools/call":
+        if (message.params?.name === "stream") return stream(res, message.id, message.params._meta?.progressToken);
+        return json(res, { jsonrpc: "2.0", id: message.id, result: { content: [{ type: "text", text: LOOKUP_TEXT }], isError: false } });
+      default:
+        return json(res, { jsonrpc: "2.0", id: message.id, error: { code: -32601, message: "Method not found" } });
+    }
+  });
+}
+
+const server = createServer({ noDelay: true, keepAliveTimeout: 120_000 }, handle);
+server.listen(0, "127.0.0.1", () => {
+  const address = server.address();
+  process.send?.({ port: typeof address === "object" && address ? address.port : 0, events: SSE_EVENTS, spacing: SSE_SPACING_MS });
+});
+process.on("disconnect", () => process.exit(0));
