@@ -5,21 +5,30 @@ import { MRTR_METHODS } from "../protocol/mrtr.ts";
 import { isModern, META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION, META_RELATED_TASK, type Revision } from "../protocol/revision.ts";
 import { declaresElicitation, declaredModes } from "./caps.ts";
 import type { Env, Exchange, MessageContext } from "./env.ts";
-import type { Elicitation, Flow, FlowKind } from "./flow.ts";
-import { canonicalJson, isObject, join } from "./pointer.ts";
+import type { Elicitation, Flow, FlowKind, Round } from "./flow.ts";
+import { canonicalJson, isObject, join, pointer } from "./pointer.ts";
 import { checkClientCapsShape, checkModeDeclared } from "./rules/capability.ts";
 import { checkMissingCapError, checkOtherModernError, checkToolErrorResult, checkUrlRequiredError } from "./rules/errors.ts";
 import { checkIrr, checkResultType, checkRetry, checkServerAfterRetry } from "./rules/mrtr.ts";
 import { checkCompletionShape } from "./rules/notify.ts";
-import { checkElicitParams, checkElicitResult, elicitMode } from "./rules/payload.ts";
-import { checkEnvelopeAnswer, checkLegacyHeader, checkModernRequestEnvelope, type EnvelopeDefects } from "./rules/revision.ts";
+import { createPayloadCache } from "./payloadCache.ts";
+import { checkElicitResult, elicitMode } from "./rules/payload.ts";
+import { checkEnvelopeAnswer, checkLegacyHeader, checkModernRequestEnvelope } from "./rules/revision.ts";
 import type { FindingInput, Report } from "./rules/types.ts";
-import { createScope, type ClientRequest, type MrtrLink, type Scope } from "./scope.ts";
+import { createScopes, type ClientRequest, type MrtrLink, type Scope } from "./scope.ts";
 
 /** Requests that plausibly need no user input (del-r12-related-request case c). */
 const NON_INTERACTIVE = /^(ping|initialize|completion\/complete|.*\/list)$/;
+/** Where a 2026-07-28 request's clientCapabilities sit (RFC 6901: "/" in the key is "~1"). */
+const CAPS_POINTER = pointer("params", "_meta", META_CLIENT_CAPABILITIES);
 /** FrontMCP's fallback tool (issue: `fallback-tool` flows). */
 const FALLBACK_TOOL = "sendElicitationResult";
+
+/** SSE priming events carry no data; a JSON text starts with "{" or "[" and is never blank, so only others are trimmed. */
+const isBlank = (text: string): boolean => {
+  const c = text.charCodeAt(0);
+  return c !== 123 && c !== 91 && text.trim() === "";
+};
 
 export interface CorrelatorOptions {
   /** SEP-2260 strict profile: del-r12-related-request and del-r12-standalone-stream become errors. */
@@ -32,33 +41,22 @@ export interface CorrelatorOptions {
  * stateful rules report into the engine.
  */
 export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
-  const scopes = new Map<string, Scope>();
+  const scopes = createScopes();
   const exchanges = new Map<string, Exchange>();
   /** HTTP+SSE (2024-11-05 transport): POST endpoint URL → the EventSource's server key. */
   const endpointAliases = new Map<string, string>();
-  /** Latest session-bearing scope per server + client, for GET streams whose records name no session. */
-  const latestSession = new Map<string, Scope>();
   /** elicitationId → scopes that issued it (notify-same-client). */
   const elicitationIdOwners = new Map<string, Scope>();
   const timing = new Map<Flow, { phase: "server" | "user" | null; since: number }>();
-  /** 2026-07-28 requests with a malformed envelope, for judging the server's answer (rules/revision.ts). */
-  const envelope = new WeakMap<ClientRequest, EnvelopeDefects>();
-  /** The latest InputRequiredResult of each MRTR flow: the one a retry must answer. */
-  const latestLink = new WeakMap<Flow, MrtrLink>();
-  /** The flow of the ElicitResult a POST carried, for del-r12-response-202 (judged when the status arrives). */
-  const elicitResultFlow = new WeakMap<Exchange, Flow>();
-  /** Revision of the request a POST carried: notifications on its stream take it (rules.md §1.2 step 6). */
-  const exchangeRevision = new WeakMap<Exchange, Revision>();
-  /** Last SSE event id (per scope) of each POST stream → that stream, for resumption with Last-Event-ID. */
-  const streamEvents = new Map<string, { scope: Scope; exchange: string; requestIds: string[] }>();
-  /** A GET stream that resumes a POST stream → that POST's exchange id. */
-  const resumedOf = new WeakMap<Exchange, string>();
-  const lastEventKey = new WeakMap<Exchange, string>();
+  /**
+   * The latest InputRequiredResult of each MRTR flow: the one a retry must answer. A Map, not a WeakMap: the
+   * engine keeps every flow anyway, and ephemeron tables cost more to look up and to collect.
+   */
+  const latestLink = new Map<Flow, MrtrLink>();
   /** Record (seq) of a server-sent elicitation/create or of the client's answer → its flow. */
   const flowOfRecord = new Map<number, Flow>();
-  /** Requests whose stream ended without their response, by scope + id: a resumed stream may still answer them. */
-  const abandoned = new Map<string, ClientRequest>();
   const strict = options.strict2260 === true;
+  const payload = createPayloadCache();
 
   /** URL parsing costs more than the rest of a record's handling: one parse per distinct URL. */
   const endpointOf = new Map<string, string>();
@@ -80,17 +78,6 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
     return key;
   };
 
-  const getScope = (server: string, client: string, sessionId: string): Scope => {
-    const key = `${server}\u0000${client}\u0000${sessionId}`;
-    let scope = scopes.get(key);
-    if (!scope) {
-      scope = createScope(server, client, sessionId);
-      scopes.set(key, scope);
-      if (sessionId) latestSession.set(`${server}\u0000${client}`, scope);
-    }
-    return scope;
-  };
-
   const getExchange = (record: CaptureRecord): Exchange | undefined => {
     if (!record.exchange) return undefined;
     let ex = exchanges.get(record.exchange);
@@ -106,6 +93,10 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
         emptyBody: undefined,
         requestIds: [],
         elicitResultRecord: undefined,
+        elicitResultFlow: undefined,
+        revision: undefined,
+        resumedOf: undefined,
+        lastEvent: undefined,
         ended: false,
       };
       exchanges.set(record.exchange, ex);
@@ -118,9 +109,9 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
     const server = serverKey(record);
     const client = record.client ?? "";
     const sessionId = record.headers?.["mcp-session-id"] ?? ex?.requestHeaders?.["mcp-session-id"] ?? ex?.responseHeaders?.["mcp-session-id"];
-    if (sessionId !== undefined) return getScope(server, client, sessionId);
-    if (record.stream === "get-sse") return latestSession.get(`${server}\u0000${client}`) ?? getScope(server, client, "");
-    return getScope(server, client, "");
+    if (sessionId !== undefined) return scopes.get(server, client, sessionId);
+    if (record.stream === "get-sse") return scopes.latestSession(server, client) ?? scopes.get(server, client, "");
+    return scopes.get(server, client, "");
   }
 
   // ---- flows ---------------------------------------------------------------------------------------
@@ -144,7 +135,7 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
     };
     timing.set(flow, { phase: req ? "server" : null, since: flow.startedAt });
     if (req) req.flow = flow;
-    scope.flows.push(flow);
+    if (kind === "fallback-tool") (scope.fallbackFlows ??= []).push(flow);
     return flow;
   }
 
@@ -162,6 +153,13 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
     else if (t.phase === "user") flow.userMs += elapsed;
     t.phase = next;
     t.since = at;
+  }
+
+  /** Members in this order: it is the order a flow's JSON shows them in. */
+  function answerRound(round: Round, outcome: NonNullable<Round["outcome"]>, record: MessageRecord): void {
+    round.outcome = outcome;
+    round.responseRecord = record.seq;
+    round.answeredAt = record.time;
   }
 
   function finish(flow: Flow, status: Flow["status"], at: number): void {
@@ -210,7 +208,7 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
     };
     scope.clientRequests.set(key, req);
     ctx.exchange?.requestIds.push(key);
-    if (ctx.exchange && revision !== null) exchangeRevision.set(ctx.exchange, revision);
+    if (ctx.exchange && revision !== null) ctx.exchange.revision = revision;
     const report = reporter(null, revision, record.seq);
 
     if (method === "initialize") {
@@ -219,34 +217,33 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
     } else if (modern) {
       const defects = checkModernRequestEnvelope(params, record, at, report);
       if (defects.missingMeta) req.caps = undefined;
-      if (defects.missingMeta || defects.headerMismatch) envelope.set(req, defects);
-      if (req.caps !== undefined) checkClientCapsShape(req.caps, `${at}/params/_meta/${META_CLIENT_CAPABILITIES.replace(/\//g, "~1")}`, revision, report);
+      if (defects.missingMeta || defects.headerMismatch) req.envelope = defects;
+      if (req.caps !== undefined) checkClientCapsShape(req.caps, `${at}${CAPS_POINTER}`, revision, report);
       if (declaresElicitation(req.caps)) scope.declaredElicitation = true;
     } else if (scope.initializeSeen) {
       checkLegacyHeader(record, at, report);
     }
 
     if ("inputResponses" in params || "requestState" in params) onRetry(ctx, req, inFlight !== undefined, report);
-    else if (scope.awaitingRetry.has(req.tuple)) onUrlRetry(ctx, req, scope.awaitingRetry.get(req.tuple)!);
+    else if (scope.awaitingRetry?.has(req.tuple)) onUrlRetry(ctx, req, scope.awaitingRetry!.get(req.tuple)!);
     else if (method === "tools/call" && target === FALLBACK_TOOL) onFallbackAnswer(ctx, req);
-    scope.usedClientIds.add(key);
   }
 
   function onRetry(ctx: MessageContext, req: ClientRequest, idInFlight: boolean, report: Report): void {
     const { scope, at, record } = ctx;
     const { params } = req;
     const state = params.requestState;
-    const byState = typeof state === "string" ? scope.mrtrByState.get(state) : undefined;
+    const byState = typeof state === "string" ? scope.mrtrByState?.get(state) : undefined;
     if (!MRTR_METHODS.has(req.method)) {
       reporter(byState?.flow ?? null, req.revision, record.seq)({ rule: "mrtr-parallel-isolation", pointer: `${at}/params`, message: `${req.method} carries inputResponses/requestState; only the retry of tools/call, prompts/get or resources/read may.` });
       return;
     }
-    const found = byState ?? scope.mrtrByTuple.get(req.tuple);
+    const found = byState ?? scope.mrtrByTuple?.get(req.tuple);
     // A retry answers the latest InputRequiredResult of its chain, even when it presents an earlier round's state.
     const link = found ? (latestLink.get(found.flow) ?? found) : undefined;
     if (!link) {
-      if (scope.noResultType.has(req.tuple)) {
-        report({ rule: "mrtr-absent-result-type-is-complete", pointer: `${at}/params`, message: `Client retried after a result with no resultType (record ${scope.noResultType.get(req.tuple)}); an absent resultType means complete.` });
+      if (scope.noResultType?.has(req.tuple)) {
+        report({ rule: "mrtr-absent-result-type-is-complete", pointer: `${at}/params`, message: `Client retried after a result with no resultType (record ${scope.noResultType!.get(req.tuple)}); an absent resultType means complete.` });
       } else {
         report({ rule: "mrtr-unsolicited-input-responses", pointer: `${at}/params`, message: "Request carries inputResponses/requestState but no InputRequiredResult for it was seen." });
       }
@@ -298,7 +295,7 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
 
   function onUrlRetry(ctx: MessageContext, req: ClientRequest, flow: Flow): void {
     const { scope, record, at } = ctx;
-    scope.awaitingRetry.delete(req.tuple);
+    scope.awaitingRetry?.delete(req.tuple);
     const last = flow.rounds[flow.rounds.length - 1];
     if (last && idKey(last.requestId) === req.idKey) {
       env.report({ rule: "err-url-required-retry-new-id", pointer: `${at}/id`, message: `Retry after -32042 reuses the failed request's id ${JSON.stringify(req.id)}.`, record: record.seq }, flow, req.revision);
@@ -313,7 +310,7 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
     const args = isObject(req.params.arguments) ? req.params.arguments : {};
     const elicitId = typeof args.elicitId === "string" ? args.elicitId : undefined;
     if (!elicitId) return;
-    const flow = ctx.scope.flows.find((f) => f.kind === "fallback-tool" && f.elicitations.some((e) => e.key === elicitId));
+    const flow = ctx.scope.fallbackFlows?.find((f) => f.elicitations.some((e) => e.key === elicitId));
     if (!flow) return;
     const el = flow.elicitations.find((e) => e.key === elicitId)!;
     const p = `${ctx.at}/params/arguments`;
@@ -339,30 +336,30 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
   function onClientResponse(ctx: MessageContext, msg: Classified & { type: "result" | "error" }): void {
     const { scope, record, at } = ctx;
     const key = idKey(msg.id);
-    const el = scope.openElicitations.get(key);
+    const el = scope.openElicitations?.get(key);
     const revision = scope.revision ?? el?.flow.revision ?? null;
     if (scope.initializeSeen && !isModern(scope.revision)) checkLegacyHeader(record, at, reporter(el?.flow ?? null, revision, record.seq));
     if (isModern(revision) || isModern(record.headers?.["mcp-protocol-version"])) {
       env.report({ rule: "del-r3-no-client-responses", pointer: at || "", message: "Client sent a JSON-RPC response; in 2026-07-28 answers travel in inputResponses of a retried request.", record: record.seq }, el?.flow ?? null, revision);
     }
     if (!el) {
-      const dup = scope.answeredElicitations.get(key);
+      const dup = scope.answeredElicitations?.get(key);
       if (dup !== undefined) {
         const answered = flowOfRecord.get(dup) ?? null;
         env.report({ rule: "del-r12-response-correlation", pointer: `${at}/id`, message: `Client answers elicitation id ${JSON.stringify(msg.id)} a second time (first answer: record ${dup}).`, record: record.seq }, answered, revision);
-      } else if (scope.initializeSeen && !scope.serverRequestIds.has(key) && !isModern(revision)) {
+      } else if (scope.initializeSeen && !scope.serverRequestIds?.has(key) && !isModern(revision)) {
         env.report({ rule: "del-r12-response-correlation", pointer: `${at}/id`, message: `Client response id ${JSON.stringify(msg.id)} matches no outstanding elicitation/create.`, record: record.seq }, null, revision);
       }
       return;
     }
-    scope.openElicitations.delete(key);
-    scope.answeredElicitations.set(key, record.seq);
+    scope.openElicitations?.delete(key);
+    (scope.answeredElicitations ??= new Map()).set(key, record.seq);
     const flow = el.flow;
     flowOfRecord.set(record.seq, flow);
     const elicitation = flow.elicitations[el.index]!;
     if (ctx.exchange) {
       ctx.exchange.elicitResultRecord = record.seq;
-      elicitResultFlow.set(ctx.exchange, flow);
+      ctx.exchange.elicitResultFlow = flow;
       if (ctx.exchange.status !== undefined) check202(ctx.exchange);
     }
     if (msg.type === "result") {
@@ -377,12 +374,18 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
       elicitation.answerPointer = `${at}/error`;
       elicitation.answeredAt = record.time;
     }
-    if (![...scope.openElicitations.values()].some((o) => o.flow === flow)) phase(flow, "server", record.time);
+    if (!waitsOnUser(scope, flow)) phase(flow, "server", record.time);
     touch(flow, record.seq);
   }
 
+  /** Whether another elicitation/create of the flow is still unanswered (the clock stays with the user). */
+  function waitsOnUser(scope: Scope, flow: Flow): boolean {
+    if (scope.openElicitations) for (const open of scope.openElicitations.values()) if (open.flow === flow) return true;
+    return false;
+  }
+
   function check202(ex: Exchange): void {
-    const flow = elicitResultFlow.get(ex) ?? null;
+    const flow = ex.elicitResultFlow ?? null;
     if (ex.elicitResultRecord === undefined || ex.status === undefined) return;
     const body = ex.emptyBody === false;
     if (ex.status !== 202 || body) {
@@ -401,7 +404,7 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
     if (method === "notifications/initialized") ctx.scope.initialized = true;
     else if (method === ELICIT_COMPLETE) {
       const id = isObject(params) ? params.elicitationId : undefined;
-      const flow = typeof id === "string" ? (ctx.scope.elicitationIds.get(id)?.flow ?? null) : null;
+      const flow = typeof id === "string" ? (ctx.scope.elicitationIds?.get(id)?.flow ?? null) : null;
       env.report({ rule: "notify-direction", pointer: `${ctx.at}/method`, message: "Client sent notifications/elicitation/complete; only servers send it.", record: ctx.record.seq }, flow, ctx.scope.revision);
     }
   }
@@ -413,9 +416,9 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
     const req = ctx.scope.clientRequests.get(key);
     if (req) return req;
     // A response recorded after its exchange's end (a capture whose body read finished late) revives the flow.
-    const late = abandoned.get(`${ctx.scope.key}\u0000${key}`);
+    const late = ctx.scope.abandoned?.get(key);
     if (!late) return undefined;
-    abandoned.delete(`${ctx.scope.key}\u0000${key}`);
+    ctx.scope.abandoned!.delete(key);
     const flow = late.flow;
     if (flow && flow.status === "abandoned") {
       flow.status = "pending";
@@ -439,25 +442,25 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
     const opens: FlowKind | null = msg.type === "result" ? (result.resultType === "input_required" ? "mrtr" : null) : msg.error.code === -32042 ? "url-required-error" : null;
     const flow = req.flow ?? (opens ? newFlow(opens, scope, req, record, req.revision ?? scope.revision) : null);
     const report = reporter(flow, req.revision, record.seq);
-    const defects = envelope.get(req);
+    const defects = req.envelope;
     if (defects) checkEnvelopeAnswer(defects, msg.type === "error" ? msg.error.code : undefined, ctx.exchange?.status, at, report);
     if (msg.type === "result") {
       if (modern) checkResultType(result, at, report, req.caps);
       if (modern && req.method === "tools/call") checkToolErrorResult(result, at, declaresElicitation(req.caps), report);
       if (result.resultType === "input_required") return onInputRequired(ctx, req, result, msg);
-      if (modern && result.resultType === undefined) scope.noResultType.set(req.tuple, record.seq);
+      if (modern && result.resultType === undefined) (scope.noResultType ??= new Map()).set(req.tuple, record.seq);
       const pending = isObject(result._meta) ? result._meta.elicitationPending : undefined;
       if (req.method === "tools/call" && isObject(pending)) return onFallbackPending(ctx, req, pending);
       if (!flow) return;
       const round = flow.rounds[flow.rounds.length - 1];
-      if (round) Object.assign(round, { outcome: "complete", responseRecord: record.seq, answeredAt: record.time });
+      if (round) answerRound(round, "complete", record);
       if (req.retryDefects) {
         checkServerAfterRetry(req.retryDefects, "complete", at, report);
         const state = req.params.requestState;
         if (typeof state === "string") {
-          const prior = scope.completedStates.get(state);
+          const prior = scope.completedStates?.get(state);
           if (prior !== undefined) report({ rule: "mrtr-state-replay", pointer: `${at}/result`, message: `The same requestState completed a request twice (first at record ${prior}).` });
-          else scope.completedStates.set(state, record.seq);
+          else (scope.completedStates ??= new Map()).set(state, record.seq);
         }
       }
       for (const el of flow.elicitations) if (el.mode === "url" && el.action !== "decline" && el.action !== "cancel") el.completed = true;
@@ -477,7 +480,7 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
       report({ rule: "adv-server-handles-refusal", pointer: `${at}/error/code`, message: `After the user declined or cancelled, the server answered with error ${code} instead of a handled outcome.` });
     }
     const round = flow.rounds[flow.rounds.length - 1];
-    if (round) Object.assign(round, { outcome: "error", responseRecord: record.seq, answeredAt: record.time });
+    if (round) answerRound(round, "error", record);
     finish(flow, "error", record.time);
     touch(flow, record.seq);
   }
@@ -486,7 +489,7 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
     const version = typeof result.protocolVersion === "string" ? result.protocolVersion : null;
     const sessionId = ctx.exchange?.responseHeaders?.["mcp-session-id"];
     const scopesToSet = [ctx.scope];
-    if (sessionId !== undefined && sessionId !== ctx.scope.sessionId) scopesToSet.push(getScope(ctx.scope.server, ctx.scope.client, sessionId));
+    if (sessionId !== undefined && sessionId !== ctx.scope.sessionId) scopesToSet.push(scopes.get(ctx.scope.server, ctx.scope.client, sessionId));
     for (const s of scopesToSet) {
       s.revision = version;
       s.caps = req.params.capabilities;
@@ -502,8 +505,10 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
     checkIrr(result, at, req, record.text, report);
     if (req.retryDefects) checkServerAfterRetry(req.retryDefects, "input_required", at, report);
     const round = flow.rounds[flow.rounds.length - 1]!;
-    Object.assign(round, { outcome: "input_required", responseRecord: record.seq, answeredAt: record.time, requestState: result.requestState });
-    const link: MrtrLink = { flow, request: req, state: result.requestState, hasState: "requestState" in result, keys: [], methods: new Map(), record: record.seq, retries: 0 };
+    answerRound(round, "input_required", record);
+    round.requestState = result.requestState;
+    const request = { method: req.method, target: req.target, tuple: req.tuple, record: req.record, idKey: req.idKey };
+    const link: MrtrLink = { flow, request, state: result.requestState, hasState: "requestState" in result, keys: [], methods: new Map(), record: record.seq, retries: 0 };
     const inputRequests = isObject(result.inputRequests) ? result.inputRequests : {};
     let elicitCount = 0;
     for (const [key, entry] of Object.entries(inputRequests)) {
@@ -514,7 +519,7 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
       elicitCount++;
       const p = join(`${at}/result/inputRequests`, key, "params");
       const ep = entry.params;
-      checkElicitParams(ep, p, env.check(flow, req.revision, record.seq), "input-request");
+      payload.checkElicitParams(ep, p, env.check(flow, req.revision, record.seq), "input-request");
       const mode = elicitMode(ep);
       checkModeDeclared(req.caps, "this request's _meta clientCapabilities", req.revision, mode, p, report);
       if (!declaresElicitation(req.caps) && scope.declaredElicitation && req.caps !== undefined) {
@@ -525,8 +530,8 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
     if (elicitCount > 1) report({ rule: "adv-concurrent-elicitations", pointer: `${at}/result/inputRequests`, message: `One InputRequiredResult asks ${elicitCount} elicitations at once (legal).` });
     checkBatchQuestions(flow, report, `${at}/result/inputRequests`);
     latestLink.set(flow, link);
-    if (typeof result.requestState === "string") scope.mrtrByState.set(result.requestState, link);
-    scope.mrtrByTuple.set(req.tuple, link);
+    if (typeof result.requestState === "string") (scope.mrtrByState ??= new Map()).set(result.requestState, link);
+    (scope.mrtrByTuple ??= new Map()).set(req.tuple, link);
     void msg;
     phase(flow, "user", record.time);
     touch(flow, record.seq);
@@ -575,11 +580,11 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
   function registerElicitationId(scope: Scope, flow: Flow, index: number, ep: Record<string, unknown>, p: string, report: Report, seq: number): void {
     const id = ep.elicitationId;
     if (typeof id !== "string") return;
-    const prior = scope.elicitationIds.get(id);
+    const prior = scope.elicitationIds?.get(id);
     if (prior && (prior.url !== ep.url || prior.message !== ep.message)) {
       report({ rule: "url-elicitation-id-unique", pointer: `${p}/elicitationId`, message: `elicitationId "${id}" was already used for a different elicitation (record ${prior.record}).` });
     }
-    scope.elicitationIds.set(id, { url: ep.url, message: ep.message, flow, index, record: seq });
+    (scope.elicitationIds ??= new Map()).set(id, { url: ep.url, message: ep.message, flow, index, record: seq });
     elicitationIdOwners.set(id, scope);
   }
 
@@ -590,16 +595,16 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
     const report = reporter(flow, revision, record.seq);
     const entries = checkUrlRequiredError(error, at, revision, scope.initializeSeen ? scope.caps ?? {} : undefined, report);
     const round = flow.rounds[flow.rounds.length - 1]!;
-    Object.assign(round, { outcome: "error", responseRecord: record.seq, answeredAt: record.time });
+    answerRound(round, "error", record);
     entries.forEach((entry, i) => {
       const p = `${at}/error/data/elicitations/${i}`;
-      checkElicitParams(entry, p, env.check(flow, revision, record.seq), "url-required-error");
+      payload.checkElicitParams(entry, p, env.check(flow, revision, record.seq), "url-required-error");
       const key = isObject(entry) && typeof entry.elicitationId === "string" ? entry.elicitationId : String(i);
       const already = flow.elicitations.find((e) => e.key === key && e.mode === "url");
       if (!already) addElicitation(flow, key, entry, elicitMode(entry), record, p, round.index);
       if (isObject(entry)) registerElicitationId(scope, flow, flow.elicitations.length - 1, entry, p, report, record.seq);
     });
-    scope.awaitingRetry.set(req.tuple, flow);
+    (scope.awaitingRetry ??= new Map()).set(req.tuple, flow);
     phase(flow, "user", record.time);
     touch(flow, record.seq);
   }
@@ -608,7 +613,7 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
     const { scope, record, at } = ctx;
     const flow = req.flow ?? newFlow("fallback-tool", scope, req, record, req.revision);
     const round = flow.rounds[flow.rounds.length - 1]!;
-    Object.assign(round, { outcome: "input_required", responseRecord: record.seq, answeredAt: record.time });
+    answerRound(round, "input_required", record);
     const key = typeof pending.elicitId === "string" ? pending.elicitId : "fallback";
     const ep = { message: pending.message, requestedSchema: pending.schema ?? pending.requestedSchema, ...(typeof pending.mode === "string" ? { mode: pending.mode } : {}) };
     const p = `${at}/result/_meta/elicitationPending`;
@@ -627,10 +632,10 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
     const key = idKey(id);
     if (method !== ELICIT_METHOD) {
       if (modern) noServerRequests(origin?.flow ?? null);
-      scope.serverRequestIds.set(key, { exchange: exchange?.id, text, record: record.seq });
+      (scope.serverRequestIds ??= new Map()).set(key, { exchange: exchange?.id, text, record: record.seq });
       return;
     }
-    const prior = scope.serverRequestIds.get(key);
+    const prior = scope.serverRequestIds?.get(key);
     if (prior && prior.text === text) {
       // Replay after Last-Event-ID resumption is allowed (transports.mdx § "Resumability and Redelivery": the
       // client resumes with a GET carrying Last-Event-ID, the server replays on that new stream); the same
@@ -648,11 +653,11 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
     const report = reporter(flow, revision, record.seq);
     if (id === null) report({ rule: "del-r12-request-id-unique", pointer: `${at}/id`, message: "elicitation/create has a null id." });
     else if (prior) report({ rule: "del-r12-request-id-unique", pointer: `${at}/id`, message: `elicitation/create reuses id ${JSON.stringify(id)} already used by the server in this session (record ${prior.record}).` });
-    scope.serverRequestIds.set(key, { exchange: exchange?.id, text, record: record.seq });
+    (scope.serverRequestIds ??= new Map()).set(key, { exchange: exchange?.id, text, record: record.seq });
     if (!modern) checkLegacyDelivery(ctx, origin, method, revision, report);
     const params = isObject(rawParams) ? rawParams : {};
     const p = `${at}/params`;
-    checkElicitParams(rawParams, p, env.check(flow, revision, record.seq), "server-request");
+    payload.checkElicitParams(rawParams, p, env.check(flow, revision, record.seq), "server-request");
     const mode = elicitMode(rawParams);
     let undeclaredMode = false;
     if (scope.initializeSeen && !modern) undeclaredMode = checkModeDeclared(scope.caps, "initialize params.capabilities", revision, mode, p, report);
@@ -665,16 +670,15 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
     registerElicitationId(scope, flow, flow.elicitations.length - 1, params, p, report, record.seq);
     checkSequentialQuestions(flow, report, p);
     flowOfRecord.set(record.seq, flow);
-    scope.openElicitations.set(key, { idKey: key, params: rawParams, mode, record: record.seq, exchange: exchange?.id, text, flow, index: flow.elicitations.length - 1, undeclaredMode });
-    const open = [...scope.openElicitations.values()];
-    if (open.length === 2) report({ rule: "adv-concurrent-elicitations", pointer: `${at}/id`, message: `Two elicitation/create requests are outstanding at once in this session (legal).` });
+    (scope.openElicitations ??= new Map()).set(key, { idKey: key, params: rawParams, mode, record: record.seq, exchange: exchange?.id, text, flow, index: flow.elicitations.length - 1, undeclaredMode });
+    if (scope.openElicitations.size === 2) report({ rule: "adv-concurrent-elicitations", pointer: `${at}/id`, message: `Two elicitation/create requests are outstanding at once in this session (legal).` });
     if (flow.rounds.length === 0) flow.rounds.push({ index: 1, requestId: null, requestRecord: record.seq, sentAt: record.time, outcome: null });
     phase(flow, "user", record.time);
     touch(flow, record.seq);
   }
 
   /** Where a message travelled; a GET stream that resumes a POST stream counts as that POST stream. */
-  const streamOf = (ctx: MessageContext): MessageRecord["stream"] => (ctx.exchange && resumedOf.has(ctx.exchange) ? "post-sse" : ctx.record.stream);
+  const streamOf = (ctx: MessageContext): MessageRecord["stream"] => (ctx.exchange?.resumedOf !== undefined ? "post-sse" : ctx.record.stream);
 
   /** The client request an elicitation belongs to: the POST whose stream carried it, else the latest in flight. */
   function originatingRequest(ctx: MessageContext): ClientRequest | undefined {
@@ -750,26 +754,26 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
     if (method !== ELICIT_COMPLETE) return;
     const { scope, record, at, exchange } = ctx;
     // rules.md §1.2 step 6: a notification takes the revision of the request whose response stream carried it.
-    const streamRevision = exchange ? exchangeRevision.get(exchange) : undefined;
+    const streamRevision = exchange?.revision;
     const revision = (isModern(streamRevision) ? streamRevision : undefined) ?? scope.revision ?? streamRevision ?? exchange?.requestHeaders?.["mcp-protocol-version"] ?? null;
-    const claimed = isObject(params) && typeof params.elicitationId === "string" ? scope.elicitationIds.get(params.elicitationId) : undefined;
+    const claimed = isObject(params) && typeof params.elicitationId === "string" ? scope.elicitationIds?.get(params.elicitationId) : undefined;
     const report = reporter(claimed?.flow ?? null, revision, record.seq);
     const id = checkCompletionShape(params, at, revision, report);
     if (id === undefined) return;
-    const known = scope.elicitationIds.get(id);
+    const known = scope.elicitationIds?.get(id);
     if (!known) {
       const owner = elicitationIdOwners.get(id);
       if (owner && owner !== scope) {
-        reporter(owner.elicitationIds.get(id)?.flow ?? null, revision, record.seq)({ rule: "notify-same-client", pointer: `${at}/params/elicitationId`, message: `Completion for "${id}" was delivered to another session than the one that issued it.` });
+        reporter(owner.elicitationIds?.get(id)?.flow ?? null, revision, record.seq)({ rule: "notify-same-client", pointer: `${at}/params/elicitationId`, message: `Completion for "${id}" was delivered to another session than the one that issued it.` });
       } else report({ rule: "notify-known-id", pointer: `${at}/params/elicitationId`, message: `Completion for unknown elicitationId "${id}".` });
       return;
     }
     const reportFlow = reporter(known.flow, revision, record.seq);
-    if (scope.completedIds.has(id)) {
+    if (scope.completedIds?.has(id)) {
       reportFlow({ rule: "notify-duplicate", pointer: `${at}/params/elicitationId`, message: `Repeated completion for elicitationId "${id}".` });
       return;
     }
-    scope.completedIds.add(id);
+    (scope.completedIds ??= new Set()).add(id);
     for (const el of known.flow.elicitations) if (el.elicitationId === id) el.completed = true;
     touch(known.flow, record.seq);
   }
@@ -790,7 +794,7 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
       return;
     }
     // SSE priming events carry no data, only an event id to resume from.
-    const priming = record.text.trim() === "";
+    const priming = isBlank(record.text);
     let parsed: unknown;
     try {
       if (!priming) parsed = JSON.parse(record.text);
@@ -806,36 +810,42 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
     if (exchange && record.stream === "get-sse") resume(record, exchange);
     const scope = resolveScope(record, exchange);
     if (exchange && record.direction === "c2s" && !exchange.scope) exchange.scope = scope;
-    if (exchange && record.eventId !== undefined && (record.stream === "post-sse" || resumedOf.has(exchange))) {
+    if (exchange && record.eventId !== undefined && (record.stream === "post-sse" || exchange.resumedOf !== undefined)) {
       // A client resumes from the last event it received, so one entry per stream is enough.
-      const key = `${scope.key}\u0000${record.eventId}`;
-      const previous = lastEventKey.get(exchange);
-      if (previous !== undefined && previous !== key) streamEvents.delete(previous);
-      lastEventKey.set(exchange, key);
-      streamEvents.set(key, { scope, exchange: resumedOf.get(exchange) ?? exchange.id, requestIds: exchange.requestIds });
+      const eventId = record.eventId;
+      let event = exchange.lastEvent;
+      if (event === undefined) exchange.lastEvent = event = { scope, exchange: "", requestIds: exchange.requestIds, eventId };
+      else if (event.scope !== scope || event.eventId !== eventId) event.scope.streamEvents!.delete(event.eventId);
+      event.scope = scope;
+      event.eventId = eventId;
+      event.exchange = exchange.resumedOf ?? exchange.id;
+      (scope.streamEvents ??= new Map()).set(eventId, event);
     }
     if (priming) return;
-    const list = Array.isArray(parsed) ? parsed : [parsed];
-    list.forEach((m, i) => {
-      const ctx: MessageContext = { record, at: Array.isArray(parsed) ? `/${i}` : "", exchange, scope };
-      const msg = classify(m);
-      const c2s = record.direction === "c2s";
-      switch (msg.type) {
-        case "request":
-          return c2s ? onClientRequest(ctx, msg.id, msg.method, msg.params) : onServerRequest(ctx, msg.id, msg.method, msg.params, Array.isArray(parsed) ? JSON.stringify(m) : record.text);
-        case "notification":
-          return c2s ? onClientNotification(ctx, msg.method, msg.params) : onServerNotification(ctx, msg.method, msg.params);
-        case "result":
-        case "error":
-          return c2s ? onClientResponse(ctx, msg) : onServerResponse(ctx, msg);
-        case "invalid":
-          if (c2s && isObject(m) && "id" in m && scope.openElicitations.has(idKey(m.id))) {
-            env.report({ rule: "del-r12-response-correlation", pointer: `${ctx.at}`, message: `Client's answer to elicitation id ${JSON.stringify(m.id)} ${"result" in m ? "has both result and error" : "has neither result nor error"}.`, record: record.seq }, scope.openElicitations.get(idKey(m.id))!.flow, scope.revision);
-            return;
-          }
-          return env.problem(record, `Not a JSON-RPC message${ctx.at ? ` at ${ctx.at}` : ""}: ${msg.reason}.`);
-      }
-    });
+    if (!Array.isArray(parsed)) return onJsonRpc({ record, at: "", exchange, scope }, parsed, false);
+    for (let i = 0; i < parsed.length; i++) onJsonRpc({ record, at: `/${i}`, exchange, scope }, parsed[i], true);
+  }
+
+  /** One JSON-RPC message of a record (`inBatch`: one element of a batch array). */
+  function onJsonRpc(ctx: MessageContext, m: unknown, inBatch: boolean): void {
+    const { record, scope } = ctx;
+    const msg = classify(m);
+    const c2s = record.direction === "c2s";
+    switch (msg.type) {
+      case "request":
+        return c2s ? onClientRequest(ctx, msg.id, msg.method, msg.params) : onServerRequest(ctx, msg.id, msg.method, msg.params, inBatch ? JSON.stringify(m) : record.text);
+      case "notification":
+        return c2s ? onClientNotification(ctx, msg.method, msg.params) : onServerNotification(ctx, msg.method, msg.params);
+      case "result":
+      case "error":
+        return c2s ? onClientResponse(ctx, msg) : onServerResponse(ctx, msg);
+      case "invalid":
+        if (c2s && isObject(m) && "id" in m && scope.openElicitations?.has(idKey(m.id))) {
+          env.report({ rule: "del-r12-response-correlation", pointer: `${ctx.at}`, message: `Client's answer to elicitation id ${JSON.stringify(m.id)} ${"result" in m ? "has both result and error" : "has neither result nor error"}.`, record: record.seq }, scope.openElicitations!.get(idKey(m.id))!.flow, scope.revision);
+          return;
+        }
+        return env.problem(record, `Not a JSON-RPC message${ctx.at ? ` at ${ctx.at}` : ""}: ${msg.reason}.`);
+    }
   }
 
   function onResponse(record: ResponseRecord): void {
@@ -853,20 +863,20 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
    * new stream carries the same requests, so their flows, abandoned when the first stream ended, are pending again.
    */
   function resume(record: MessageRecord, ex: Exchange): void {
-    if (resumedOf.has(ex) || ex.requestIds.length) return;
+    if (ex.resumedOf !== undefined || ex.requestIds.length) return;
     const last = record.headers?.["last-event-id"];
     if (last === undefined) return;
     const server = serverKey(record);
     const sessionId = record.headers?.["mcp-session-id"] ?? "";
-    const origin = streamEvents.get(`${server}\u0000${record.client ?? ""}\u0000${sessionId}\u0000${last}`);
+    const origin = scopes.find(server, record.client ?? "", sessionId)?.streamEvents?.get(last);
     if (!origin) return;
-    resumedOf.set(ex, origin.exchange);
+    ex.resumedOf = origin.exchange;
     ex.scope = origin.scope;
     ex.requestIds.push(...origin.requestIds);
     for (const key of origin.requestIds) {
-      const req = abandoned.get(`${origin.scope.key}\u0000${key}`);
+      const req = origin.scope.abandoned?.get(key);
       if (!req || req.exchange !== origin.exchange) continue;
-      abandoned.delete(`${origin.scope.key}\u0000${key}`);
+      origin.scope.abandoned!.delete(key);
       origin.scope.clientRequests.set(key, req);
       const flow = req.flow;
       if (flow && flow.status === "abandoned") {
@@ -884,13 +894,13 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
     ex.ended = true;
     const scope = ex.scope;
     const carriesAnswers = ex.status !== 202 && ex.status !== undefined && ex.status < 300;
-    const own = resumedOf.get(ex) ?? ex.id;
+    const own = ex.resumedOf ?? ex.id;
     if (scope && (record.error || carriesAnswers)) {
       for (const key of ex.requestIds) {
         const req = scope.clientRequests.get(key);
         if (!req || req.exchange !== own) continue;
         scope.clientRequests.delete(key);
-        abandoned.set(`${scope.key}\u0000${key}`, req);
+        (scope.abandoned ??= new Map()).set(key, req);
         if (req.flow && req.flow.status === "pending") {
           finish(req.flow, "abandoned", record.time);
           touch(req.flow, record.seq);

@@ -24,6 +24,9 @@ export interface EngineDelta {
   problems: Problem[];
 }
 
+/** The empty list of a delta: shared, so frozen. */
+const NONE = Object.freeze([]) as unknown as never[];
+
 const rulesById = new Map<string, RuleMeta>(catalogue.map((r) => [r.id, r as RuleMeta]));
 export const ruleMeta = (id: string): RuleMeta | undefined => rulesById.get(id);
 
@@ -53,12 +56,16 @@ export function createEngine(options: EngineOptions = {}) {
   const problems: Problem[] = [];
   const seen = new Set<string>();
   const entryOf = new Map<number, number>();
-  /** The delta of the record in hand; allocated only when the record changes something. */
+  /**
+   * The delta of the record in hand; allocated only when the record changes something, and each of its lists
+   * only when something goes in it (a record changes a flow far more often than it adds a finding).
+   */
   let delta: EngineDelta | null = null;
-  const d = (): EngineDelta => (delta ??= { flows: [], findings: [], problems: [] });
-  const empty: EngineDelta = Object.freeze({ flows: [], findings: [], problems: [] }) as unknown as EngineDelta;
-  const changed = new Set<Flow>();
-  const known = new Set<Flow>();
+  const d = (): EngineDelta => (delta ??= { flows: NONE, findings: NONE, problems: NONE });
+  const empty: EngineDelta = Object.freeze({ flows: NONE, findings: NONE, problems: NONE });
+  /** Flow → the push that last changed it: a flow goes into a delta once, and into `flows` the first time. */
+  const changedAt = new Map<Flow, number>();
+  let pushes = 0;
   let flowCount = 0;
   let current: CaptureRecord | undefined;
 
@@ -84,16 +91,21 @@ export function createEngine(options: EngineOptions = {}) {
         spec: specLink(meta, revision ?? flow?.revision ?? null),
       };
       findings.push(finding);
-      d().findings.push(finding);
+      const out = d();
+      if (out.findings === NONE) out.findings = [finding];
+      else out.findings.push(finding);
     },
     check(flow, revision, record) {
       return { revision, report: (input) => env.report({ record, ...input }, flow, revision) };
     },
     flowChanged(flow) {
-      if (!changed.has(flow)) {
-        changed.add(flow);
-        d().flows.push(flow);
-      }
+      const last = changedAt.get(flow);
+      if (last === pushes) return;
+      if (last === undefined) flows.push(flow);
+      changedAt.set(flow, pushes);
+      const out = d();
+      if (out.flows === NONE) out.flows = [flow];
+      else out.flows.push(flow);
     },
     newFlowId() {
       flowCount++;
@@ -103,7 +115,9 @@ export function createEngine(options: EngineOptions = {}) {
       const p: Problem = { record: record.seq, message };
       if (record.entry !== undefined) p.entry = record.entry;
       problems.push(p);
-      d().problems.push(p);
+      const out = d();
+      if (out.problems === NONE) out.problems = [p];
+      else out.problems.push(p);
     },
   };
   const correlator = createCorrelator(env, options);
@@ -112,6 +126,7 @@ export function createEngine(options: EngineOptions = {}) {
     /** Feeds one record; returns what it changed. Never throws on bad input: it becomes a Problem. */
     push(record: CaptureRecord): EngineDelta {
       current = record;
+      pushes++;
       // HAR input: findings name the HAR entry; elsewhere the record's own seq.
       if (record.entry !== undefined) entryOf.set(record.seq, record.entry);
       try {
@@ -120,14 +135,8 @@ export function createEngine(options: EngineOptions = {}) {
         env.problem(record, `Internal error while analysing this record: ${(e as Error).message}`);
       }
       if (delta === null) return empty;
-      for (const flow of delta.flows) {
-        if (known.has(flow)) continue;
-        known.add(flow);
-        flows.push(flow);
-      }
       const out = delta;
       delta = null;
-      changed.clear();
       return out;
     },
     flows: (): readonly Flow[] => flows,

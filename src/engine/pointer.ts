@@ -1,21 +1,46 @@
+/** One RFC 6901 reference token: `~` → `~0`, `/` → `~1`. */
+const token = (part: string | number): string => {
+  if (typeof part === "number") return String(part);
+  // The payload rules build a pointer for nearly every member they look at; most names need no escaping.
+  return part.includes("~") || part.includes("/") ? part.replace(/~/g, "~0").replace(/\//g, "~1") : part;
+};
+
 /** RFC 6901 JSON pointer from path segments. */
 export function pointer(...parts: (string | number)[]): string {
   let out = "";
-  for (const p of parts) {
-    const s = String(p);
-    out += "/" + (s.includes("~") || s.includes("/") ? s.replace(/~/g, "~0").replace(/\//g, "~1") : s);
-  }
+  for (const p of parts) out += "/" + token(p);
   return out;
 }
+
 /** Appends segments to an existing pointer. */
-export const join = (base: string, ...parts: (string | number)[]): string => base + pointer(...parts);
+export function join(base: string, a: string | number, b?: string | number, c?: string | number, ...more: (string | number)[]): string {
+  // Fixed parameters instead of a rest array: this runs for nearly every member the rules look at.
+  let out = base + "/" + token(a);
+  if (b !== undefined) out += "/" + token(b);
+  if (c !== undefined) out += "/" + token(c);
+  for (const p of more) out += "/" + token(p);
+  return out;
+}
 
 /** JSON with object keys sorted, for comparing `arguments` across retries. */
 export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "undefined";
-  if (Array.isArray(value)) return "[" + value.map(canonicalJson).join(",") + "]";
-  const keys = Object.keys(value).sort();
-  return "{" + keys.map((k) => JSON.stringify(k) + ":" + canonicalJson((value as Record<string, unknown>)[k])).join(",") + "}";
+  if (Array.isArray(value)) {
+    let out = "[";
+    for (let i = 0; i < value.length; i++) out += (i ? "," : "") + canonicalJson(value[i]);
+    return out + "]";
+  }
+  const keys = Object.keys(value);
+  // Most objects are written with sorted keys already (or have one); sort only when they are not.
+  for (let i = 1; i < keys.length; i++) {
+    if (keys[i - 1]! > keys[i]!) {
+      keys.sort();
+      break;
+    }
+  }
+  let out = "{";
+  for (let i = 0; i < keys.length; i++) out += (i ? "," : "") + JSON.stringify(keys[i]) + ":" + canonicalJson((value as Record<string, unknown>)[keys[i]!]);
+  return out + "}";
 }
 
 export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);

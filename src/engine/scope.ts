@@ -1,5 +1,6 @@
 import type { Revision } from "../protocol/revision.ts";
 import type { Flow } from "./flow.ts";
+import type { EnvelopeDefects } from "./rules/revision.ts";
 
 /** A client request the engine saw go out and has not yet seen answered. */
 export interface ClientRequest {
@@ -23,6 +24,8 @@ export interface ClientRequest {
   /** MRTR: how this request relates to an earlier InputRequiredResult. */
   retryOf?: MrtrLink;
   retryDefects?: { missingKeys: boolean; extraKeys: boolean; malformed: boolean; tampered: boolean; declined: boolean };
+  /** 2026-07-28: what its envelope got wrong, for judging the server's answer (rules/revision.ts). */
+  envelope?: EnvelopeDefects;
 }
 
 /** An `elicitation/create` the server sent (2025-xx) and the client has not answered. */
@@ -38,10 +41,14 @@ export interface ServerElicitation {
   undeclaredMode: boolean;
 }
 
+/** What a retry is compared with: the request that received the InputRequiredResult. */
+export type RequestSummary = Pick<ClientRequest, "method" | "target" | "tuple" | "record" | "idKey">;
+
 /** The latest InputRequiredResult of an MRTR chain, waiting for its retry. */
 export interface MrtrLink {
   flow: Flow;
-  request: ClientRequest;
+  /** A summary, not the request itself: a link lives as long as its flow, and the request holds its whole params. */
+  request: RequestSummary;
   /** The IRR's requestState (any JSON type; rules check it is a string). */
   state: unknown;
   hasState: boolean;
@@ -53,12 +60,24 @@ export interface MrtrLink {
   retries: number;
 }
 
+/** The last SSE event of a POST stream, for resumption with Last-Event-ID (correlator `resume`). */
+export interface StreamEvent {
+  scope: Scope;
+  /** The POST exchange id the stream answers. */
+  exchange: string;
+  /** The ids of the requests the stream carries: the exchange's own list, which may still grow. */
+  requestIds: string[];
+  eventId: string;
+}
+
 /**
  * A scope is where JSON-RPC ids live: a server endpoint, the client talking to it, and (2025-xx) the
  * Mcp-Session-Id. 2026-07-28 traffic has no session, so its scope is endpoint + client.
+ *
+ * Most scopes only ever see requests and their answers, so every other table is created on first write
+ * (a capture holds thousands of scopes; a dozen empty Maps each were a quarter of the engine's garbage).
  */
 export interface Scope {
-  key: string;
   server: string;
   client: string;
   sessionId: string;
@@ -69,29 +88,32 @@ export interface Scope {
   initialized: boolean;
   initializeSeen: boolean;
   clientRequests: Map<string, ClientRequest>;
-  usedClientIds: Set<string>;
-  serverRequestIds: Map<string, { exchange: string | undefined; text: string; record: number }>;
-  openElicitations: Map<string, ServerElicitation>;
-  answeredElicitations: Map<string, number>;
+  serverRequestIds?: Map<string, { exchange: string | undefined; text: string; record: number }>;
+  openElicitations?: Map<string, ServerElicitation>;
+  answeredElicitations?: Map<string, number>;
   /** elicitationId → where it was issued. */
-  elicitationIds: Map<string, { url: unknown; message: unknown; flow: Flow; index: number; record: number }>;
-  completedIds: Set<string>;
+  elicitationIds?: Map<string, { url: unknown; message: unknown; flow: Flow; index: number; record: number }>;
+  completedIds?: Set<string>;
   /** -32042 flows waiting for their retry, by request tuple. */
-  awaitingRetry: Map<string, Flow>;
-  mrtrByState: Map<string, MrtrLink>;
-  mrtrByTuple: Map<string, MrtrLink>;
+  awaitingRetry?: Map<string, Flow>;
+  mrtrByState?: Map<string, MrtrLink>;
+  mrtrByTuple?: Map<string, MrtrLink>;
   /** Results that had no resultType (2026-07-28), by tuple: a later "retry" treats them as incomplete. */
-  noResultType: Map<string, number>;
+  noResultType?: Map<string, number>;
   /** 2026-07-28: requests that declared elicitation, for cap-per-request. */
   declaredElicitation: boolean;
   /** requestState values a server completed with, for mrtr-state-replay. */
-  completedStates: Map<string, number>;
-  flows: Flow[];
+  completedStates?: Map<string, number>;
+  /** Requests whose stream ended without their response, by id: a resumed stream may still answer them. */
+  abandoned?: Map<string, ClientRequest>;
+  /** Last SSE event id of each POST stream in this scope → that stream, for resumption with Last-Event-ID. */
+  streamEvents?: Map<string, StreamEvent>;
+  /** The fallback-tool flows (FrontMCP), which the fallback tool's answer looks up by elicitId. */
+  fallbackFlows?: Flow[];
 }
 
 export function createScope(server: string, client: string, sessionId: string): Scope {
   return {
-    key: `${server}\u0000${client}\u0000${sessionId}`,
     server,
     client,
     sessionId,
@@ -100,18 +122,49 @@ export function createScope(server: string, client: string, sessionId: string): 
     initialized: false,
     initializeSeen: false,
     clientRequests: new Map(),
-    usedClientIds: new Set(),
-    serverRequestIds: new Map(),
-    openElicitations: new Map(),
-    answeredElicitations: new Map(),
-    elicitationIds: new Map(),
-    completedIds: new Set(),
-    awaitingRetry: new Map(),
-    mrtrByState: new Map(),
-    mrtrByTuple: new Map(),
-    noResultType: new Map(),
     declaredElicitation: false,
-    completedStates: new Map(),
-    flows: [],
+  };
+}
+
+/** The scopes of one server + client: by Mcp-Session-Id ("" without one), and the latest session seen. */
+interface ClientScopes {
+  bySession: Map<string, Scope>;
+  latestSession: Scope | undefined;
+}
+
+/**
+ * Scopes by server → client → session, in nested Maps: the keys are strings the engine already holds, so no
+ * lookup builds (and hashes) a concatenated key.
+ */
+export function createScopes() {
+  const servers = new Map<string, Map<string, ClientScopes>>();
+
+  const clientScopes = (server: string, client: string): ClientScopes => {
+    let clients = servers.get(server);
+    if (!clients) servers.set(server, (clients = new Map()));
+    let scopes = clients.get(client);
+    if (!scopes) clients.set(client, (scopes = { bySession: new Map(), latestSession: undefined }));
+    return scopes;
+  };
+
+  return {
+    get(server: string, client: string, sessionId: string): Scope {
+      const scopes = clientScopes(server, client);
+      let scope = scopes.bySession.get(sessionId);
+      if (!scope) {
+        scope = createScope(server, client, sessionId);
+        scopes.bySession.set(sessionId, scope);
+        if (sessionId) scopes.latestSession = scope;
+      }
+      return scope;
+    },
+    /** The scope if it exists; never creates one. */
+    find(server: string, client: string, sessionId: string): Scope | undefined {
+      return servers.get(server)?.get(client)?.bySession.get(sessionId);
+    },
+    /** Latest session-bearing scope of a server + client, for GET streams whose records name no session. */
+    latestSession(server: string, client: string): Scope | undefined {
+      return servers.get(server)?.get(client)?.latestSession;
+    },
   };
 }

@@ -38,6 +38,11 @@ export function checkResultType(result: Record<string, unknown>, at: string, rep
   }
 }
 
+const QUOTE = 34;
+const BACKSLASH = 92;
+const COLON = 58;
+const WHITESPACE = /\s/;
+
 /** Duplicate keys inside an `inputRequests` object: visible only in the raw text (parsed JSON collapses them). */
 export function duplicateInputRequestKeys(text: string): string[] {
   const start = text.indexOf('"inputRequests"');
@@ -46,29 +51,40 @@ export function duplicateInputRequestKeys(text: string): string[] {
   if (open < 0) return [];
   const seen = new Set<string>();
   const dups: string[] = [];
+  const n = text.length;
   let depth = 0;
-  for (let i = open; i < text.length; i++) {
-    const c = text[i];
-    if (c === '"') {
+  // Character codes, not one-character strings: this walks the whole inputRequests text of every InputRequiredResult.
+  for (let i = open; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c === QUOTE) {
       let j = i + 1;
-      while (j < text.length && text[j] !== '"') j += text[j] === "\\" ? 2 : 1;
+      let escaped = false;
+      while (j < n && text.charCodeAt(j) !== QUOTE) {
+        if (text.charCodeAt(j) === BACKSLASH) {
+          escaped = true;
+          j += 2;
+        } else j++;
+      }
       if (depth === 1) {
         let k = j + 1;
-        while (k < text.length && /\s/.test(text[k]!)) k++;
-        if (text[k] === ":") {
-          let key: string;
-          try {
-            key = JSON.parse(text.slice(i, j + 1)) as string;
-          } catch {
-            key = text.slice(i + 1, j);
+        while (k < n && text.charCodeAt(k) !== COLON && WHITESPACE.test(text[k]!)) k++;
+        if (text.charCodeAt(k) === COLON) {
+          // Without escapes the key is its text (JSON.parse would return it, or throw and leave the same slice).
+          let key = text.slice(i + 1, j);
+          if (escaped) {
+            try {
+              key = JSON.parse(text.slice(i, j + 1)) as string;
+            } catch {
+              // keep the raw text
+            }
           }
           if (seen.has(key)) dups.push(key);
           seen.add(key);
         }
       }
       i = j;
-    } else if (c === "{" || c === "[") depth++;
-    else if (c === "}" || c === "]") {
+    } else if (c === 123 || c === 91) depth++;
+    else if (c === 125 || c === 93) {
       depth--;
       if (depth === 0) break;
     }

@@ -11,16 +11,26 @@ export interface EnvelopeDefects {
   headerMismatch: boolean;
 }
 
+const WELL_FORMED: EnvelopeDefects = Object.freeze({ missingMeta: false, headerMismatch: false });
+
 /**
  * rev-meta-required, rev-header-meta-mismatch, rev-header-missing for a 2026-07-28 request
  * (basic/index.mdx § "_meta"; streamable-http.mdx § "Protocol Version Header").
  */
 export function checkModernRequestEnvelope(params: Record<string, unknown>, record: MessageRecord, at: string, report: Report): EnvelopeDefects {
   const meta = params._meta;
+  const noVersion = !isObject(meta) || typeof meta[META_PROTOCOL_VERSION] !== "string";
+  const noCaps = !isObject(meta) || !isObject(meta[META_CLIENT_CAPABILITIES]);
+  const missingMeta = noVersion || noCaps;
+  const postHeader = record.transport === "http" && record.method === "POST";
+  const header = postHeader ? record.headers?.["mcp-protocol-version"] : undefined;
+  const metaVersion = isObject(meta) ? meta[META_PROTOCOL_VERSION] : undefined;
+  // Nearly every request is well formed: answer it without allocating.
+  if (!missingMeta && (!postHeader || (header !== undefined && (typeof metaVersion !== "string" || header === metaVersion)))) return WELL_FORMED;
   const missing: string[] = [];
   const defects: EnvelopeDefects = { missingMeta: false, headerMismatch: false };
-  if (!isObject(meta) || typeof meta[META_PROTOCOL_VERSION] !== "string") missing.push(META_PROTOCOL_VERSION);
-  if (!isObject(meta) || !isObject(meta[META_CLIENT_CAPABILITIES])) missing.push(META_CLIENT_CAPABILITIES);
+  if (noVersion) missing.push(META_PROTOCOL_VERSION);
+  if (noCaps) missing.push(META_CLIENT_CAPABILITIES);
   if (missing.length) {
     defects.missingMeta = true;
     report({
@@ -30,9 +40,7 @@ export function checkModernRequestEnvelope(params: Record<string, unknown>, reco
       message: `2026-07-28 request lacks _meta ${missing.map((m) => `"${m}"`).join(" and ")}; every request must carry them.`,
     });
   }
-  if (record.transport !== "http" || record.method !== "POST") return defects;
-  const header = record.headers?.["mcp-protocol-version"];
-  const metaVersion = isObject(meta) ? meta[META_PROTOCOL_VERSION] : undefined;
+  if (!postHeader) return defects;
   if (header === undefined) {
     report({ rule: "rev-header-missing", pointer: at || "", message: "POST has no MCP-Protocol-Version header; every 2026-07-28 POST must include it." });
   } else if (typeof metaVersion === "string" && header !== metaVersion) {

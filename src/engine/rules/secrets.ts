@@ -120,7 +120,10 @@ const PREFIXES: [RegExp, string][] = [
   [/-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----/, "a PEM private key block"],
 ];
 
+const ANY_PREFIX = new RegExp(PREFIXES.map(([re]) => re.source).join("|"));
+
 function isJwt(s: string): boolean {
+  if (!s.includes("eyJ")) return false;
   for (const m of s.matchAll(/\beyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g)) {
     const head = m[0].split(".")[0] ?? "";
     try {
@@ -145,8 +148,12 @@ function luhn(digits: string): boolean {
   return sum % 10 === 0;
 }
 
+const CARD = /(?<![\d-])[2-6]\d(?:[ -]?\d){11,17}(?![\d-])/;
+
 function hasCardNumber(s: string): boolean {
-  for (const m of s.matchAll(/(?<![\d-])[2-6]\d(?:[ -]?\d){11,17}(?![\d-])/g)) {
+  // Most values hold no run of 13+ digits: one test, no match iterator.
+  if (!CARD.test(s)) return false;
+  for (const m of s.matchAll(new RegExp(CARD, "g"))) {
     const digits = m[0].replace(/[ -]/g, "");
     if (digits.length >= 13 && digits.length <= 19 && !/^(\d)\1+$/.test(digits) && luhn(digits)) return true;
   }
@@ -155,7 +162,8 @@ function hasCardNumber(s: string): boolean {
 
 /** What a string value looks like, e.g. "an OpenAI-style secret key (sk-…)", or null. */
 export function secretValue(s: string, opts: { cards?: boolean } = {}): string | null {
-  for (const [re, what] of PREFIXES) if (re.test(s)) return what;
+  // One scan for all prefixes; only a hit needs the ordered list, to name the first kind that matches.
+  if (ANY_PREFIX.test(s)) for (const [re, what] of PREFIXES) if (re.test(s)) return what;
   if (isJwt(s)) return "a JWT (eyJ…)";
   if (opts.cards !== false && hasCardNumber(s)) return "a payment card number (passes the Luhn check)";
   return null;

@@ -125,7 +125,8 @@ export function validateValue(value: unknown, def: Json, name: string, at: strin
   const issues: Issue[] = [];
   const add = (code: IssueCode, message: string, pointer = at) => issues.push({ code, pointer, message });
   const kind = propertyKind(def);
-  const options = enumOptions(def);
+  // Only selects have options (enumOptions is null for every other kind).
+  const options = kind === "single-enum" || kind === "titled-single" || kind === "multi-enum" || kind === "titled-multi" ? enumOptions(def) : null;
   if (kind === "multi-enum" || kind === "titled-multi") {
     if (!isStringArray(value)) return [{ code: "type", pointer: at, message: `"${name}" should be an array of strings but is ${jsonType(value)}.` }];
     const [min, max] = [num(def.minItems), num(def.maxItems)];
@@ -158,7 +159,7 @@ export function validateValue(value: unknown, def: Json, name: string, at: strin
     return issues;
   }
   // JSON Schema counts length in Unicode code points, not UTF-16 units.
-  const length = [...value].length;
+  const length = codePoints(value);
   const [min, max] = [num(def.minLength), num(def.maxLength)];
   if (min !== undefined && length < min) add("bounds", `"${name}" is ${length} characters long, shorter than minLength ${min}.`);
   if (max !== undefined && length > max) add("bounds", `"${name}" is ${length} characters long, longer than maxLength ${max}.`);
@@ -167,11 +168,28 @@ export function validateValue(value: unknown, def: Json, name: string, at: strin
   return issues;
 }
 
+/** The length of a string in code points, as `[...s].length` counts them (a lone surrogate counts as one). */
+function codePoints(s: string): number {
+  let n = s.length;
+  for (let i = 0; i < s.length - 1; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0xd800 || c > 0xdbff) continue;
+    const d = s.charCodeAt(i + 1);
+    if (d >= 0xdc00 && d <= 0xdfff) {
+      n--;
+      i++;
+    }
+  }
+  return n;
+}
+
+const NOTHING_SKIPPED: ReadonlySet<string> = new Set();
+
 /**
  * Validates `content` (an object) against `requestedSchema`; pointers are built under `at` (the content).
  * Keys in `skip` count as present but their values are not checked (already reported as malformed).
  */
-export function validateContent(content: Json, schema: Json, at: string, skip: ReadonlySet<string> = new Set()): Issue[] {
+export function validateContent(content: Json, schema: Json, at: string, skip: ReadonlySet<string> = NOTHING_SKIPPED): Issue[] {
   const properties = isObject(schema.properties) ? schema.properties : {};
   const issues: Issue[] = [];
   const required = isStringArray(schema.required) ? schema.required : [];
