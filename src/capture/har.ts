@@ -1,7 +1,7 @@
 import type { Problem } from "../engine/problem.ts";
 import { decodeBase64Text } from "./base64.ts";
 import { salvageHar } from "./harSalvage.ts";
-import { CAPTURE_VERSION, pickHeaders } from "./record.ts";
+import { CAPTURE_VERSION, CaptureRecord as CaptureRecordSchema, pickHeaders } from "./record.ts";
 import type { CaptureRecord, EndRecord, MessageRecord, ResponseRecord, StreamKind, Transport } from "./record.ts";
 import { splitSse } from "./sseEvents.ts";
 
@@ -28,6 +28,8 @@ interface HarLog {
   creator?: unknown;
   /** Indexes whose entry text would not parse (salvaged HARs), with the reason. */
   broken: Map<number, string>;
+  /** `log._mcpRecords` of our own export: records of transports a HAR has no place for. */
+  extra: unknown[];
 }
 
 export function importHar(text: string, file: string): CaptureImport {
@@ -50,6 +52,12 @@ export function importHar(text: string, file: string): CaptureImport {
       problems.push({ file, entry: index, message: `entry ${index} could not be imported (${errorText(error)}); skipped` });
     }
   }
+  // Our own HAR export keeps records HAR cannot hold (postMessage, the HTTP+SSE EventSource, stdio) verbatim.
+  for (const [i, raw] of log.extra.entries()) {
+    const parsed = CaptureRecordSchema.safeParse(raw);
+    if (parsed.success) drafts.push(parsed.data);
+    else problems.push({ file, message: `log._mcpRecords[${i}] is not a capture record (${parsed.error.issues[0]?.message ?? "invalid"}); skipped` });
+  }
   // Stable (ES2019): same-time records keep the order they were made in, entries their HAR order.
   drafts.sort((a, b) => a.time - b.time);
   drafts.forEach((record, seq) => (record.seq = seq));
@@ -69,7 +77,7 @@ function readLog(text: string, file: string, problems: Problem[]): HarLog | null
     problems.push({ file, message: "not a HAR file: no log.entries array" });
     return null;
   }
-  return { entries: log.entries, creator: log.creator, broken: new Map() };
+  return { entries: log.entries, creator: log.creator, broken: new Map(), extra: Array.isArray(log._mcpRecords) ? log._mcpRecords : [] };
 }
 
 function salvage(text: string, file: string, reason: string, problems: Problem[]): HarLog | null {
@@ -95,7 +103,7 @@ function salvage(text: string, file: string, reason: string, problems: Problem[]
   const entries = found.entries;
   // Broken entries past the last good one still need a slot so they are reported.
   for (const b of found.brokenEntries) if (b.index >= entries.length) entries.length = b.index + 1;
-  return { entries, creator: found.creator, broken };
+  return { entries, creator: found.creator, broken, extra: [] };
 }
 
 interface EntryContext {
