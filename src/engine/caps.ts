@@ -1,4 +1,4 @@
-import { isObject } from "./pointer.ts";
+import { isEmptyObject, isObject } from "./pointer.ts";
 import type { Revision } from "../protocol/revision.ts";
 
 // Shared answers: this runs for every elicitation, and no caller changes the set it gets.
@@ -17,7 +17,7 @@ export function declaredModes(caps: unknown, revision: Revision | null): Readonl
   if (decl === undefined || decl === null) return NO_MODES;
   if (revision === "2025-06-18") return FORM;
   if (!isObject(decl)) return NO_MODES;
-  if (Object.keys(decl).length === 0) return FORM;
+  if (isEmptyObject(decl)) return FORM;
   const form = "form" in decl;
   const url = "url" in decl;
   return form ? (url ? FORM_AND_URL : FORM) : url ? URL_ONLY : NO_MODES;

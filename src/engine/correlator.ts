@@ -1,12 +1,13 @@
 import type { CaptureRecord, EndRecord, MessageRecord, ResponseRecord } from "../capture/record.ts";
-import { classify, idKey, type Classified } from "../protocol/jsonrpc.ts";
+import { classify, idKey as protocolIdKey, type Classified } from "../protocol/jsonrpc.ts";
 import { ELICIT_COMPLETE, ELICIT_METHOD } from "../protocol/elicitation.ts";
 import { MRTR_METHODS } from "../protocol/mrtr.ts";
 import { isModern, META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION, META_RELATED_TASK, type Revision } from "../protocol/revision.ts";
 import { declaresElicitation, declaredModes } from "./caps.ts";
 import type { Env, Exchange, MessageContext } from "./env.ts";
-import type { Elicitation, Flow, FlowKind, Round } from "./flow.ts";
-import { canonicalJson, isObject, join, pointer } from "./pointer.ts";
+import { createElicitation, createRound, type Elicitation, type Flow, type FlowKind, type Round } from "./flow.ts";
+import { attachState, stateOf } from "./flowState.ts";
+import { canonicalJson, countKeys, isObject, join, pointer } from "./pointer.ts";
 import { checkClientCapsShape, checkModeDeclared } from "./rules/capability.ts";
 import { checkMissingCapError, checkOtherModernError, checkToolErrorResult, checkUrlRequiredError } from "./rules/errors.ts";
 import { checkIrr, checkResultType, checkRetry, checkServerAfterRetry } from "./rules/mrtr.ts";
@@ -15,12 +16,22 @@ import { createPayloadCache } from "./payloadCache.ts";
 import { checkElicitResult, elicitMode } from "./rules/payload.ts";
 import { checkEnvelopeAnswer, checkLegacyHeader, checkModernRequestEnvelope } from "./rules/revision.ts";
 import type { FindingInput, Report } from "./rules/types.ts";
+import { addRequestId, createExchanges, noteEvent } from "./exchanges.ts";
 import { createScopes, type ClientRequest, type MrtrLink, type Scope } from "./scope.ts";
 
 /** Requests that plausibly need no user input (del-r12-related-request case c). */
 const NON_INTERACTIVE = /^(ping|initialize|completion\/complete|.*\/list)$/;
 /** Where a 2026-07-28 request's clientCapabilities sit (RFC 6901: "/" in the key is "~1"). */
 const CAPS_POINTER = pointer("params", "_meta", META_CLIENT_CAPABILITIES);
+const hasOwn = (o: object, key: string): boolean => Object.prototype.hasOwnProperty.call(o, key);
+/**
+ * The protocol's id key, made once for the small integer ids nearly every client uses: every request and
+ * response needs its key, and a shared string also keeps its hash for the Map lookups.
+ */
+const SMALL_ID_KEYS: string[] = Array.from({ length: 1024 }, (_, n) => protocolIdKey(n));
+const idKey = (id: unknown): string => (typeof id === "number" && id >= 0 && id < 1024 && Number.isInteger(id) ? SMALL_ID_KEYS[id]! : protocolIdKey(id));
+/** A missing params or result object reads as this one; nothing writes to it. */
+const EMPTY: Record<string, unknown> = Object.freeze({});
 /** FrontMCP's fallback tool (issue: `fallback-tool` flows). */
 const FALLBACK_TOOL = "sendElicitationResult";
 
@@ -42,17 +53,11 @@ export interface CorrelatorOptions {
  */
 export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
   const scopes = createScopes();
-  const exchanges = new Map<string, Exchange>();
+  const exchanges = createExchanges();
   /** HTTP+SSE (2024-11-05 transport): POST endpoint URL → the EventSource's server key. */
   const endpointAliases = new Map<string, string>();
   /** elicitationId → scopes that issued it (notify-same-client). */
   const elicitationIdOwners = new Map<string, Scope>();
-  const timing = new Map<Flow, { phase: "server" | "user" | null; since: number }>();
-  /**
-   * The latest InputRequiredResult of each MRTR flow: the one a retry must answer. A Map, not a WeakMap: the
-   * engine keeps every flow anyway, and ephemeron tables cost more to look up and to collect.
-   */
-  const latestLink = new Map<Flow, MrtrLink>();
   /** Record (seq) of a server-sent elicitation/create or of the client's answer → its flow. */
   const flowOfRecord = new Map<number, Flow>();
   const strict = options.strict2260 === true;
@@ -78,32 +83,6 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
     return key;
   };
 
-  const getExchange = (record: CaptureRecord): Exchange | undefined => {
-    if (!record.exchange) return undefined;
-    let ex = exchanges.get(record.exchange);
-    if (!ex) {
-      ex = {
-        id: record.exchange,
-        method: record.kind === "message" ? record.method : undefined,
-        url: record.url,
-        scope: undefined,
-        requestHeaders: undefined,
-        responseHeaders: undefined,
-        status: undefined,
-        emptyBody: undefined,
-        requestIds: [],
-        elicitResultRecord: undefined,
-        elicitResultFlow: undefined,
-        revision: undefined,
-        resumedOf: undefined,
-        lastEvent: undefined,
-        ended: false,
-      };
-      exchanges.set(record.exchange, ex);
-    }
-    return ex;
-  };
-
   function resolveScope(record: MessageRecord, ex: Exchange | undefined): Scope {
     if (ex?.scope) return ex.scope;
     const server = serverKey(record);
@@ -112,6 +91,15 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
     if (sessionId !== undefined) return scopes.get(server, client, sessionId);
     if (record.stream === "get-sse") return scopes.latestSession(server, client) ?? scopes.get(server, client, "");
     return scopes.get(server, client, "");
+  }
+
+  /**
+   * method + target + canonical arguments: what links a retry to its request when no requestState does.
+   * Computed on first use: most requests are answered without it, and the arguments never change.
+   */
+  function tupleOf(req: ClientRequest): string {
+    // Only the methods that can be retried need their arguments compared.
+    return (req.tuple ??= MRTR_METHODS.has(req.method) ? `${req.method}\u0000${req.target}\u0000${canonicalJson(req.params.arguments)}` : req.method);
   }
 
   // ---- flows ---------------------------------------------------------------------------------------
@@ -126,14 +114,16 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
       server: scope.server,
       session: scope.sessionId,
       elicitations: [],
-      rounds: req ? [{ index: 1, requestId: req.id as Flow["rounds"][number]["requestId"], requestRecord: req.record, sentAt: req.time, outcome: null }] : [],
+      rounds: req ? [createRound(1, req.id as Round["requestId"], req.record, req.time)] : [],
       status: "pending",
       startedAt: req?.time ?? record.time,
       serverMs: 0,
       userMs: 0,
       records: req ? [req.record] : [],
+      // Written up front (see flow.ts): JSON skips it while undefined, and the flow keeps its shape.
+      endedAt: undefined,
     };
-    timing.set(flow, { phase: req ? "server" : null, since: flow.startedAt });
+    attachState(flow, req ? "server" : null, flow.startedAt);
     if (req) req.flow = flow;
     if (kind === "fallback-tool") (scope.fallbackFlows ??= []).push(flow);
     return flow;
@@ -146,8 +136,7 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
 
   /** Moves the flow's clock: time since the last transition goes to the server or to the user. */
   function phase(flow: Flow, next: "server" | "user" | null, at: number): void {
-    const t = timing.get(flow);
-    if (!t) return;
+    const t = stateOf(flow);
     const elapsed = Math.max(0, at - t.since);
     if (t.phase === "server") flow.serverMs += elapsed;
     else if (t.phase === "user") flow.userMs += elapsed;
@@ -162,53 +151,89 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
     round.answeredAt = record.time;
   }
 
+  /** A revived flow's clock runs again, with the server. */
+  function restart(flow: Flow, since: number): void {
+    const t = stateOf(flow);
+    t.phase = "server";
+    t.since = since;
+  }
+
   function finish(flow: Flow, status: Flow["status"], at: number): void {
     phase(flow, null, at);
     flow.status = status;
     flow.endedAt = at;
   }
 
+  /**
+   * A Report bound to a flow, revision and record. Handlers ask for the same one several times per message
+   * (the request's checks, then the flow's), so the last one made is given again for the same arguments.
+   */
+  let lastReport: Report | undefined;
+  let lastFlow: Flow | null = null;
+  let lastRevision: Revision | null = null;
+  let lastRecord = -1;
   function reporter(flow: Flow | null, revision: Revision | null, record: number): Report {
-    return (input: FindingInput) => env.report({ record, ...input }, flow, revision);
+    if (lastReport !== undefined && lastFlow === flow && lastRevision === revision && lastRecord === record) return lastReport;
+    lastFlow = flow;
+    lastRevision = revision;
+    lastRecord = record;
+    return (lastReport = (input: FindingInput) => env.report({ record, ...input }, flow, revision));
   }
-
-  const requestRevision = (params: Record<string, unknown>, scope: Scope, record: MessageRecord): { revision: Revision | null; modern: boolean } => {
-    const meta = params._meta;
-    const pv = isObject(meta) ? meta[META_PROTOCOL_VERSION] : undefined;
-    if (typeof pv === "string") return { revision: pv, modern: true };
-    if (scope.revision) return { revision: scope.revision, modern: isModern(scope.revision) };
-    const header = record.headers?.["mcp-protocol-version"];
-    if (header) return { revision: header, modern: isModern(header) };
-    if (record.headers?.["mcp-method"] !== undefined || "inputResponses" in params || "requestState" in params) return { revision: "2026-07-28", modern: true };
-    return { revision: null, modern: false };
-  };
 
   // ---- client → server ----------------------------------------------------------------------------
 
   function onClientRequest(ctx: MessageContext, id: unknown, method: string, rawParams: unknown): void {
-    const { record, scope, at } = ctx;
+    const { record, scope, at, exchange } = ctx;
     const params = isObject(rawParams) ? rawParams : {};
-    const { revision, modern } = requestRevision(params, scope, record);
+    // The request's revision: its own _meta (2026-07-28: then it is modern whatever the value), the session's,
+    // the header's, or 2026-07-28 when it carries what only that revision has. `_meta` is read once here.
+    const meta = isObject(params._meta) ? params._meta : undefined;
+    const pv = meta === undefined ? undefined : meta[META_PROTOCOL_VERSION];
+    let revision: Revision | null = null;
+    let modern = false;
+    if (typeof pv === "string") {
+      revision = pv;
+      modern = true;
+    } else if (scope.revision) {
+      revision = scope.revision;
+      modern = isModern(revision);
+    } else {
+      const header = record.headers?.["mcp-protocol-version"];
+      if (header) {
+        revision = header;
+        modern = isModern(header);
+      } else if (record.headers?.["mcp-method"] !== undefined || "inputResponses" in params || "requestState" in params) {
+        revision = "2026-07-28";
+        modern = true;
+      }
+    }
     const target = typeof params.name === "string" ? params.name : typeof params.uri === "string" ? params.uri : null;
     const key = idKey(id);
     const inFlight = scope.clientRequests.get(key);
+    // Every member is written here, in one order, so that all requests share one shape.
     const req: ClientRequest = {
       id,
       idKey: key,
       method,
       params,
       record: record.seq,
-      exchange: ctx.exchange?.id,
+      exchange: exchange?.id,
       time: record.time,
       revision,
-      caps: modern && isObject(params._meta) ? params._meta[META_CLIENT_CAPABILITIES] : undefined,
+      caps: modern && meta !== undefined ? meta[META_CLIENT_CAPABILITIES] : undefined,
       target,
-      // Only the methods that can be retried need their arguments compared.
-      tuple: MRTR_METHODS.has(method) ? `${method}\u0000${target}\u0000${canonicalJson(params.arguments)}` : method,
+      tuple: undefined,
+      flow: undefined,
+      answered: undefined,
+      retryOf: undefined,
+      retryDefects: undefined,
+      envelope: undefined,
     };
     scope.clientRequests.set(key, req);
-    ctx.exchange?.requestIds.push(key);
-    if (ctx.exchange && revision !== null) ctx.exchange.revision = revision;
+    if (exchange) {
+      addRequestId(exchange, key);
+      if (revision !== null) exchange.revision = revision;
+    }
     const report = reporter(null, revision, record.seq);
 
     if (method === "initialize") {
@@ -225,7 +250,7 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
     }
 
     if ("inputResponses" in params || "requestState" in params) onRetry(ctx, req, inFlight !== undefined, report);
-    else if (scope.awaitingRetry?.has(req.tuple)) onUrlRetry(ctx, req, scope.awaitingRetry!.get(req.tuple)!);
+    else if (scope.awaitingRetry?.has(tupleOf(req))) onUrlRetry(ctx, req, scope.awaitingRetry!.get(tupleOf(req))!);
     else if (method === "tools/call" && target === FALLBACK_TOOL) onFallbackAnswer(ctx, req);
   }
 
@@ -238,12 +263,14 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
       reporter(byState?.flow ?? null, req.revision, record.seq)({ rule: "mrtr-parallel-isolation", pointer: `${at}/params`, message: `${req.method} carries inputResponses/requestState; only the retry of tools/call, prompts/get or resources/read may.` });
       return;
     }
-    const found = byState ?? scope.mrtrByTuple?.get(req.tuple);
+    // checkRetry compares tuples: computed here whether or not the state found the link.
+    const tuple = tupleOf(req);
+    const found = byState ?? scope.mrtrByTuple?.get(tuple);
     // A retry answers the latest InputRequiredResult of its chain, even when it presents an earlier round's state.
-    const link = found ? (latestLink.get(found.flow) ?? found) : undefined;
+    const link = found ? (stateOf(found.flow).link ?? found) : undefined;
     if (!link) {
-      if (scope.noResultType?.has(req.tuple)) {
-        report({ rule: "mrtr-absent-result-type-is-complete", pointer: `${at}/params`, message: `Client retried after a result with no resultType (record ${scope.noResultType!.get(req.tuple)}); an absent resultType means complete.` });
+      if (scope.noResultType?.has(tuple)) {
+        report({ rule: "mrtr-absent-result-type-is-complete", pointer: `${at}/params`, message: `Client retried after a result with no resultType (record ${scope.noResultType!.get(tuple)}); an absent resultType means complete.` });
       } else {
         report({ rule: "mrtr-unsolicited-input-responses", pointer: `${at}/params`, message: "Request carries inputResponses/requestState but no InputRequiredResult for it was seen." });
       }
@@ -266,7 +293,7 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
     req.retryDefects = defects;
     req.flow = flow;
     const roundIndex = flow.rounds.length + 1;
-    flow.rounds.push({ index: roundIndex, requestId: req.id as never, requestRecord: record.seq, sentAt: record.time, outcome: null, echoedState: state });
+    flow.rounds.push(createRound(roundIndex, req.id as Round["requestId"], record.seq, record.time, state));
     const responses = isObject(params.inputResponses) ? params.inputResponses : {};
     let answersElicitation = false;
     for (const el of flow.elicitations) {
@@ -295,13 +322,13 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
 
   function onUrlRetry(ctx: MessageContext, req: ClientRequest, flow: Flow): void {
     const { scope, record, at } = ctx;
-    scope.awaitingRetry?.delete(req.tuple);
+    scope.awaitingRetry?.delete(tupleOf(req));
     const last = flow.rounds[flow.rounds.length - 1];
     if (last && idKey(last.requestId) === req.idKey) {
       env.report({ rule: "err-url-required-retry-new-id", pointer: `${at}/id`, message: `Retry after -32042 reuses the failed request's id ${JSON.stringify(req.id)}.`, record: record.seq }, flow, req.revision);
     }
     req.flow = flow;
-    flow.rounds.push({ index: flow.rounds.length + 1, requestId: req.id as never, requestRecord: record.seq, sentAt: record.time, outcome: null });
+    flow.rounds.push(createRound(flow.rounds.length + 1, req.id as Round["requestId"], record.seq, record.time));
     phase(flow, "server", record.time);
     touch(flow, record.seq);
   }
@@ -317,7 +344,7 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
     checkElicitResult(args, { mode: el.mode, message: el.message, requestedSchema: el.schema }, p, env.check(flow, req.revision, ctx.record.seq), "response");
     answer(el, args, ctx.record.seq, p, ctx.record.time);
     req.flow = flow;
-    flow.rounds.push({ index: flow.rounds.length + 1, requestId: req.id as never, requestRecord: ctx.record.seq, sentAt: ctx.record.time, outcome: null });
+    flow.rounds.push(createRound(flow.rounds.length + 1, req.id as Round["requestId"], ctx.record.seq, ctx.record.time));
     phase(flow, "server", ctx.record.time);
     touch(flow, ctx.record.seq);
   }
@@ -325,7 +352,11 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
   function answer(el: Elicitation, er: unknown, seq: number, p: string, time: number): void {
     const action = isObject(er) && typeof er.action === "string" ? er.action : null;
     el.action = action;
-    if (isObject(er) && "content" in er) el.content = er.content;
+    if (isObject(er) && "content" in er) {
+      // Content normally comes before the answer's record and pointer; after an error answer it comes last.
+      if (el.answerRecord !== undefined && el.content === undefined) delete el.content;
+      el.content = er.content;
+    }
     el.answerRecord = seq;
     el.answerPointer = p;
     el.answeredAt = time;
@@ -333,9 +364,10 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
     if (el.mode !== "url") el.completed = action !== null;
   }
 
-  function onClientResponse(ctx: MessageContext, msg: Classified & { type: "result" | "error" }): void {
+  /** `error` is undefined for a result (parsed JSON has no undefined members, so `result` says nothing). */
+  function onClientResponse(ctx: MessageContext, id: unknown, result: unknown, error: Record<string, unknown> | undefined): void {
     const { scope, record, at } = ctx;
-    const key = idKey(msg.id);
+    const key = idKey(id);
     const el = scope.openElicitations?.get(key);
     const revision = scope.revision ?? el?.flow.revision ?? null;
     if (scope.initializeSeen && !isModern(scope.revision)) checkLegacyHeader(record, at, reporter(el?.flow ?? null, revision, record.seq));
@@ -346,9 +378,9 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
       const dup = scope.answeredElicitations?.get(key);
       if (dup !== undefined) {
         const answered = flowOfRecord.get(dup) ?? null;
-        env.report({ rule: "del-r12-response-correlation", pointer: `${at}/id`, message: `Client answers elicitation id ${JSON.stringify(msg.id)} a second time (first answer: record ${dup}).`, record: record.seq }, answered, revision);
+        env.report({ rule: "del-r12-response-correlation", pointer: `${at}/id`, message: `Client answers elicitation id ${JSON.stringify(id)} a second time (first answer: record ${dup}).`, record: record.seq }, answered, revision);
       } else if (scope.initializeSeen && !scope.serverRequestIds?.has(key) && !isModern(revision)) {
-        env.report({ rule: "del-r12-response-correlation", pointer: `${at}/id`, message: `Client response id ${JSON.stringify(msg.id)} matches no outstanding elicitation/create.`, record: record.seq }, null, revision);
+        env.report({ rule: "del-r12-response-correlation", pointer: `${at}/id`, message: `Client response id ${JSON.stringify(id)} matches no outstanding elicitation/create.`, record: record.seq }, null, revision);
       }
       return;
     }
@@ -362,13 +394,13 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
       ctx.exchange.elicitResultFlow = flow;
       if (ctx.exchange.status !== undefined) check202(ctx.exchange);
     }
-    if (msg.type === "result") {
-      checkElicitResult(msg.result, el.params, `${at}/result`, env.check(flow, revision, record.seq), "response");
+    if (error === undefined) {
+      checkElicitResult(result, el.params, `${at}/result`, env.check(flow, revision, record.seq), "response");
       if (el.undeclaredMode && revision === "2025-11-25") {
         env.report({ rule: "cap-client-rejects-undeclared-mode", pointer: `${at}/result`, message: `Client answered a ${el.mode}-mode elicitation it never declared with a result; it must answer -32602.`, record: record.seq }, flow, revision);
       }
-      checkTaskAnswer(scope, el.params, flow, msg.result, `${at}/result`, reporter(flow, revision, record.seq));
-      answer(elicitation, msg.result, record.seq, `${at}/result`, record.time);
+      checkTaskAnswer(scope, el.params, flow, result, `${at}/result`, reporter(flow, revision, record.seq));
+      answer(elicitation, result, record.seq, `${at}/result`, record.time);
     } else {
       elicitation.answerRecord = record.seq;
       elicitation.answerPointer = `${at}/error`;
@@ -422,33 +454,35 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
     const flow = late.flow;
     if (flow && flow.status === "abandoned") {
       flow.status = "pending";
-      timing.set(flow, { phase: "server", since: flow.endedAt ?? ctx.record.time });
-      delete flow.endedAt;
+      restart(flow, flow.endedAt ?? ctx.record.time);
+      flow.endedAt = undefined;
     }
     return late;
   }
 
-  function onServerResponse(ctx: MessageContext, msg: Classified & { type: "result" | "error" }): void {
+  /** `error` is undefined for a result. */
+  function onServerResponse(ctx: MessageContext, id: unknown, rawResult: unknown, error: Record<string, unknown> | undefined): void {
     const { scope, record, at } = ctx;
-    const req = findRequest(ctx, msg.id);
+    const req = findRequest(ctx, id);
     if (!req) return;
     scope.clientRequests.delete(req.idKey);
     req.answered = record.seq;
 
     const modern = isModern(req.revision);
-    const result = msg.type === "result" && isObject(msg.result) ? msg.result : {};
-    if (msg.type === "result" && req.method === "initialize") return negotiate(ctx, req, result);
+    const isResult = error === undefined;
+    const result = isResult && isObject(rawResult) ? rawResult : EMPTY;
+    if (isResult && req.method === "initialize") return negotiate(ctx, req, result);
     // An answer that opens a flow opens it first, so that every finding about the answer belongs to the flow.
-    const opens: FlowKind | null = msg.type === "result" ? (result.resultType === "input_required" ? "mrtr" : null) : msg.error.code === -32042 ? "url-required-error" : null;
+    const opens: FlowKind | null = isResult ? (result.resultType === "input_required" ? "mrtr" : null) : error.code === -32042 ? "url-required-error" : null;
     const flow = req.flow ?? (opens ? newFlow(opens, scope, req, record, req.revision ?? scope.revision) : null);
     const report = reporter(flow, req.revision, record.seq);
     const defects = req.envelope;
-    if (defects) checkEnvelopeAnswer(defects, msg.type === "error" ? msg.error.code : undefined, ctx.exchange?.status, at, report);
-    if (msg.type === "result") {
+    if (defects) checkEnvelopeAnswer(defects, isResult ? undefined : error.code, ctx.exchange?.status, at, report);
+    if (isResult) {
       if (modern) checkResultType(result, at, report, req.caps);
       if (modern && req.method === "tools/call") checkToolErrorResult(result, at, declaresElicitation(req.caps), report);
-      if (result.resultType === "input_required") return onInputRequired(ctx, req, result, msg);
-      if (modern && result.resultType === undefined) (scope.noResultType ??= new Map()).set(req.tuple, record.seq);
+      if (result.resultType === "input_required") return onInputRequired(ctx, req, result);
+      if (modern && result.resultType === undefined) (scope.noResultType ??= new Map()).set(tupleOf(req), record.seq);
       const pending = isObject(result._meta) ? result._meta.elicitationPending : undefined;
       if (req.method === "tools/call" && isObject(pending)) return onFallbackPending(ctx, req, pending);
       if (!flow) return;
@@ -468,7 +502,6 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
       touch(flow, record.seq);
       return;
     }
-    const error = msg.error;
     const code = error.code;
     if (code === -32042) return onUrlRequired(ctx, req, error);
     if (code === -32021 && modern) checkMissingCapError(error, at, ctx.exchange?.status, req.caps, report);
@@ -498,7 +531,7 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
     }
   }
 
-  function onInputRequired(ctx: MessageContext, req: ClientRequest, result: Record<string, unknown>, msg: Classified): void {
+  function onInputRequired(ctx: MessageContext, req: ClientRequest, result: Record<string, unknown>): void {
     const { scope, record, at } = ctx;
     const flow = req.flow ?? newFlow("mrtr", scope, req, record, req.revision);
     const report = reporter(flow, req.revision, record.seq);
@@ -507,15 +540,15 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
     const round = flow.rounds[flow.rounds.length - 1]!;
     answerRound(round, "input_required", record);
     round.requestState = result.requestState;
-    const request = { method: req.method, target: req.target, tuple: req.tuple, record: req.record, idKey: req.idKey };
-    const link: MrtrLink = { flow, request, state: result.requestState, hasState: "requestState" in result, keys: [], methods: new Map(), record: record.seq, retries: 0 };
-    const inputRequests = isObject(result.inputRequests) ? result.inputRequests : {};
+    const request = { method: req.method, target: req.target, tuple: tupleOf(req), record: req.record, idKey: req.idKey };
+    const inputRequests = isObject(result.inputRequests) ? result.inputRequests : EMPTY;
+    const link: MrtrLink = { flow, request, state: result.requestState, hasState: "requestState" in result, keys: [], inputRequests, record: record.seq, retries: 0 };
     let elicitCount = 0;
-    for (const [key, entry] of Object.entries(inputRequests)) {
+    for (const key in inputRequests) {
+      if (!hasOwn(inputRequests, key)) continue;
       link.keys.push(key);
-      if (!isObject(entry) || typeof entry.method !== "string") continue;
-      link.methods.set(key, entry.method);
-      if (entry.method !== ELICIT_METHOD) continue;
+      const entry = inputRequests[key];
+      if (!isObject(entry) || entry.method !== ELICIT_METHOD) continue;
       elicitCount++;
       const p = join(`${at}/result/inputRequests`, key, "params");
       const ep = entry.params;
@@ -529,15 +562,14 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
     }
     if (elicitCount > 1) report({ rule: "adv-concurrent-elicitations", pointer: `${at}/result/inputRequests`, message: `One InputRequiredResult asks ${elicitCount} elicitations at once (legal).` });
     checkBatchQuestions(flow, report, `${at}/result/inputRequests`);
-    latestLink.set(flow, link);
+    stateOf(flow).link = link;
     if (typeof result.requestState === "string") (scope.mrtrByState ??= new Map()).set(result.requestState, link);
-    (scope.mrtrByTuple ??= new Map()).set(req.tuple, link);
-    void msg;
+    (scope.mrtrByTuple ??= new Map()).set(request.tuple, link);
     phase(flow, "user", record.time);
     touch(flow, record.seq);
   }
 
-  const isSingleField = (e: Elicitation): boolean => e.mode === "form" && isObject(e.schema) && isObject(e.schema.properties) && Object.keys(e.schema.properties).length === 1;
+  const isSingleField = (e: Elicitation): boolean => e.mode === "form" && isObject(e.schema) && isObject(e.schema.properties) && countKeys(e.schema.properties, 2) === 1;
 
   /** adv-batch-questions: three or more rounds in a row that each ask one single-field form. */
   function checkBatchQuestions(flow: Flow, report: Report, pointerAt: string): void {
@@ -559,17 +591,7 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
 
   function addElicitation(flow: Flow, key: string, ep: unknown, mode: string, record: MessageRecord, p: string, round: number): Elicitation {
     const params = isObject(ep) ? ep : {};
-    const el: Elicitation = {
-      key,
-      mode,
-      message: params.message,
-      action: null,
-      completed: false,
-      round,
-      askRecord: record.seq,
-      askPointer: p,
-      askedAt: record.time,
-    };
+    const el = createElicitation(key, mode, params.message, round, record.seq, p, record.time);
     if ("requestedSchema" in params) el.schema = params.requestedSchema;
     if ("url" in params) el.url = params.url;
     if (typeof params.elicitationId === "string") el.elicitationId = params.elicitationId;
@@ -604,7 +626,7 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
       if (!already) addElicitation(flow, key, entry, elicitMode(entry), record, p, round.index);
       if (isObject(entry)) registerElicitationId(scope, flow, flow.elicitations.length - 1, entry, p, report, record.seq);
     });
-    (scope.awaitingRetry ??= new Map()).set(req.tuple, flow);
+    (scope.awaitingRetry ??= new Map()).set(tupleOf(req), flow);
     phase(flow, "user", record.time);
     touch(flow, record.seq);
   }
@@ -672,7 +694,7 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
     flowOfRecord.set(record.seq, flow);
     (scope.openElicitations ??= new Map()).set(key, { idKey: key, params: rawParams, mode, record: record.seq, exchange: exchange?.id, text, flow, index: flow.elicitations.length - 1, undeclaredMode });
     if (scope.openElicitations.size === 2) report({ rule: "adv-concurrent-elicitations", pointer: `${at}/id`, message: `Two elicitation/create requests are outstanding at once in this session (legal).` });
-    if (flow.rounds.length === 0) flow.rounds.push({ index: 1, requestId: null, requestRecord: record.seq, sentAt: record.time, outcome: null });
+    if (flow.rounds.length === 0) flow.rounds.push(createRound(1, null, record.seq, record.time));
     phase(flow, "user", record.time);
     touch(flow, record.seq);
   }
@@ -802,7 +824,7 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
       env.problem(record, `Invalid JSON in a ${record.direction === "c2s" ? "client" : "server"} message: ${(e as Error).message}`);
       return;
     }
-    const exchange = getExchange(record);
+    const exchange = exchanges.get(record);
     if (exchange && record.direction === "c2s") {
       exchange.requestHeaders ??= record.headers;
       exchange.method ??= record.method;
@@ -810,46 +832,41 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
     if (exchange && record.stream === "get-sse") resume(record, exchange);
     const scope = resolveScope(record, exchange);
     if (exchange && record.direction === "c2s" && !exchange.scope) exchange.scope = scope;
-    if (exchange && record.eventId !== undefined && (record.stream === "post-sse" || exchange.resumedOf !== undefined)) {
-      // A client resumes from the last event it received, so one entry per stream is enough.
-      const eventId = record.eventId;
-      let event = exchange.lastEvent;
-      if (event === undefined) exchange.lastEvent = event = { scope, exchange: "", requestIds: exchange.requestIds, eventId };
-      else if (event.scope !== scope || event.eventId !== eventId) event.scope.streamEvents!.delete(event.eventId);
-      event.scope = scope;
-      event.eventId = eventId;
-      event.exchange = exchange.resumedOf ?? exchange.id;
-      (scope.streamEvents ??= new Map()).set(eventId, event);
-    }
+    // The stream's last event, for a GET that resumes it with Last-Event-ID.
+    if (exchange && record.eventId !== undefined && (record.stream === "post-sse" || exchange.resumedOf !== undefined)) noteEvent(exchange, scope, record.eventId);
     if (priming) return;
     if (!Array.isArray(parsed)) return onJsonRpc({ record, at: "", exchange, scope }, parsed, false);
     for (let i = 0; i < parsed.length; i++) onJsonRpc({ record, at: `/${i}`, exchange, scope }, parsed[i], true);
   }
 
-  /** One JSON-RPC message of a record (`inBatch`: one element of a batch array). */
+  /**
+   * One JSON-RPC message of a record (`inBatch`: one element of a batch array). The four kinds are told
+   * apart as `classify` does, without building its object: this runs for every message.
+   */
   function onJsonRpc(ctx: MessageContext, m: unknown, inBatch: boolean): void {
     const { record, scope } = ctx;
-    const msg = classify(m);
     const c2s = record.direction === "c2s";
-    switch (msg.type) {
-      case "request":
-        return c2s ? onClientRequest(ctx, msg.id, msg.method, msg.params) : onServerRequest(ctx, msg.id, msg.method, msg.params, inBatch ? JSON.stringify(m) : record.text);
-      case "notification":
-        return c2s ? onClientNotification(ctx, msg.method, msg.params) : onServerNotification(ctx, msg.method, msg.params);
-      case "result":
-      case "error":
-        return c2s ? onClientResponse(ctx, msg) : onServerResponse(ctx, msg);
-      case "invalid":
-        if (c2s && isObject(m) && "id" in m && scope.openElicitations?.has(idKey(m.id))) {
-          env.report({ rule: "del-r12-response-correlation", pointer: `${ctx.at}`, message: `Client's answer to elicitation id ${JSON.stringify(m.id)} ${"result" in m ? "has both result and error" : "has neither result nor error"}.`, record: record.seq }, scope.openElicitations!.get(idKey(m.id))!.flow, scope.revision);
-          return;
-        }
-        return env.problem(record, `Not a JSON-RPC message${ctx.at ? ` at ${ctx.at}` : ""}: ${msg.reason}.`);
+    if (isObject(m)) {
+      const method = m.method;
+      if (typeof method === "string") {
+        if ("id" in m) return c2s ? onClientRequest(ctx, m.id, method, m.params) : onServerRequest(ctx, m.id, method, m.params, inBatch ? JSON.stringify(m) : record.text);
+        return c2s ? onClientNotification(ctx, method, m.params) : onServerNotification(ctx, method, m.params);
+      }
+      const hasResult = "result" in m;
+      const hasError = "error" in m;
+      if (hasResult && !hasError) return c2s ? onClientResponse(ctx, m.id, m.result, undefined) : onServerResponse(ctx, m.id, m.result, undefined);
+      if (hasError && !hasResult && isObject(m.error)) return c2s ? onClientResponse(ctx, m.id, undefined, m.error) : onServerResponse(ctx, m.id, undefined, m.error);
+      if (c2s && "id" in m && scope.openElicitations?.has(idKey(m.id))) {
+        env.report({ rule: "del-r12-response-correlation", pointer: `${ctx.at}`, message: `Client's answer to elicitation id ${JSON.stringify(m.id)} ${hasResult ? "has both result and error" : "has neither result nor error"}.`, record: record.seq }, scope.openElicitations!.get(idKey(m.id))!.flow, scope.revision);
+        return;
+      }
     }
+    const invalid = classify(m) as Classified & { type: "invalid" };
+    return env.problem(record, `Not a JSON-RPC message${ctx.at ? ` at ${ctx.at}` : ""}: ${invalid.reason}.`);
   }
 
   function onResponse(record: ResponseRecord): void {
-    const ex = getExchange(record);
+    const ex = exchanges.get(record);
     if (!ex) return;
     ex.status = record.status;
     ex.responseHeaders = record.headers;
@@ -872,7 +889,7 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
     if (!origin) return;
     ex.resumedOf = origin.exchange;
     ex.scope = origin.scope;
-    ex.requestIds.push(...origin.requestIds);
+    for (const key of origin.requestIds) addRequestId(ex, key);
     for (const key of origin.requestIds) {
       const req = origin.scope.abandoned?.get(key);
       if (!req || req.exchange !== origin.exchange) continue;
@@ -881,15 +898,15 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
       const flow = req.flow;
       if (flow && flow.status === "abandoned") {
         flow.status = "pending";
-        timing.set(flow, { phase: "server", since: flow.endedAt ?? record.time });
-        delete flow.endedAt;
+        restart(flow, flow.endedAt ?? record.time);
+        flow.endedAt = undefined;
         touch(flow, record.seq);
       }
     }
   }
 
   function onEnd(record: EndRecord): void {
-    const ex = getExchange(record);
+    const ex = exchanges.get(record);
     if (!ex) return;
     ex.ended = true;
     const scope = ex.scope;
@@ -907,7 +924,7 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
         }
       }
     }
-    exchanges.delete(ex.id);
+    exchanges.close(ex);
   }
 
   return {

@@ -69,3 +69,32 @@ export interface Flow {
   /** Every record that belongs to the flow, in order. */
   records: number[];
 }
+
+// Factories that write every member up front, undefined until known, in the order the members would
+// otherwise have been added: JSON (which skips undefined) reads the same, while every flow, round and
+// elicitation keeps one hidden class instead of a chain of them and a separate store for late members.
+
+export function createRound(index: number, requestId: Round["requestId"], requestRecord: number, sentAt: number, echoedState?: unknown): Round {
+  return { index, requestId, requestRecord, sentAt, outcome: null, echoedState, responseRecord: undefined, answeredAt: undefined, requestState: undefined };
+}
+
+export function createElicitation(key: string, mode: ElicitationMode, message: unknown, round: number, askRecord: number, askPointer: string, askedAt: number): Elicitation {
+  return {
+    key,
+    mode,
+    message,
+    action: null,
+    completed: false,
+    round,
+    askRecord,
+    askPointer,
+    askedAt,
+    schema: undefined,
+    url: undefined,
+    elicitationId: undefined,
+    content: undefined,
+    answerRecord: undefined,
+    answerPointer: undefined,
+    answeredAt: undefined,
+  };
+}

@@ -4,8 +4,10 @@ import { createCorrelator, type CorrelatorOptions } from "./correlator.ts";
 import type { Env } from "./env.ts";
 import type { Finding } from "./finding.ts";
 import type { Flow } from "./flow.ts";
+import { stateOf } from "./flowState.ts";
 import type { Problem } from "./problem.ts";
 import { catalogue } from "./rules/catalogue.ts";
+import type { CheckContext } from "./rules/context.ts";
 import type { FindingInput, RuleMeta, Severity, Violator } from "./rules/types.ts";
 
 export type { Finding } from "./finding.ts";
@@ -45,6 +47,14 @@ const violatorOf = (meta: RuleMeta): Violator => {
   return "none";
 };
 
+/** What a finding takes from its rule (the catalogue's), worked out once per rule rather than once per finding. */
+interface RuleFacts {
+  meta: RuleMeta;
+  severity: Severity;
+  violator: Violator;
+}
+const factsById = new Map<string, RuleFacts>(catalogue.map((r) => [r.id, { meta: r as RuleMeta, severity: r.severity as Severity, violator: violatorOf(r as RuleMeta) }]));
+
 /**
  * The analysis engine: capture records in, flows and graded findings out. Pure TypeScript: the extension's
  * worker, the panel's file import and the CLI all run it unchanged.
@@ -63,17 +73,27 @@ export function createEngine(options: EngineOptions = {}) {
   let delta: EngineDelta | null = null;
   const d = (): EngineDelta => (delta ??= { flows: NONE, findings: NONE, problems: NONE });
   const empty: EngineDelta = Object.freeze({ flows: NONE, findings: NONE, problems: NONE });
-  /** Flow → the push that last changed it: a flow goes into a delta once, and into `flows` the first time. */
-  const changedAt = new Map<Flow, number>();
+  /**
+   * Spec links by revision, then rule: the findings of a rule share a few distinct links. Per engine, as
+   * revisions are strings from the capture.
+   */
+  const specs = new Map<Revision | null, Map<RuleFacts, string>>();
+  const specOf = (facts: RuleFacts, revision: Revision | null): string => {
+    let byRule = specs.get(revision);
+    if (byRule === undefined) specs.set(revision, (byRule = new Map()));
+    let spec = byRule.get(facts);
+    if (spec === undefined) byRule.set(facts, (spec = specLink(facts.meta, revision)));
+    return spec;
+  };
   let pushes = 0;
   let flowCount = 0;
   let current: CaptureRecord | undefined;
 
   const env: Env = {
     report(input: FindingInput, flow: Flow | null, revision: Revision | null) {
-      if (disabled.has(input.rule)) return;
-      const meta = rulesById.get(input.rule);
-      if (!meta) throw new Error(`unknown rule id ${input.rule}`);
+      if (disabled.size && disabled.has(input.rule)) return;
+      const facts = factsById.get(input.rule);
+      if (!facts) throw new Error(`unknown rule id ${input.rule}`);
       const record = input.record ?? current?.seq ?? 0;
       const key = `${input.rule}\u0000${record}\u0000${input.pointer}\u0000${input.message}`;
       if (seen.has(key)) return;
@@ -81,14 +101,14 @@ export function createEngine(options: EngineOptions = {}) {
       const finding: Finding = {
         id: `F${findings.length + 1}`,
         rule: input.rule,
-        severity: input.severity ?? (meta.severity as Severity),
-        violator: input.violator ?? violatorOf(meta),
+        severity: input.severity ?? facts.severity,
+        violator: input.violator ?? facts.violator,
         flow: flow?.id ?? null,
         record,
         entry: entryOf.get(record) ?? record,
         pointer: input.pointer,
         message: input.message,
-        spec: specLink(meta, revision ?? flow?.revision ?? null),
+        spec: specOf(facts, revision ?? flow?.revision ?? null),
       };
       findings.push(finding);
       const out = d();
@@ -96,13 +116,20 @@ export function createEngine(options: EngineOptions = {}) {
       else out.findings.push(finding);
     },
     check(flow, revision, record) {
-      return { revision, report: (input) => env.report({ record, ...input }, flow, revision) };
+      // One context, rebound per call: a payload check runs to its end before the next one starts, and
+      // nothing keeps a context. Most checks report nothing, so a new object and closure each was waste.
+      checkTarget.flow = flow;
+      checkTarget.revision = revision;
+      checkTarget.record = record;
+      checkContext.revision = revision;
+      return checkContext;
     },
     flowChanged(flow) {
-      const last = changedAt.get(flow);
-      if (last === pushes) return;
-      if (last === undefined) flows.push(flow);
-      changedAt.set(flow, pushes);
+      // A flow goes into a delta once per push, and into `flows` the first time.
+      const state = stateOf(flow);
+      if (state.changedAt === pushes) return;
+      if (state.changedAt < 0) flows.push(flow);
+      state.changedAt = pushes;
       const out = d();
       if (out.flows === NONE) out.flows = [flow];
       else out.flows.push(flow);
@@ -119,6 +146,11 @@ export function createEngine(options: EngineOptions = {}) {
       if (out.problems === NONE) out.problems = [p];
       else out.problems.push(p);
     },
+  };
+  const checkTarget: { flow: Flow | null; revision: Revision | null; record: number | undefined } = { flow: null, revision: null, record: undefined };
+  const checkContext: CheckContext = {
+    revision: null,
+    report: (input) => env.report(checkTarget.record === undefined ? input : { record: checkTarget.record, ...input }, checkTarget.flow, checkTarget.revision),
   };
   const correlator = createCorrelator(env, options);
 

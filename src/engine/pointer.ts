@@ -44,3 +44,18 @@ export function canonicalJson(value: unknown): string {
 }
 
 export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/**
+ * How many own enumerable members an object has, counting no further than `limit`: asks like "empty?" or
+ * "exactly one?" without the array Object.keys builds (these run for every request and elicitation).
+ */
+export function countKeys(o: object, limit: number): number {
+  let n = 0;
+  for (const key in o) {
+    if (!Object.prototype.hasOwnProperty.call(o, key)) continue;
+    if (++n >= limit) break;
+  }
+  return n;
+}
+
+export const isEmptyObject = (o: object): boolean => countKeys(o, 1) === 0;

@@ -16,16 +16,16 @@ export interface ClientRequest {
   caps: unknown;
   /** Tool or prompt name, or resource URI. */
   target: string | null;
-  /** method + target + canonical arguments: links retries when no state does. */
-  tuple: string;
-  flow?: Flow;
+  /** method + target + canonical arguments: links retries when no state does (correlator `tupleOf`, on first use). */
+  tuple: string | undefined;
+  flow: Flow | undefined;
   /** Set once the response was seen (the record seq). */
-  answered?: number;
+  answered: number | undefined;
   /** MRTR: how this request relates to an earlier InputRequiredResult. */
-  retryOf?: MrtrLink;
-  retryDefects?: { missingKeys: boolean; extraKeys: boolean; malformed: boolean; tampered: boolean; declined: boolean };
+  retryOf: MrtrLink | undefined;
+  retryDefects: { missingKeys: boolean; extraKeys: boolean; malformed: boolean; tampered: boolean; declined: boolean } | undefined;
   /** 2026-07-28: what its envelope got wrong, for judging the server's answer (rules/revision.ts). */
-  envelope?: EnvelopeDefects;
+  envelope: EnvelopeDefects | undefined;
 }
 
 /** An `elicitation/create` the server sent (2025-xx) and the client has not answered. */
@@ -42,7 +42,7 @@ export interface ServerElicitation {
 }
 
 /** What a retry is compared with: the request that received the InputRequiredResult. */
-export type RequestSummary = Pick<ClientRequest, "method" | "target" | "tuple" | "record" | "idKey">;
+export type RequestSummary = Pick<ClientRequest, "method" | "target" | "record" | "idKey"> & { tuple: string };
 
 /** The latest InputRequiredResult of an MRTR chain, waiting for its retry. */
 export interface MrtrLink {
@@ -53,8 +53,8 @@ export interface MrtrLink {
   state: unknown;
   hasState: boolean;
   keys: string[];
-  /** key → input request method. */
-  methods: Map<string, string>;
+  /** The IRR's inputRequests (key → {method, params}); `inputMethod` reads a key's method from it. */
+  inputRequests: Record<string, unknown>;
   record: number;
   /** Retries already seen for this link (a second one is a replay or a parallel reuse). */
   retries: number;
@@ -167,4 +167,12 @@ export function createScopes() {
       return servers.get(server)?.get(client)?.latestSession;
     },
   };
+}
+
+/** The method of the link's input request `key`, when it is a request object with a string method. */
+export function inputMethod(link: MrtrLink, key: string): string | undefined {
+  const ir = link.inputRequests;
+  if (!Object.prototype.hasOwnProperty.call(ir, key)) return undefined;
+  const entry = ir[key];
+  return typeof entry === "object" && entry !== null && !Array.isArray(entry) && typeof (entry as { method?: unknown }).method === "string" ? (entry as { method: string }).method : undefined;
 }

@@ -1,7 +1,7 @@
 import type { Revision } from "../../protocol/revision.ts";
 import { hasUrlMode } from "../../protocol/revision.ts";
 import { declaredModes } from "../caps.ts";
-import { isObject } from "../pointer.ts";
+import { isEmptyObject, isObject } from "../pointer.ts";
 import type { Report } from "./types.ts";
 
 const kind = (v: unknown): string => (v === null ? "null" : Array.isArray(v) ? "an array" : typeof v === "object" ? "an object" : `a ${typeof v}`);
@@ -24,8 +24,9 @@ export function checkClientCapsShape(caps: unknown, at: string, revision: Revisi
       report({ rule: "cap-client-shape", pointer: `${at}/elicitation/${mode}`, message: `capabilities.elicitation.${mode} is ${kind(decl[mode])}; it must be an object.` });
     }
   }
-  const keys = Object.keys(decl);
-  if (keys.length > 0 && !("form" in decl) && !("url" in decl)) {
+  // The member list is made only for the message.
+  if (!("form" in decl) && !("url" in decl) && !isEmptyObject(decl)) {
+    const keys = Object.keys(decl);
     report({
       rule: "cap-client-shape",
       severity: "warning",

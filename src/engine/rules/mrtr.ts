@@ -2,7 +2,7 @@ import type { MessageRecord } from "../../capture/record.ts";
 import { INPUT_METHODS, MRTR_METHODS } from "../../protocol/mrtr.ts";
 import { META_PROTOCOL_VERSION } from "../../protocol/revision.ts";
 import { isObject, join } from "../pointer.ts";
-import type { ClientRequest, MrtrLink } from "../scope.ts";
+import { inputMethod, type ClientRequest, type MrtrLink } from "../scope.ts";
 import type { Report } from "./types.ts";
 
 /** Final-result fields per method (mrtr-irr-mixed-payload). */
@@ -38,8 +38,8 @@ export function checkResultType(result: Record<string, unknown>, at: string, rep
   }
 }
 
+const NONE: readonly string[] = [];
 const QUOTE = 34;
-const BACKSLASH = 92;
 const COLON = 58;
 const WHITESPACE = /\s/;
 
@@ -53,17 +53,29 @@ export function duplicateInputRequestKeys(text: string): string[] {
   const dups: string[] = [];
   const n = text.length;
   let depth = 0;
+  // The next backslash at or after the scan, found again only once the scan passes it: amortised linear.
+  let backslash = -1;
   // Character codes, not one-character strings: this walks the whole inputRequests text of every InputRequiredResult.
   for (let i = open; i < n; i++) {
     const c = text.charCodeAt(i);
     if (c === QUOTE) {
+      // A string runs to the first quote that no backslash escapes (a backslash escapes the next character).
+      // indexOf jumps to the candidates, which costs far less than looking at every character of every string.
       let j = i + 1;
       let escaped = false;
-      while (j < n && text.charCodeAt(j) !== QUOTE) {
-        if (text.charCodeAt(j) === BACKSLASH) {
-          escaped = true;
-          j += 2;
-        } else j++;
+      for (;;) {
+        let quote = text.indexOf('"', j);
+        if (quote < 0) quote = n;
+        if (backslash < j) {
+          backslash = text.indexOf("\\", j);
+          if (backslash < 0) backslash = n;
+        }
+        if (backslash >= quote) {
+          j = quote;
+          break;
+        }
+        escaped = true;
+        j = backslash + 2;
       }
       if (depth === 1) {
         let k = j + 1;
@@ -106,7 +118,8 @@ export function checkIrr(result: Record<string, unknown>, at: string, req: Clien
   if (requestState !== undefined && typeof requestState !== "string") {
     report({ rule: "mrtr-request-state-string", violator: "server", pointer: `${at}/result/requestState`, message: `requestState is ${requestState === null ? "null" : typeof requestState}; it must be an opaque string.` });
   }
-  const mixed = (FINAL_FIELDS[req.method] ?? []).filter((f) => f in result);
+  const finals = FINAL_FIELDS[req.method];
+  const mixed = finals !== undefined && finals.some((f) => f in result) ? finals.filter((f) => f in result) : NONE;
   if (mixed.length) {
     report({ rule: "mrtr-irr-mixed-payload", pointer: `${at}/result/${mixed[0]}`, message: `InputRequiredResult also carries final-result field${mixed.length > 1 ? "s" : ""} ${mixed.join(", ")}.` });
   }
@@ -118,7 +131,9 @@ export function checkIrr(result: Record<string, unknown>, at: string, req: Clien
     report({ rule: "mrtr-input-request-method", pointer: `${at}/result/inputRequests`, message: "inputRequests is not an object of key → request." });
     return;
   }
-  for (const [key, entry] of Object.entries(inputRequests)) {
+  for (const key in inputRequests) {
+    if (!Object.prototype.hasOwnProperty.call(inputRequests, key)) continue;
+    const entry = inputRequests[key];
     const p = join(`${at}/result/inputRequests`, key);
     if (!isObject(entry)) {
       report({ rule: "mrtr-input-request-method", pointer: p, message: `inputRequests.${key} is not a request object.` });
@@ -187,23 +202,26 @@ export function checkRetry(req: ClientRequest, link: MrtrLink, record: MessageRe
   const responses = params.inputResponses;
   if (responses !== undefined && !isObject(responses)) defects.malformed = true;
   const given = isObject(responses) ? responses : {};
-  const missing = link.keys.filter((k) => !(k in given));
+  const missing = link.keys.some((k) => !(k in given)) ? link.keys.filter((k) => !(k in given)) : NONE;
   if (missing.length) {
     defects.missingKeys = true;
     report({ rule: "mrtr-fulfil-before-retry", pointer: isObject(responses) ? `${at}/params/inputResponses` : `${at}/params`, message: `Retry lacks inputResponses for ${missing.map((k) => `"${k}"`).join(", ")}; a declined or cancelled ask still needs an entry.` });
   }
-  for (const [key, value] of Object.entries(given)) {
-    const p = join(`${at}/params/inputResponses`, key);
-    if (!link.methods.has(key)) {
+  // for…in with an own-member test walks the members as Object.entries does, without building the pairs.
+  for (const key in given) {
+    if (!Object.prototype.hasOwnProperty.call(given, key)) continue;
+    const value = given[key];
+    const method = inputMethod(link, key);
+    const p = (): string => join(`${at}/params/inputResponses`, key);
+    if (method === undefined) {
       defects.extraKeys = true;
-      report({ rule: "mrtr-input-responses-extra-keys", pointer: p, message: `inputResponses key "${key}" was not requested by the latest InputRequiredResult.` });
+      report({ rule: "mrtr-input-responses-extra-keys", pointer: p(), message: `inputResponses key "${key}" was not requested by the latest InputRequiredResult.` });
       continue;
     }
-    const method = link.methods.get(key);
     if (!matchesInputType(method, value)) {
       defects.malformed = true;
       const wrapped = isObject(value) && ("result" in value || "jsonrpc" in value);
-      report({ rule: "mrtr-response-type-match", pointer: p, message: `inputResponses.${key} is not a ${method === "elicitation/create" ? "ElicitResult" : method === "roots/list" ? "ListRootsResult" : "CreateMessageResult"}${wrapped ? " (it is wrapped in a JSON-RPC response)" : ""}.` });
+      report({ rule: "mrtr-response-type-match", pointer: p(), message: `inputResponses.${key} is not a ${method === "elicitation/create" ? "ElicitResult" : method === "roots/list" ? "ListRootsResult" : "CreateMessageResult"}${wrapped ? " (it is wrapped in a JSON-RPC response)" : ""}.` });
     } else if (method === "elicitation/create" && isElicitResultLike(value)) {
       const action = (value as { action: string }).action;
       if (action === "decline" || action === "cancel") defects.declined = true;

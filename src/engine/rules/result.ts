@@ -33,7 +33,7 @@ export function checkResult(er: unknown, ep: unknown, mode: string | null, at: s
     const n = isObject(content) ? Object.keys(content).length : 0;
     report({ rule: "result-url-accept-no-content", pointer: ptr(at, "content"), message: `The answer to a URL-mode request carries content${n ? ` with ${n} field${n > 1 ? "s" : ""}` : ""}; URL-mode data must stay out of the client.` });
   }
-  const bad = hasContent ? checkValueTypes(content, ptr(at, "content"), ctx, era) : new Set<string>();
+  const bad = hasContent ? checkValueTypes(content, ptr(at, "content"), ctx, era) : undefined;
   if (action === "accept" && isObject(content)) checkSecretValues(content, ptr(at, "content"), ctx);
   if (action !== "accept" || mode !== "form" || !isObject(ep) || !isObject(ep.requestedSchema)) return;
 
@@ -52,27 +52,32 @@ export function checkResult(er: unknown, ep: unknown, mode: string | null, at: s
   else if (isObject(content)) checkDefaultsApplied(schema, content, ptr(at, "content"), ctx);
 }
 
-/** schema.ts ElicitResult.content: string | number | boolean, plus string[] from 2025-11-25. Returns the keys reported. */
-function checkValueTypes(content: unknown, at: string, ctx: CheckContext, era: Era): Set<string> {
-  const bad = new Set<string>();
+/**
+ * schema.ts ElicitResult.content: string | number | boolean, plus string[] from 2025-11-25. Returns the keys
+ * reported, or undefined when there are none (nearly always: no set is made for a well-typed answer).
+ */
+function checkValueTypes(content: unknown, at: string, ctx: CheckContext, era: Era): Set<string> | undefined {
   if (!isObject(content)) {
     ctx.report({ rule: "result-content-value-types", pointer: at, message: `content is ${jsonType(content)}; it must be an object of field values.` });
-    return bad;
+    return undefined;
   }
+  let bad: Set<string> | undefined;
   const arrays = isR2Plus(era);
-  for (const [key, value] of Object.entries(content)) {
-    const p = ptr(at, key);
+  // for…in with an own-member test walks the members as Object.entries does, without building the pairs.
+  for (const key in content) {
+    if (!has(content, key)) continue;
+    const value = content[key];
     const t = typeof value;
     if (t === "string" || t === "number" || t === "boolean") continue;
     if (arrays && Array.isArray(value)) {
       const i = value.findIndex((v) => typeof v !== "string");
       if (i < 0) continue;
-      bad.add(key);
-      ctx.report({ rule: "result-content-value-types", pointer: ptr(p, i), message: `content.${key}[${i}] is ${jsonType(value[i])}; multi-select values are arrays of strings.` });
+      (bad ??= new Set()).add(key);
+      ctx.report({ rule: "result-content-value-types", pointer: ptr(at, key, i), message: `content.${key}[${i}] is ${jsonType(value[i])}; multi-select values are arrays of strings.` });
       continue;
     }
-    bad.add(key);
-    ctx.report({ rule: "result-content-value-types", pointer: p, message: `content.${key} is ${jsonType(value)}; values must be a string, number or boolean${arrays ? " (or an array of strings)" : " in 2025-06-18"}.` });
+    (bad ??= new Set()).add(key);
+    ctx.report({ rule: "result-content-value-types", pointer: ptr(at, key), message: `content.${key} is ${jsonType(value)}; values must be a string, number or boolean${arrays ? " (or an array of strings)" : " in 2025-06-18"}.` });
   }
   return bad;
 }
@@ -80,11 +85,21 @@ function checkValueTypes(content: unknown, at: string, ctx: CheckContext, era: E
 // Project rule: a credential typed into a form has already passed through the client (and possibly the
 // model); the message says what it looks like and never repeats it.
 function checkSecretValues(content: Json, at: string, ctx: CheckContext): void {
-  for (const [key, value] of Object.entries(content)) {
-    const values: [string, unknown][] = Array.isArray(value) ? value.map((v, i) => [ptr(at, key, i), v]) : [[ptr(at, key), value]];
-    for (const [pointer, v] of values) {
-      const looks = typeof v === "string" ? secretValue(v) : null;
-      if (looks) ctx.report({ rule: "form-secret-value", pointer, message: `Form field "${key}" holds a value that looks like ${looks}; ask for credentials through URL mode so they never pass through the client.` });
+  const found = (key: string, pointer: string, looks: string) =>
+    ctx.report({ rule: "form-secret-value", pointer, message: `Form field "${key}" holds a value that looks like ${looks}; ask for credentials through URL mode so they never pass through the client.` });
+  // Pointers are made only for the values that look like secrets.
+  for (const key in content) {
+    if (!has(content, key)) continue;
+    const value = content[key];
+    if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) {
+        const v: unknown = value[i];
+        const looks = typeof v === "string" ? secretValue(v) : null;
+        if (looks) found(key, ptr(at, key, i), looks);
+      }
+    } else {
+      const looks = typeof value === "string" ? secretValue(value) : null;
+      if (looks) found(key, ptr(at, key), looks);
     }
   }
 }
@@ -92,9 +107,14 @@ function checkSecretValues(content: Json, at: string, ctx: CheckContext): void {
 // § "Requested Schema": "Clients that support defaults SHOULD pre-populate form fields with these values."
 function checkDefaultsApplied(schema: Json, content: Json, at: string, ctx: CheckContext): void {
   const properties = isObject(schema.properties) ? schema.properties : {};
-  const required = new Set(Array.isArray(schema.required) ? schema.required : []);
-  for (const [key, def] of Object.entries(properties)) {
-    if (!isObject(def) || !has(def, "default") || required.has(key) || has(content, key)) continue;
+  // Made only when some property has a default: most forms have none.
+  let required: Set<unknown> | undefined;
+  for (const key in properties) {
+    if (!has(properties, key)) continue;
+    const def = properties[key];
+    if (!isObject(def) || !has(def, "default")) continue;
+    required ??= new Set(Array.isArray(schema.required) ? schema.required : []);
+    if (required.has(key) || has(content, key)) continue;
     ctx.report({ rule: "result-defaults-applied", pointer: at, message: `The accepted answer omits "${key}", which has the default ${JSON.stringify(def.default)}; clients should pre-fill defaults and send them back.` });
   }
 }

@@ -123,49 +123,68 @@ const quote = (s: string): string => JSON.stringify(s.length > 40 ? s.slice(0, 4
 /** Checks one value against one property definition; `name` is the field name used in messages. */
 export function validateValue(value: unknown, def: Json, name: string, at: string): Issue[] {
   const issues: Issue[] = [];
-  const add = (code: IssueCode, message: string, pointer = at) => issues.push({ code, pointer, message });
+  validateInto(issues, value, def, name, at, undefined);
+  return issues;
+}
+
+/**
+ * validateValue's work, adding to `issues`. The value's pointer is `base`, or `base` + `key` when a key is
+ * given: it is built only when there is an issue to point at (answers are checked field by field, and
+ * nearly every field is fine).
+ */
+function validateInto(issues: Issue[], value: unknown, def: Json, name: string, base: string, key: string | undefined): void {
+  const at = (): string => (key === undefined ? base : ptr(base, key));
+  const add = (code: IssueCode, message: string, pointer?: string) => issues.push({ code, pointer: pointer ?? at(), message });
   const kind = propertyKind(def);
   // Only selects have options (enumOptions is null for every other kind).
   const options = kind === "single-enum" || kind === "titled-single" || kind === "multi-enum" || kind === "titled-multi" ? enumOptions(def) : null;
   if (kind === "multi-enum" || kind === "titled-multi") {
-    if (!isStringArray(value)) return [{ code: "type", pointer: at, message: `"${name}" should be an array of strings but is ${jsonType(value)}.` }];
-    const [min, max] = [num(def.minItems), num(def.maxItems)];
+    if (!isStringArray(value)) {
+      add("type", `"${name}" should be an array of strings but is ${jsonType(value)}.`);
+      return;
+    }
+    const min = num(def.minItems);
+    const max = num(def.maxItems);
     if (min !== undefined && value.length < min) add("bounds", `"${name}" has ${value.length} selections, fewer than minItems ${min}.`);
     if (max !== undefined && value.length > max) add("bounds", `"${name}" has ${value.length} selections, more than maxItems ${max}.`);
     value.forEach((v, i) => {
-      if (options && !options.includes(v)) add("enum", `"${name}" contains ${quote(v)}, which is not one of its options.`, ptr(at, i));
+      if (options && !options.includes(v)) add("enum", `"${name}" contains ${quote(v)}, which is not one of its options.`, ptr(at(), i));
     });
-    return issues;
+    return;
   }
   if (kind === "boolean") {
     if (typeof value !== "boolean") add("type", `"${name}" should be a boolean but is ${jsonType(value)}.`);
-    return issues;
+    return;
   }
   if (kind === "number") {
     const integer = def.type === "integer";
     if (typeof value !== "number" || (integer && !Number.isInteger(value))) {
       add("type", `"${name}" should be ${integer ? "an integer" : "a number"} but is ${typeof value === "number" ? "a fraction" : jsonType(value)}.`);
-      return issues;
+      return;
     }
-    const [min, max] = [num(def.minimum), num(def.maximum)];
+    const min = num(def.minimum);
+    const max = num(def.maximum);
     if (min !== undefined && value < min) add("bounds", `"${name}" is ${value}, below its minimum ${min}.`);
     if (max !== undefined && value > max) add("bounds", `"${name}" is ${value}, above its maximum ${max}.`);
-    return issues;
+    return;
   }
-  if (kind === "other") return issues;
-  if (typeof value !== "string") return [{ code: "type", pointer: at, message: `"${name}" should be a string but is ${jsonType(value)}.` }];
+  if (kind === "other") return;
+  if (typeof value !== "string") {
+    add("type", `"${name}" should be a string but is ${jsonType(value)}.`);
+    return;
+  }
   if (options) {
     if (!options.includes(value)) add("enum", `"${name}" is ${quote(value)}, which is not one of its options.`);
-    return issues;
+    return;
   }
   // JSON Schema counts length in Unicode code points, not UTF-16 units.
   const length = codePoints(value);
-  const [min, max] = [num(def.minLength), num(def.maxLength)];
+  const min = num(def.minLength);
+  const max = num(def.maxLength);
   if (min !== undefined && length < min) add("bounds", `"${name}" is ${length} characters long, shorter than minLength ${min}.`);
   if (max !== undefined && length > max) add("bounds", `"${name}" is ${length} characters long, longer than maxLength ${max}.`);
   const check = typeof def.format === "string" ? formatCheck[def.format] : undefined;
   if (check && !check(value)) add("format", `"${name}" is not a valid ${def.format} (format "${def.format}").`);
-  return issues;
 }
 
 /** The length of a string in code points, as `[...s].length` counts them (a lone surrogate counts as one). */
@@ -189,22 +208,23 @@ const NOTHING_SKIPPED: ReadonlySet<string> = new Set();
  * Validates `content` (an object) against `requestedSchema`; pointers are built under `at` (the content).
  * Keys in `skip` count as present but their values are not checked (already reported as malformed).
  */
-export function validateContent(content: Json, schema: Json, at: string, skip: ReadonlySet<string> = NOTHING_SKIPPED): Issue[] {
+export function validateContent(content: Json, schema: Json, at: string, skip: ReadonlySet<string> | undefined = NOTHING_SKIPPED): Issue[] {
   const properties = isObject(schema.properties) ? schema.properties : {};
   const issues: Issue[] = [];
   const required = isStringArray(schema.required) ? schema.required : [];
-  const missing = required.filter((k) => !has(content, k));
-  if (missing.length) {
+  if (required.some((k) => !has(content, k))) {
+    const missing = required.filter((k) => !has(content, k));
     issues.push({ code: "required", pointer: at, message: `Required field${missing.length > 1 ? "s" : ""} ${missing.map((k) => `"${k}"`).join(", ")} missing from the accepted content.` });
   }
-  for (const [key, value] of Object.entries(content)) {
-    if (skip.has(key)) continue;
+  // for…in with an own-member test walks the members as Object.entries does, without building the pairs.
+  for (const key in content) {
+    if (!has(content, key) || skip.has(key)) continue;
     const def = properties[key];
     if (!has(properties, key) || !isObject(def)) {
       issues.push({ code: "extra", pointer: ptr(at, key), message: `Content field "${key}" is not in requestedSchema.properties.` });
       continue;
     }
-    issues.push(...validateValue(value, def, key, ptr(at, key)));
+    validateInto(issues, content[key], def, key, at, key);
   }
   return issues;
 }
