@@ -1,12 +1,15 @@
 import { TapEnvelope } from "../shared/contentProtocol.ts";
 import { TapRecord } from "../shared/tapRecord.ts";
-import { TAP_SOURCE } from "../shared/tags.ts";
+import { TAP_CHANNEL, TAP_SOURCE } from "../shared/tags.ts";
 
 /**
- * Takes the tap's envelopes out of the page's `message` events. Any script in the page can post to the window, so
- * an envelope counts only when it comes from this very window, carries the tap's tag and passes the schema; each
- * record is checked on its own. Failures are dropped and counted. Registered at document_start, before any page
- * script, so stopping the event here keeps the envelopes from every page listener.
+ * Receives the tap's envelopes on its private channel (src/page/emit.ts). Registered at document_start, before the
+ * tap and before any page script: the first `TAP_CHANNEL` event dispatched on this very window that carries an
+ * EventTarget as `relatedTarget` is the tap's hand-over; the relay keeps that target, stops the event, and stops
+ * listening on the window, so later page events of that type (and page messages carrying the tap's tag) reach the
+ * page untouched. On the channel, an envelope counts only when it is the tap's event type with a string detail,
+ * carries the tap's tag and passes the schema; each record is then checked on its own. Failures are dropped and
+ * counted. docs/extension.md ("The tap's channel") gives the threat model.
  */
 export function listenToTap(win: Window, onRecords: (records: TapRecord[], rejected: number) => void): void {
   const accept = (data: unknown): void => {
@@ -22,30 +25,22 @@ export function listenToTap(win: Window, onRecords: (records: TapRecord[], rejec
     onRecords(records, rejected);
   };
 
-  win.addEventListener(
-    "message",
-    (event) => {
-      if (event.source !== win) return;
-      const data: unknown = event.data;
-      if (data === null || typeof data !== "object" || (data as { source?: unknown }).source !== TAP_SOURCE) return;
-      event.stopImmediatePropagation();
-      accept(data);
-    },
-    true,
-  );
-
-  // The tap's last batch at pagehide, sent synchronously (a posted message would die with the document).
-  win.addEventListener(
-    TAP_SOURCE,
-    (event) => {
-      event.stopImmediatePropagation();
+  const onEnvelope = (event: Event): void => {
+    try {
       const detail: unknown = (event as CustomEvent).detail;
-      try {
-        accept(typeof detail === "string" ? JSON.parse(detail) : undefined);
-      } catch {
-        onRecords([], 1);
-      }
-    },
-    true,
-  );
+      accept(event.type === TAP_SOURCE && typeof detail === "string" ? JSON.parse(detail) : undefined);
+    } catch {
+      onRecords([], 1);
+    }
+  };
+
+  const onHandOver = (event: Event): void => {
+    const channel = (event as MouseEvent).relatedTarget;
+    // This window's own event (the `event.source === window` of a message), carrying an EventTarget.
+    if (event.target !== win || event.eventPhase !== Event.AT_TARGET || channel === null || typeof channel.addEventListener !== "function") return;
+    event.stopImmediatePropagation();
+    win.removeEventListener(TAP_CHANNEL, onHandOver, true);
+    channel.addEventListener(TAP_SOURCE, onEnvelope);
+  };
+  win.addEventListener(TAP_CHANNEL, onHandOver, true);
 }

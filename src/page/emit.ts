@@ -1,6 +1,7 @@
 import type { RecordDraft } from "../shared/tapRecord.ts";
-import { PROTOCOL_VERSION, TAP_SOURCE } from "../shared/tags.ts";
+import { PROTOCOL_VERSION, TAP_CHANNEL, TAP_SOURCE } from "../shared/tags.ts";
 import type { Natives } from "./natives.ts";
+import { append, JSONStringify, WeakMapCtor, WeakMapPrototypeHas, WeakMapPrototypeSet } from "./primordials.ts";
 
 /** How long records wait to be posted together: one post per ~50 ms costs the page ~1.07×, one per record ~1.5×. */
 export const FLUSH_MS = 50;
@@ -20,26 +21,25 @@ export interface Emitter {
    * must stay ahead of it. Records behind an unfilled slot wait (up to HOLD_MS).
    */
   reserve(): (records: RecordDraft[]) => void;
-  /**
-   * Emits a record the page caused by sending, one task later while a stream of ours is being read: an SSE event
-   * the page already acted on (its answer) reaches our branch of the tee in the same task, so the event lands first.
-   */
-  emitSent(record: RecordDraft): void;
-  /** Streams being read: while > 0, sends are deferred (emitSent). */
-  streams: number;
 }
 
 /**
- * The tap's only way out: records are queued and posted to the content relay in one envelope per ~50 ms. The relay
- * takes the envelope out of the event (stopImmediatePropagation) before any page listener sees it. At `pagehide` the
- * rest goes synchronously as a CustomEvent: a message posted then would be dropped with the document.
+ * The tap's only way out, a channel no page script can reach. At install — document_start, before any page
+ * script, and after the relay (content.js comes first in the manifest) — the tap makes an EventTarget of its own
+ * and hands it to the relay in one synchronous `TAP_CHANNEL` event on the window, as the `relatedTarget` of a
+ * MouseEvent: DOM objects are shared between the page's world and the relay's, an object `detail` would not cross.
+ * The relay keeps the target of the first such event and stops that event. From then on each batch is a
+ * `CustomEvent` with a JSON string `detail` dispatched on that target: never seen by page listeners (it is not in
+ * the DOM and nothing the page can reach refers to it), and synchronous, so the last batch still goes at `pagehide`.
+ * Records are batched: one dispatch per ~50 ms.
  */
 export function createEmitter(win: Window, N: Natives, delay = FLUSH_MS): Emitter {
+  const channel = new N.EventTarget();
+  N.dispatch(win, new N.MouseEvent(TAP_CHANNEL, { __proto__: null, relatedTarget: channel } as MouseEventInit));
+
   let queue: (RecordDraft | Slot)[] = [];
   let scheduled = false;
-  let deferred: RecordDraft[] = [];
-  const isSlot = (item: RecordDraft | Slot): item is Slot => "since" in item && !("kind" in item);
-  const envelope = (records: RecordDraft[]) => ({ source: TAP_SOURCE, v: PROTOCOL_VERSION, kind: "records" as const, records });
+  const slots = new WeakMapCtor<object, true>();
 
   const take = (all: boolean): RecordDraft[] => {
     const out: RecordDraft[] = [];
@@ -47,78 +47,59 @@ export function createEmitter(win: Window, N: Natives, delay = FLUSH_MS): Emitte
     let i = 0;
     for (; i < queue.length; i++) {
       const item = queue[i]!;
-      if (!isSlot(item)) out.push(item);
-      else if (item.records) out.push(...item.records);
-      else if (all || now - item.since > HOLD_MS) item.since = -1; // given up: its records go at the end when they come
+      if (!WeakMapPrototypeHas(slots, item)) append(out, item as RecordDraft);
+      else if ((item as Slot).records) {
+        const records = (item as Slot).records!;
+        for (let j = 0; j < records.length; j++) append(out, records[j]!);
+      } else if (all || now - (item as Slot).since > HOLD_MS) (item as Slot).since = -1; // given up: its records go at the end when they come
       else break;
     }
-    queue = queue.slice(i);
+    const rest: (RecordDraft | Slot)[] = [];
+    for (let j = i; j < queue.length; j++) append(rest, queue[j]!);
+    queue = rest;
     return out;
   };
 
-  const schedule = (): void => {
-    if (scheduled) return;
-    scheduled = true;
-    N.setTimeout.call(win, flush, delay);
+  const send = (records: RecordDraft[]): void => {
+    if (records.length === 0) return;
+    try {
+      const detail = JSONStringify({ source: TAP_SOURCE, v: PROTOCOL_VERSION, kind: "records", records });
+      N.dispatch(channel, new N.CustomEvent(TAP_SOURCE, { __proto__: null, detail } as CustomEventInit));
+    } catch {
+      // A batch that cannot be serialized costs itself, never the page.
+    }
   };
 
   const flush = (): void => {
     scheduled = false;
     const records = take(false);
     if (queue.length > 0) schedule();
-    if (records.length === 0) return;
-    try {
-      (N.postMessage as (message: unknown, targetOrigin: string) => void).call(win, envelope(records), "*");
-    } catch {
-      // A record that cannot be cloned costs its batch, never the page.
-    }
+    send(records);
+  };
+
+  const schedule = (): void => {
+    if (scheduled) return;
+    scheduled = true;
+    N.setTimeout(flush, delay);
   };
 
   const push = (item: RecordDraft | Slot): void => {
-    queue.push(item);
+    append(queue, item);
     schedule();
   };
 
-  // One task later, without timers a page could throttle or count: a private MessageChannel.
-  const channel = new MessageChannel();
-  channel.port1.onmessage = () => {
-    const records = deferred;
-    deferred = [];
-    for (const record of records) push(record);
-  };
+  N.listen(win, "pagehide", () => send(take(true)), true);
 
-  N.listen.call(
-    win,
-    "pagehide",
-    () => {
-      for (const record of deferred.splice(0)) queue.push(record);
-      const records = take(true);
-      if (records.length === 0) return;
-      try {
-        N.dispatch.call(win, new N.CustomEvent(TAP_SOURCE, { detail: N.stringify(envelope(records)) }));
-      } catch {
-        // Never into the page.
-      }
-    },
-    true,
-  );
-
-  const emitter: Emitter = {
-    streams: 0,
-    emit: (record) => push(record),
+  return {
+    emit: push,
     reserve() {
       const slot: Slot = { records: undefined, since: N.now() };
+      WeakMapPrototypeSet(slots, slot, true);
       push(slot);
       return (records) => {
-        if (slot.since === -1) for (const record of records) push(record);
+        if (slot.since === -1) for (let i = 0; i < records.length; i++) push(records[i]!);
         else slot.records = records;
       };
     },
-    emitSent(record) {
-      if (emitter.streams === 0 && deferred.length === 0) return push(record);
-      deferred.push(record);
-      if (deferred.length === 1) channel.port2.postMessage(null);
-    },
   };
-  return emitter;
 }

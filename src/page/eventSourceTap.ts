@@ -1,7 +1,8 @@
 import type { RecordDraft } from "../shared/tapRecord.ts";
-import type { Natives } from "./natives.ts";
 import { capped, looksJsonRpc, type Tap } from "./mcp.ts";
-import { replaceConstructor, replaceMethod } from "./wrap.ts";
+import type { Natives } from "./natives.ts";
+import { WeakMapCtor, WeakMapPrototypeGet, WeakMapPrototypeSet } from "./primordials.ts";
+import type { Wrap } from "./wrap.ts";
 
 interface Connection {
   url: string;
@@ -16,9 +17,9 @@ interface Connection {
  * to POST to), then `message` events. Nothing is recorded for an EventSource until it carries one of those; each
  * (re)connection is an exchange: a 200 head, its events, an end (`network` on error, `abort` on close()).
  */
-export function tapEventSource(win: Window & typeof globalThis, tap: Tap, N: Natives): void {
+export function tapEventSource(win: Window & typeof globalThis, tap: Tap, N: Natives, wrap: Wrap): void {
   if (typeof win.EventSource !== "function") return;
-  const connections = new WeakMap<EventSource, Connection>();
+  const connections = new WeakMapCtor<object, Connection>();
 
   const emit = (c: Connection, record: Record<string, unknown>): void =>
     tap.emit({ transport: "eventsource", exchange: c.exchange, url: c.url, client: tap.client, ...record } as RecordDraft);
@@ -28,12 +29,12 @@ export function tapEventSource(win: Window & typeof globalThis, tap: Tap, N: Nat
     c.exchange = undefined;
   };
 
-  replaceConstructor<typeof EventSource>(win, "EventSource", (source) => {
-    const c: Connection = { url: source.url, mcp: false, openedAt: tap.now() };
-    connections.set(source, c);
+  wrap.ctor(win, "EventSource", (source) => {
+    const c: Connection = { url: N.eventSourceUrl(source), mcp: false, openedAt: tap.now(), exchange: undefined };
+    WeakMapPrototypeSet(connections, source, c);
     const onEvent = (type: string) => (event: Event) => {
       try {
-        const data = (event as MessageEvent).data;
+        const data = N.messageData(event);
         if (typeof data !== "string") return;
         if (!c.mcp) {
           if (type !== "endpoint" && !looksJsonRpc(data)) return;
@@ -43,7 +44,7 @@ export function tapEventSource(win: Window & typeof globalThis, tap: Tap, N: Nat
           c.exchange = tap.id("e");
           emit(c, { time: c.openedAt, kind: "response", status: 200, headers: { "content-type": "text/event-stream" }, emptyBody: false });
         }
-        const id = (event as MessageEvent).lastEventId;
+        const id = N.messageLastEventId(event);
         emit(c, {
           time: tap.now(),
           kind: "message",
@@ -58,19 +59,22 @@ export function tapEventSource(win: Window & typeof globalThis, tap: Tap, N: Nat
         // Never into the page.
       }
     };
-    N.listen.call(source, "open", () => void (c.openedAt = tap.now()));
-    N.listen.call(source, "message", onEvent("message"));
-    N.listen.call(source, "endpoint", onEvent("endpoint"));
-    N.listen.call(source, "error", () => end(c, "network"));
+    N.listen(source, "open", () => void (c.openedAt = tap.now()));
+    N.listen(source, "message", onEvent("message"));
+    N.listen(source, "endpoint", onEvent("endpoint"));
+    N.listen(source, "error", () => end(c, "network"));
   });
 
-  replaceMethod(win.EventSource.prototype, "close", {
-    apply(target, source: EventSource, args: unknown[]) {
-      const wasOpen = source.readyState !== 2;
-      const result = Reflect.apply(target, source, args);
-      const c = connections.get(source);
-      if (c && wasOpen) end(c, "abort");
-      return result;
-    },
+  wrap.method(win.EventSource.prototype, "close", (target, source, args) => {
+    let wasOpen = false;
+    try {
+      wasOpen = N.eventSourceReadyState(source) !== 2;
+    } catch {
+      wasOpen = false;
+    }
+    const result = wrap.invoke(target, source, args);
+    const c = wasOpen && source !== null && typeof source === "object" ? WeakMapPrototypeGet(connections, source) : undefined;
+    if (c) end(c, "abort");
+    return result;
   });
 }

@@ -1,93 +1,73 @@
 import type { RecordDraft } from "../shared/tapRecord.ts";
-import { MESSAGE_CAP } from "../shared/tags.ts";
+import { createBodyWatch, type BodyWatch } from "./bodyWatch.ts";
+import { planFetch, watchInit, type Plan, type SeenBody } from "./fetchPlan.ts";
+import { capped, failure, isEventStream, isJsonType, looksJsonRpc, pickHeaders, type Tap } from "./mcp.ts";
 import type { Natives } from "./natives.ts";
-import { capped, failure, isEventStream, isJsonType, looksJsonRpc, pickHeaders, scanHeaders, type KeptHeaders, type Tap } from "./mcp.ts";
-import { readEvents, readText } from "./sse.ts";
-import { replaceMethod } from "./wrap.ts";
-
-/** What the tap knows of one fetch it decided (or may decide) to record. */
-interface Plan {
-  exchange: string;
-  url: string;
-  method: string;
-  time: number;
-  headers: KeptHeaders | undefined;
-  /** The request body's text, or a promise of it (Blob and Request bodies are read from a copy). */
-  body: string | undefined | Promise<string | undefined>;
-  /** Known MCP at call time; undefined while an async body decides. */
-  mcp: boolean | undefined;
-}
+import { append, endpointOf, isBlank, JSONParse, PromiseCtor, PromisePrototypeThen, ReflectApply, ReflectConstruct } from "./primordials.ts";
+import { createSseSplitter, readText } from "./sse.ts";
+import type { Wrap } from "./wrap.ts";
 
 /**
- * `fetch`: a Proxy that leaves every non-MCP call untouched (same promise, nothing attached) after a cheap look
- * at the body and headers. For an MCP call the page gets a promise that settles with the very Response (or
- * error) the browser gave, one microtask later: attaching our reaction to the browser's promise directly would mark
- * it handled and swallow the page's `unhandledrejection`. The body is read from `response.clone()`, a tee taken
- * before the page can touch the response; SSE events are recorded as the tee delivers them, so the page's branch
- * keeps its own timing and errors.
+ * `fetch`: a Proxy that does first what fetch itself does first (Fetch §5.6 step 2): `new Request(input, init)`,
+ * with the Request constructor captured at document_start. The browser so reads the page's arguments exactly once,
+ * in its own order (a `toString` of the input, the init's getters, a Headers or Request subclass: nothing runs
+ * twice, nothing extra), and the tap reads the URL, method and headers from that Request through the built-in
+ * accessors. The `body` member the browser read is seen through a Proxy of the init that forwards every read. The
+ * browser's fetch then gets that Request alone, which means the same as the two arguments. When the constructor
+ * throws, the browser's fetch is called with the page's arguments, so that the page gets the browser's own
+ * rejection (the message names `fetch`), without the tap's stack frames.
+ *
+ * Non-MCP calls get the browser's promise, nothing attached. For an MCP call the page gets a promise that settles
+ * with the very Response (or error) the browser gave, one microtask later: attaching our reaction to the browser's
+ * promise would mark it handled and swallow the page's `unhandledrejection`. `text/event-stream` bodies are recorded
+ * from the page's own reads (bodyWatch.ts); other bodies from `response.clone()`, a tee taken before the page can
+ * touch the response.
  */
-export function tapFetch(win: Window & typeof globalThis, tap: Tap, N: Natives): void {
-  replaceMethod(win, "fetch", {
-    apply(target, thisArg, args: unknown[]) {
-      let plan: Plan | undefined;
-      try {
-        plan = planFetch(win, tap, N, args);
-      } catch {
-        plan = undefined;
-      }
-      if (!plan) return Reflect.apply(target, thisArg, args);
-      const promise = Reflect.apply(target, thisArg, args) as Promise<Response>;
-      try {
-        return follow(tap, N, plan, promise);
-      } catch {
-        return promise;
-      }
-    },
+export function tapFetch(win: Window & typeof globalThis, tap: Tap, N: Natives, wrap: Wrap): void {
+  let bodies: BodyWatch;
+  try {
+    bodies = createBodyWatch(win, N, wrap);
+  } catch {
+    bodies = { watch: () => false }; // a browser without some stream API: SSE bodies go unrecorded, never broken
+  }
+
+  /** The browser's fetch with the page's own arguments, for calls it rejects: its own error, without our frames. */
+  const plain = wrap.rejecting;
+  const canParse = win.URL.canParse;
+  const parses = (url: string): boolean => typeof canParse !== "function" || ReflectApply(canParse, N.URL, [url, N.baseURI?.(win.document)]) === true;
+
+  wrap.method(win, "fetch", (target, self, args) => {
+    if ((self !== undefined && self !== null && self !== win) || args.length === 0) return plain(target, self, args);
+    const input = args[0];
+    const init = args[1];
+    // A URL string alone sets no header: never MCP (an MCP GET stream asks for text/event-stream).
+    if (typeof input === "string" && init === undefined) return parses(input) ? ReflectApply(target, self, args) : plain(target, self, args);
+    const seen: SeenBody = { read: false, value: undefined };
+    let request: Request;
+    try {
+      request = ReflectConstruct(N.Request, init !== null && (typeof init === "object" || typeof init === "function") ? [input, watchInit(init, seen)] : args.length > 1 ? [input, init] : [input]) as Request;
+    } catch {
+      return plain(target, self, args);
+    }
+    let plan: Plan | undefined;
+    try {
+      plan = planFetch(tap, N, request, seen);
+    } catch {
+      plan = undefined;
+    }
+    const promise = ReflectApply(target, self, [request]) as Promise<Response>;
+    if (!plan) return promise;
+    try {
+      return follow(tap, N, wrap, bodies, plan, promise);
+    } catch {
+      return promise;
+    }
   });
 }
 
-function planFetch(win: Window, tap: Tap, N: Natives, args: unknown[]): Plan | undefined {
-  const input = args[0];
-  const init = args[1] as RequestInit | null | undefined;
-  const request = N.Request && input instanceof N.Request ? input : undefined;
-  const hasInit = init !== null && typeof init === "object";
-  const rawBody = hasInit ? init.body : undefined;
-  let text: string | undefined;
-  let pending: Promise<string | undefined> | undefined;
+type WhenDecided = (fn: () => void, otherwise?: () => void) => void;
 
-  if (typeof rawBody === "string") text = rawBody;
-  else if (rawBody != null) {
-    if (rawBody instanceof ArrayBuffer || ArrayBuffer.isView(rawBody)) {
-      if (rawBody.byteLength <= MESSAGE_CAP) text = tap.decode(rawBody);
-    } else if (N.Blob && rawBody instanceof N.Blob) {
-      if (rawBody.size <= MESSAGE_CAP && (rawBody.type === "" || rawBody.type.includes("json"))) pending = N.blobText.call(rawBody);
-    }
-    // FormData, URLSearchParams: not JSON-RPC. A ReadableStream body could be, but reading it needs a tee of what
-    // the page sends (and `duplex`): not seen (docs/extension.md).
-  }
-
-  const scan = scanHeaders(hasInit && init.headers !== undefined ? init.headers : request?.headers, N.Headers);
-  const method = String((hasInit && init.method) || request?.method || "GET").toUpperCase();
-  if (request && rawBody == null && method !== "GET" && method !== "HEAD" && /json/i.test(scan.kept?.["content-type"] ?? "")) {
-    // Copied before the browser takes the body; the page's Request is left as it was.
-    pending = (N.requestClone.call(request) as Request).text();
-  }
-
-  let mcp: boolean | undefined = (text !== undefined && looksJsonRpc(text)) || scan.mcp ? true : undefined;
-  if (!mcp && pending === undefined && (method !== "GET" || tap.endpoints.size === 0 || !scan.accept.includes("text/event-stream"))) return undefined;
-  const url = request ? request.url : new N.URL(String(input), win.document.baseURI).href;
-  if (!mcp && pending === undefined) {
-    // The standalone GET stream of a client that sends no Mcp-* header there: known by its endpoint.
-    if (!tap.endpoints.has(endpointOf(url))) return undefined;
-    mcp = true;
-  }
-  if (mcp) tap.endpoints.add(endpointOf(url));
-  return { exchange: tap.id("f"), url, method, time: tap.now(), headers: scan.kept, body: pending ?? text, mcp };
-}
-
-const endpointOf = (url: string): string => url.split(/[?#]/)[0]!;
-
-function follow(tap: Tap, N: Natives, plan: Plan, promise: Promise<Response>): Promise<Response> {
+function follow(tap: Tap, N: Natives, wrap: Wrap, bodies: BodyWatch, plan: Plan, promise: Promise<Response>): Promise<Response> {
   const common = { transport: "http" as const, exchange: plan.exchange, url: plan.url, client: tap.client };
   const draft = (record: Record<string, unknown>): RecordDraft => ({ ...common, ...record }) as RecordDraft;
   const emit = (record: Record<string, unknown>): void => tap.emit(draft(record));
@@ -96,13 +76,11 @@ function follow(tap: Tap, N: Natives, plan: Plan, promise: Promise<Response>): P
   const request = (text: string | undefined): void => {
     if (plan.mcp === undefined) plan.mcp = text !== undefined && looksJsonRpc(text);
     if (!plan.mcp) return;
-    tap.endpoints.add(endpointOf(plan.url));
-    if (text) tap.emitSent(draft({ time: plan.time, kind: "message", direction: "c2s", stream: "body", method: plan.method, ...capped(text), ...(plan.headers && { headers: plan.headers }) }));
+    tap.addEndpoint(endpointOf(plan.url));
+    if (text) emit({ time: plan.time, kind: "message", direction: "c2s", stream: "body", method: plan.method, ...capped(text), ...(plan.headers && { headers: plan.headers }) });
   };
-  let ready: Promise<void> | undefined;
-  if (typeof plan.body === "object") ready = N.then.call(plan.body, request, () => request(undefined)) as Promise<void>;
-  else request(plan.body);
-  const whenDecided = (fn: () => void, otherwise?: () => void): void => {
+  let waiting: (() => void)[] | undefined;
+  const whenDecided: WhenDecided = (fn, otherwise) => {
     const run = (): void => {
       try {
         if (plan.mcp) fn();
@@ -111,34 +89,42 @@ function follow(tap: Tap, N: Natives, plan: Plan, promise: Promise<Response>): P
         // Never into the page.
       }
     };
-    if (ready) N.then.call(ready, run);
+    if (waiting) append(waiting, run);
     else run();
   };
+  if (typeof plan.body === "object") {
+    const queued: (() => void)[] = (waiting = []);
+    const decide = (text: string | undefined): void => {
+      request(text);
+      waiting = undefined;
+      for (let i = 0; i < queued.length; i++) queued[i]!();
+    };
+    PromisePrototypeThen(plan.body, decide, () => decide(undefined));
+  } else request(plan.body);
 
-  return new N.Promise<Response>((resolve, reject) => {
-    N.then.call(
+  return new PromiseCtor<Response>((resolve, reject) => {
+    PromisePrototypeThen(
       promise,
       (response: Response) => {
         try {
-          onResponse(tap, N, plan, response, emit, draft, whenDecided);
+          onResponse(tap, N, bodies, plan, response, emit, draft, whenDecided);
         } catch {
           // Never into the page.
         }
         resolve(response);
       },
       (error: unknown) => {
-        whenDecided(() => emit({ time: tap.now(), kind: "end", error: failure(error) }));
-        reject(error);
+        whenDecided(() => emit({ time: tap.now(), kind: "end", error: failure(N, error, plan.aborted()) }));
+        reject(wrap.strip(error));
       },
     );
   });
 }
 
-type WhenDecided = (fn: () => void, otherwise?: () => void) => void;
-
 function onResponse(
   tap: Tap,
   N: Natives,
+  bodies: BodyWatch,
   plan: Plan,
   response: Response,
   emit: (record: Record<string, unknown>) => void,
@@ -147,54 +133,58 @@ function onResponse(
 ): void {
   if (plan.mcp === false) return;
   const time = tap.now();
-  const get = (name: string): string | null => N.headersGet.call(response.headers, name);
+  const headers = N.responseHeaders(response);
+  const get = (name: string): string | null => N.headersGet(headers, name);
   const contentType = get("content-type");
-  // Taken now, before the page can read the body; dropped unread if the request turns out not to be MCP.
-  const clone = N.responseClone.call(response) as Response;
-  const head = { time, kind: "response", status: response.status, ...optional("headers", pickHeaders(get)) };
+  const head = { time, kind: "response", status: N.responseStatus(response), ...optional("headers", pickHeaders(get)) };
 
-  if (isEventStream(contentType) && clone.body) {
-    const body = clone.body;
+  if (isEventStream(contentType)) {
+    // Read as the page reads it: no tee, so the page's stream keeps its backpressure and its cancel.
     const stream = plan.method === "GET" ? "get-sse" : "post-sse";
-    whenDecided(() => {
-      emit({ ...head, emptyBody: false });
-      tap.reading(1);
-      void readEvents(
-        N,
-        body,
-        (event) => {
-          // Priming events (an id and empty data) carry no JSON-RPC text; the SDK clients skip them too.
-          if (event.data.trim() === "") return;
-          emit({
-            time: tap.now(),
-            kind: "message",
-            direction: "s2c",
-            stream,
-            method: plan.method,
-            ...capped(event.data),
-            ...(stream === "get-sse" && optional("headers", plan.headers)),
-            ...optional("eventId", event.id),
-            ...(event.event !== undefined && event.event !== "message" && { event: event.event }),
-          });
-        },
-        (error) => {
-          tap.reading(-1);
-          emit({ time: tap.now(), kind: "end", ...optional("error", error) });
-        },
+    whenDecided(() => emit({ ...head, emptyBody: false }));
+    const split = createSseSplitter((event) => {
+      // Priming events (an id and empty data) carry no JSON-RPC text; the SDK clients skip them too.
+      if (isBlank(event.data)) return;
+      const at = tap.now();
+      whenDecided(() =>
+        emit({
+          time: at,
+          kind: "message",
+          direction: "s2c",
+          stream,
+          method: plan.method,
+          ...capped(event.data),
+          ...(stream === "get-sse" && optional("headers", plan.headers)),
+          ...optional("eventId", event.id),
+          ...(event.event !== undefined && event.event !== "message" && { event: event.event }),
+        }),
       );
-    }, () => void body.cancel().catch(() => undefined)); // An unread tee branch would buffer the whole stream.
+    });
+    const watched = bodies.watch(response, {
+      text: split,
+      end(how, error) {
+        const at = tap.now();
+        whenDecided(() => emit({ time: at, kind: "end", ...(how === "cancel" ? { error: "abort" } : how === "error" ? { error: failure(N, error, plan.aborted()) } : {}) }));
+      },
+    });
+    if (!watched) whenDecided(() => emit({ time, kind: "end" }));
     return;
   }
 
-  // The response keeps its place ahead of whatever the page does once it has read its own copy of the body.
+  // Taken now, before the page can read the body. The response keeps its place ahead of whatever the page does
+  // once it has read its own copy of the body.
+  const clone = N.responseClone(response);
   const fill = tap.reserve();
-  N.then.call(readText(N, clone.body), ({ text, error }: { text: string; error?: string }) =>
+  PromisePrototypeThen(readText(N, N.responseBody(clone)), ({ text, error }: { text: string; error?: string }) =>
     whenDecided(
       () => {
         // A body cut short by an abort is kept when what arrived is the whole JSON (the client read it, then aborted).
         const whole = error === undefined || isWholeJson(text);
         const body = text.length > 0 && isJsonType(contentType) ? [draft({ time: tap.now(), kind: "message", direction: "s2c", stream: "body", method: plan.method, ...capped(text) })] : [];
-        fill([draft({ ...head, ...(whole && { emptyBody: text.length === 0 }) }), ...body, draft({ time: tap.now(), kind: "end", ...(error !== undefined && !whole && { error }) })]);
+        const records = [draft({ ...head, ...(whole && { emptyBody: text.length === 0 }) })];
+        for (let i = 0; i < body.length; i++) append(records, body[i]!);
+        append(records, draft({ time: tap.now(), kind: "end", ...(error !== undefined && !whole && { error }) }));
+        fill(records);
       },
       () => fill([]),
     ),
@@ -205,7 +195,7 @@ const optional = <K extends string, V>(key: K, value: V | undefined): { [P in K]
 
 function isWholeJson(text: string): boolean {
   try {
-    JSON.parse(text);
+    JSONParse(text);
     return text.length > 0;
   } catch {
     return false;

@@ -1,12 +1,23 @@
 import type { RecordDraft } from "../shared/tapRecord.ts";
 import { MESSAGE_CAP } from "../shared/tags.ts";
+import {
+  ReflectGetOwnPropertyDescriptor,
+  ReflectGetPrototypeOf,
+  StringPrototypeIncludes,
+  StringPrototypeIndexOf,
+  StringPrototypeSlice,
+  StringPrototypeToLowerCase,
+  trimAscii,
+  TypeErrorPrototype,
+} from "./primordials.ts";
 
 /** The cheap test that keeps non-MCP traffic on the fast path: every JSON-RPC message names its version. */
-export const looksJsonRpc = (text: string): boolean => text.includes('"jsonrpc"');
+export const looksJsonRpc = (text: string): boolean => StringPrototypeIncludes(text, '"jsonrpc"');
 
 /** The headers a record may keep (src/capture/record.ts `keptHeaders`; a test keeps the lists equal). */
 export const KEPT_HEADERS = ["mcp-session-id", "mcp-protocol-version", "mcp-method", "mcp-name", "content-type", "last-event-id"] as const;
-const MCP_HEADERS = ["mcp-session-id", "mcp-protocol-version", "mcp-method", "mcp-name"];
+/** Request headers that make a request MCP whatever its body: the first four of KEPT_HEADERS. */
+const MCP_HEADER_COUNT = 4;
 
 export type KeptHeaders = Partial<Record<(typeof KEPT_HEADERS)[number], string>>;
 
@@ -17,77 +28,83 @@ export interface HeaderScan {
   accept: string;
 }
 
-/** Reads a `HeadersInit` (Headers, pairs or a record) without building a Headers object; Authorization and cookies are never read. */
-export function scanHeaders(init: unknown, HeadersCtor: typeof Headers | undefined): HeaderScan {
-  const scan: HeaderScan = { kept: undefined, mcp: false, accept: "" };
-  const take = (name: string, value: unknown): void => {
-    const key = name.toLowerCase();
-    if (key === "accept") scan.accept = String(value);
-    else if ((KEPT_HEADERS as readonly string[]).includes(key)) {
-      (scan.kept ??= {})[key as keyof KeptHeaders] = String(value);
-      if (MCP_HEADERS.includes(key)) scan.mcp = true;
-    }
-  };
-  if (init == null || typeof init !== "object") return scan;
-  if (HeadersCtor && init instanceof HeadersCtor) {
-    for (const name of [...KEPT_HEADERS, "accept"]) {
-      const value = init.get(name);
-      if (value !== null) take(name, value);
-    }
-  } else if (Array.isArray(init)) {
-    for (const pair of init) if (Array.isArray(pair) && pair.length === 2) take(String(pair[0]), pair[1]);
-  } else {
-    for (const name of Object.keys(init)) take(name, (init as Record<string, unknown>)[name]);
-  }
+/** Request headers through a getter (case-insensitive); only the kept names and Accept are asked for, so Authorization and cookies are never read. */
+export function scanHeaders(get: (name: string) => string | null): HeaderScan {
+  const scan: HeaderScan = { kept: pickHeaders(get), mcp: false, accept: get("accept") ?? "" };
+  for (let i = 0; i < MCP_HEADER_COUNT; i++) if (scan.kept?.[KEPT_HEADERS[i]!] !== undefined) scan.mcp = true;
   return scan;
 }
 
-/** Response (or XHR) headers through a getter; only the kept names are asked for. */
+/** Response (or request) headers through a getter; only the kept names are asked for. */
 export function pickHeaders(get: (name: string) => string | null): KeptHeaders | undefined {
   let out: KeptHeaders | undefined;
-  for (const name of KEPT_HEADERS) {
+  for (let i = 0; i < KEPT_HEADERS.length; i++) {
+    const name = KEPT_HEADERS[i]!;
     const value = get(name);
-    if (value !== null && value !== undefined) (out ??= {})[name] = value;
+    if (value !== null && value !== undefined) out = { ...out, [name]: value };
   }
   return out;
 }
 
-export const isEventStream = (contentType: string | null | undefined): boolean => /^\s*text\/event-stream/i.test(contentType ?? "");
+/** The media type's essence: `Text/Event-Stream; charset=utf-8` → `text/event-stream`. */
+function essence(contentType: string | null | undefined): string {
+  const type = contentType ?? "";
+  const semicolon = StringPrototypeIndexOf(type, ";");
+  return StringPrototypeToLowerCase(trimAscii(semicolon === -1 ? type : StringPrototypeSlice(type, 0, semicolon)));
+}
+
+export const isEventStream = (contentType: string | null | undefined): boolean => essence(contentType) === "text/event-stream";
 
 export function isJsonType(contentType: string | null | undefined): boolean {
-  const essence = (contentType ?? "").split(";")[0]!.trim().toLowerCase();
-  return essence === "application/json" || essence.endsWith("+json");
+  const type = essence(contentType);
+  return type === "application/json" || (type.length > 5 && StringPrototypeSlice(type, type.length - 5) === "+json");
 }
 
 /** The text, cut at the size cap with the visible marker the engine and the panel report. */
 export function capped(text: string): { text: string; truncated?: number } {
-  return text.length > MESSAGE_CAP ? { text: text.slice(0, MESSAGE_CAP), truncated: MESSAGE_CAP } : { text };
+  return text.length > MESSAGE_CAP ? { text: StringPrototypeSlice(text, 0, MESSAGE_CAP), truncated: MESSAGE_CAP } : { text };
 }
 
-/** How an exchange failed, in the words of the capture format: `abort`, `network`, `timeout` or the message. */
-export function failure(error: unknown): string {
-  const name = error !== null && typeof error === "object" ? (error as { name?: unknown }).name : undefined;
-  if (name === "AbortError") return "abort";
+/** The DOMException accessors failure() reads (natives.ts). */
+export interface ErrorReaders {
+  domExceptionName(error: unknown): string;
+  domExceptionMessage(error: unknown): string;
+}
+
+/**
+ * How an exchange failed, in the words of the capture format: `abort`, `network`, `timeout` or the message. Read
+ * through the built-in accessors only: an abort reason can be any page object, and the tap must not run its code.
+ */
+export function failure(N: ErrorReaders, error: unknown, aborted = false): string {
+  let name: string | undefined;
+  try {
+    name = N.domExceptionName(error);
+  } catch {
+    name = undefined;
+  }
   if (name === "TimeoutError") return "timeout";
-  if (name === "TypeError") return "network";
-  return error instanceof Error || (error !== null && typeof error === "object" && "message" in error) ? String((error as Error).message) : String(error);
+  if (aborted || name === "AbortError") return "abort";
+  if (name !== undefined) return N.domExceptionMessage(error);
+  if (typeof error === "string") return error;
+  if (error === null || typeof error !== "object") return "error";
+  if (ReflectGetPrototypeOf(error) === TypeErrorPrototype) return "network";
+  const message: unknown = ReflectGetOwnPropertyDescriptor(error, "message")?.value;
+  return typeof message === "string" ? message : "error";
 }
 
-/** What every hook needs: where records go, the clock, ids, and the originals. */
+/** What every hook needs: where records go, the clock, ids, and the endpoints seen. */
 export interface Tap {
   emit(record: RecordDraft): void;
   /** A place in the order for records known later (emit.ts `reserve`). */
   reserve(): (records: RecordDraft[]) => void;
-  /** A record of something the page sent (emit.ts `emitSent`). */
-  emitSent(record: RecordDraft): void;
-  /** Counts streams being read from a tee (+1 at start, -1 at end). */
-  reading(change: 1 | -1): void;
   now(): number;
   /** The page origin: the `client` of every record. */
   client: string;
   /** A new exchange id, unique across documents (random per document). */
   id(kind: string): string;
   /** Origin + path of every endpoint seen carrying MCP: a later GET `text/event-stream` there is the MCP GET stream. */
-  endpoints: Set<string>;
-  decode(bytes: ArrayBuffer | ArrayBufferView): string;
+  addEndpoint(url: string): void;
+  hasEndpoint(url: string): boolean;
+  hasEndpoints(): boolean;
+  decode(bytes: AllowSharedBufferSource): string;
 }

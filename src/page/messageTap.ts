@@ -1,6 +1,6 @@
-import type { Natives } from "./natives.ts";
-import { TAP_SOURCE } from "../shared/tags.ts";
 import { capped, looksJsonRpc, type Tap } from "./mcp.ts";
+import type { Natives } from "./natives.ts";
+import { ArrayIsArray, JSONParse, JSONStringify, RegExpPrototypeExec, WeakMapCtor, WeakMapPrototypeGet, WeakMapPrototypeSet } from "./primordials.ts";
 
 /** Methods only a client sends, and methods only a server sends (notifications included). */
 const CLIENT_METHOD = /^(initialize|server\/discover|(tools|prompts|resources|completion|logging|tasks)\/.*|notifications\/(initialized|roots\/list_changed|cancelled))$/;
@@ -15,12 +15,12 @@ export type Role = "client" | "server";
  * peer whose role is not known yet counts as the server's (the host page is usually the client).
  */
 export function senderRole(message: unknown, known: Role | undefined): Role | undefined {
-  const first = Array.isArray(message) ? message[0] : message;
+  const first = ArrayIsArray(message) ? (message as unknown[])[0] : message;
   if (first === null || typeof first !== "object") return known;
   const m = first as Record<string, unknown>;
   if (typeof m.method === "string") {
-    if (CLIENT_METHOD.test(m.method)) return "client";
-    if (SERVER_METHOD.test(m.method)) return "server";
+    if (RegExpPrototypeExec(CLIENT_METHOD, m.method) !== null) return "client";
+    if (RegExpPrototypeExec(SERVER_METHOD, m.method) !== null) return "server";
     return known;
   }
   const result = m.result;
@@ -34,42 +34,42 @@ export function senderRole(message: unknown, known: Role | undefined): Role | un
 /**
  * `message` events carrying JSON-RPC (MCP over postMessage between frames). Received messages only: each frame
  * runs its own tap, so a message between two frames is recorded once, where it arrives. `url` is always the
- * server side's origin and `client` the client side's, so both directions fall in one scope.
+ * server side's origin and `client` the client side's, so both directions fall in one scope. The tap's own records
+ * never travel as window messages (emit.ts), so every message here is the page's.
  */
 export function tapMessages(win: Window & typeof globalThis, tap: Tap, N: Natives): void {
-  const roles = new WeakMap<object, Role>();
+  const roles = new WeakMapCtor<object, Role>();
   let selfRole: Role | undefined;
-  N.listen.call(
+  N.listen(
     win,
     "message",
     (event) => {
       try {
-        const e = event as MessageEvent;
-        const data: unknown = e.data;
+        const data: unknown = N.messageData(event);
         let text: string;
         let message: unknown;
         if (typeof data === "string") {
           if (!looksJsonRpc(data)) return;
           text = data;
           try {
-            message = JSON.parse(data);
+            message = JSONParse(data);
           } catch {
             message = undefined;
           }
         } else if (data !== null && typeof data === "object") {
-          const first = Array.isArray(data) ? data[0] : data;
+          const first = ArrayIsArray(data) ? (data as unknown[])[0] : data;
           if (first === null || typeof first !== "object" || (first as { jsonrpc?: unknown }).jsonrpc !== "2.0") return;
-          if ((data as { source?: unknown }).source === TAP_SOURCE) return;
-          text = N.stringify(data);
+          text = JSONStringify(data);
           message = data;
         } else return;
-        const peer = e.source ?? undefined;
-        const known = peer ? roles.get(peer) : selfRole;
+        const peer = N.messageSource(event) ?? undefined;
+        const known = peer ? WeakMapPrototypeGet(roles, peer) : selfRole;
         const role = senderRole(message, known) ?? "server";
-        if (peer) roles.set(peer, role);
+        if (peer) WeakMapPrototypeSet(roles, peer, role);
         else selfRole = role;
-        const origin = e.origin || tap.client;
-        const [server, client] = role === "server" ? [origin, tap.client] : [tap.client, origin];
+        const origin = N.messageOrigin(event) || tap.client;
+        const server = role === "server" ? origin : tap.client;
+        const client = role === "server" ? tap.client : origin;
         tap.emit({
           transport: "postMessage",
           exchange: `pm:${client}>${server}`,

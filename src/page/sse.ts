@@ -1,6 +1,6 @@
-import { createParser } from "eventsource-parser";
 import type { Natives } from "./natives.ts";
 import { failure } from "./mcp.ts";
+import { append, StringPrototypeCharCodeAt, StringPrototypeIndexOf, StringPrototypeSlice } from "./primordials.ts";
 
 export interface SseEventSeen {
   data: string;
@@ -8,58 +8,118 @@ export interface SseEventSeen {
   event?: string;
 }
 
+const LF = 10;
+const CR = 13;
+const COLON = 58;
+const SPACE = 32;
+
 /**
- * Reads a body (our tee branch, never the page's) to its end, handing each SSE event over as it arrives, with the
- * parser the SDK clients use (so records match what the client saw and what the recorder and the HAR importer make).
- * `done` gets the failure (`abort`, `network`, …) or nothing.
+ * A `text/event-stream` splitter (HTML §9.2.6 "Interpreting an event stream") written on the captured built-ins,
+ * for text that arrives in pieces. It yields what eventsource-parser (the SDK clients' parser, which the recorder
+ * and the HAR importer use) yields: lines end at CRLF, LF or CR (also split across pieces); `data` lines are
+ * joined with "\n"; a blank line dispatches the event when it had a `data` line; `id` (without NUL) and `event`
+ * belong to the one event; comments, `retry` and unknown fields are ignored. The decoder already dropped a BOM.
  */
-export async function readEvents(N: Natives, body: ReadableStream<Uint8Array>, onEvent: (event: SseEventSeen) => void, done: (error?: string) => void): Promise<void> {
-  const parser = createParser({ onEvent: (event) => onEvent(event) });
-  const decoder = new N.TextDecoder();
-  try {
-    const reader = N.getReader.call(body) as ReadableStreamDefaultReader<Uint8Array>;
-    for (;;) {
-      const { done: finished, value } = await reader.read();
-      if (finished) break;
-      parser.feed(decoder.decode(value, { stream: true }));
+export function createSseSplitter(onEvent: (event: SseEventSeen) => void): (text: string) => void {
+  /** Pieces of a line that has not ended yet (joined once it does: no quadratic rescans of a long line). */
+  let pending: string[] = [];
+  /** The previous piece ended with CR: a leading LF of the next one belongs to it. */
+  let skipLf = false;
+  let id: string | undefined;
+  let event: string | undefined;
+  let data = "";
+  let dataLines = 0;
+
+  const dispatch = (): void => {
+    if (dataLines > 0) onEvent({ data, ...(id !== undefined && { id }), ...(event !== undefined && { event }) });
+    id = undefined;
+    event = undefined;
+    data = "";
+    dataLines = 0;
+  };
+
+  const line = (text: string, start: number, end: number): void => {
+    if (start === end) return dispatch();
+    if (StringPrototypeCharCodeAt(text, start) === COLON) return; // a comment
+    let colon = StringPrototypeIndexOf(text, ":", start);
+    if (colon === -1 || colon > end) colon = end;
+    const field = StringPrototypeSlice(text, start, colon);
+    let from = colon + 1;
+    if (from < end && StringPrototypeCharCodeAt(text, from) === SPACE) from++;
+    const value = from >= end ? "" : StringPrototypeSlice(text, from, end);
+    if (field === "data") {
+      data = dataLines === 0 ? value : `${data}\n${value}`;
+      dataLines++;
+    } else if (field === "event") event = value === "" ? undefined : value;
+    else if (field === "id" && StringPrototypeIndexOf(value, "\0") === -1) id = value;
+  };
+
+  return (piece) => {
+    if (skipLf) {
+      skipLf = false;
+      if (StringPrototypeCharCodeAt(piece, 0) === LF) piece = StringPrototypeSlice(piece, 1);
     }
-    parser.feed(decoder.decode());
-  } catch (error) {
-    done(failure(error));
-    return;
-  }
-  done();
+    if (piece === "") return;
+    let cr = StringPrototypeIndexOf(piece, "\r");
+    let lf = StringPrototypeIndexOf(piece, "\n");
+    if (cr === -1 && lf === -1) return append(pending, piece);
+    let text = piece;
+    if (pending.length > 0) {
+      let joined = "";
+      for (let i = 0; i < pending.length; i++) joined += pending[i];
+      const shift = joined.length;
+      text = joined + piece;
+      pending = [];
+      cr = cr === -1 ? -1 : cr + shift;
+      lf = lf === -1 ? -1 : lf + shift;
+    }
+    let start = 0;
+    for (;;) {
+      if (cr !== -1 && cr < start) cr = StringPrototypeIndexOf(text, "\r", start);
+      if (lf !== -1 && lf < start) lf = StringPrototypeIndexOf(text, "\n", start);
+      const end = cr === -1 ? lf : lf === -1 ? cr : cr < lf ? cr : lf;
+      if (end === -1) break;
+      line(text, start, end);
+      start = end + 1;
+      if (end === cr) {
+        if (start === text.length) skipLf = true;
+        else if (StringPrototypeCharCodeAt(text, start) === LF) start++;
+      }
+    }
+    if (start < text.length) pending = [StringPrototypeSlice(text, start)];
+  };
 }
 
-/** For streams that grow as text (XHR `responseText`): feed what is new since the last call. */
+/** For streams that grow as text (XHR `responseText`): feeds what is new since the last call. */
 export function createTextFeed(onEvent: (event: SseEventSeen) => void): (whole: string) => void {
-  const parser = createParser({ onEvent: (event) => onEvent(event) });
+  const split = createSseSplitter(onEvent);
   let seen = 0;
   return (whole) => {
     if (whole.length <= seen) return;
-    parser.feed(whole.slice(seen));
+    split(StringPrototypeSlice(whole, seen));
     seen = whole.length;
   };
 }
 
 /**
- * Reads a whole body (our tee branch) chunk by chunk. Unlike `text()`, what arrived before a failure is kept: a
- * client that aborts its request right after reading the response (the SDKs' close()) errors our branch too, and
- * the body it read must not be lost.
+ * Reads a whole body (the tap's branch of a tee) chunk by chunk. Unlike `text()`, what arrived before a failure
+ * is kept: a client that aborts its request right after reading the response (the SDKs' close()) errors the tap's
+ * branch too, and the body it read must not be lost (Firefox fails `text()` there).
  */
 export async function readText(N: Natives, body: ReadableStream<Uint8Array> | null): Promise<{ text: string; error?: string }> {
   if (!body) return { text: "" };
   const decoder = new N.TextDecoder();
+  const stream = { __proto__: null, stream: true } as TextDecodeOptions;
   let text = "";
   try {
-    const reader = N.getReader.call(body) as ReadableStreamDefaultReader<Uint8Array>;
+    const reader = N.getReader(body);
     for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      text += decoder.decode(value, { stream: true });
+      const result = await N.read(reader);
+      if (result.done) break;
+      text += N.decode(decoder, result.value, stream);
     }
-    return { text: text + decoder.decode() };
+    return { text: text + N.decode(decoder) };
   } catch (error) {
-    return { text: text + decoder.decode(), error: failure(error) };
+    return { text: text + N.decode(decoder), error: failure(N, error) };
   }
 }

@@ -4,37 +4,42 @@ import { tapEventSource } from "./eventSourceTap.ts";
 import { tapFetch } from "./fetchTap.ts";
 import type { Tap } from "./mcp.ts";
 import { tapMessages } from "./messageTap.ts";
-import { captureNatives } from "./natives.ts";
+import { captureNatives, type Natives } from "./natives.ts";
+import { MathRandom, NumberPrototypeToString, SetCtor, SetPrototypeAdd, SetPrototypeHas, StringPrototypeSlice } from "./primordials.ts";
 import { tapWebSocket } from "./webSocketTap.ts";
+import { createWrap, type Wrap } from "./wrap.ts";
 import { tapXhr } from "./xhrTap.ts";
 
-const INSTALLED = Symbol.for("mcp-elicitation-inspector.tap");
+/**
+ * Installs every hook in this window; each one alone, so a browser without one API still gets the others. Leaves
+ * no mark on the page: the manifest injects page.js once per document, so there is nothing to guard against.
+ */
+/** Marks that some endpoint is known (not a URL: it has no scheme). */
+const ANY = "*";
 
-/** Installs every hook in this window; each one alone, so a browser without one API still gets the others. */
 export function installTap(win: Window & typeof globalThis): void {
-  const marks = win as unknown as Record<symbol, boolean>;
-  if (marks[INSTALLED]) return;
-  Object.defineProperty(win, INSTALLED, { value: true });
-
   const N = captureNatives(win);
+  const wrap = createWrap();
   const emitter = createEmitter(win, N);
-  const prefix = N.random().toString(36).slice(2, 8);
+  const prefix = StringPrototypeSlice(NumberPrototypeToString(MathRandom(), 36), 2, 8);
   const decoder = new N.TextDecoder();
+  const endpoints = new SetCtor<string>();
   let exchanges = 0;
   const tap: Tap = {
     emit: (record: RecordDraft) => emitter.emit(record),
     reserve: () => emitter.reserve(),
-    emitSent: (record: RecordDraft) => emitter.emitSent(record),
-    reading: (change) => void (emitter.streams += change),
     now: N.now,
     client: win.location.origin,
     id: (kind) => `${prefix}:${kind}${exchanges++}`,
-    endpoints: new Set(),
-    decode: (bytes) => decoder.decode(bytes),
+    addEndpoint: (url) => void SetPrototypeAdd(SetPrototypeAdd(endpoints, url), ANY),
+    hasEndpoint: (url) => SetPrototypeHas(endpoints, url),
+    hasEndpoints: () => SetPrototypeHas(endpoints, ANY),
+    decode: (bytes) => N.decode(decoder, bytes),
   };
-  for (const install of [tapFetch, tapXhr, tapEventSource, tapWebSocket, tapMessages]) {
+  const hooks: ((win: Window & typeof globalThis, tap: Tap, N: Natives, wrap: Wrap) => void)[] = [tapFetch, tapXhr, tapEventSource, tapWebSocket, tapMessages];
+  for (let i = 0; i < hooks.length; i++) {
     try {
-      install(win, tap, N);
+      hooks[i]!(win, tap, N, wrap);
     } catch {
       // A hook that cannot be installed leaves its API untouched.
     }

@@ -1,13 +1,32 @@
 import type { RecordDraft } from "../shared/tapRecord.ts";
+import { capped, failure, isEventStream, isJsonType, looksJsonRpc, pickHeaders, scanHeaders, type KeptHeaders, type Tap } from "./mcp.ts";
 import type { Natives } from "./natives.ts";
-import { capped, isEventStream, isJsonType, looksJsonRpc, pickHeaders, scanHeaders, type KeptHeaders, type Tap } from "./mcp.ts";
+import {
+  append,
+  ArrayBufferIsView,
+  endpointOf,
+  isArrayBuffer,
+  isBlank,
+  JSONStringify,
+  PromisePrototypeThen,
+  StringPrototypeIncludes,
+  StringPrototypeToLowerCase,
+  StringPrototypeToUpperCase,
+  WeakMapCtor,
+  WeakMapPrototypeDelete,
+  WeakMapPrototypeGet,
+  WeakMapPrototypeHas,
+  WeakMapPrototypeSet,
+} from "./primordials.ts";
 import { createTextFeed } from "./sse.ts";
-import { replaceMethod } from "./wrap.ts";
+import type { Wrap } from "./wrap.ts";
 
 interface XhrRequest {
   method: string;
   url: string;
   headers: [string, string][];
+  /** send() was called since open(): a second send() throws and is not a request. */
+  sent?: boolean;
   /** Set by send() when the request is MCP. */
   exchange?: string;
   kept?: KeptHeaders;
@@ -20,52 +39,74 @@ interface XhrRequest {
 
 /**
  * `XMLHttpRequest`: open/setRequestHeader/send are wrapped on the prototype (instances and the constructor stay
- * the browser's). An MCP send gets listeners of ours, added once per object: readyState 2 gives the head, 3 the
- * SSE events so far (text response types), 4 the body; abort/error/timeout give a failed end.
+ * the browser's). The trap converts each string argument once, in WebIDL order, as the browser would (a template
+ * literal: ToString, which throws on a Symbol as WebIDL does), and hands the converted strings to the browser, so
+ * a method or URL object's `toString` runs once. An MCP send gets listeners of ours, added once per object:
+ * readyState 2 gives the head, 3 the SSE events so far (text response types), 4 the body; abort/error/timeout give a
+ * failed end. Everything is read through the built-in accessors (natives.ts).
  */
-export function tapXhr(win: Window & typeof globalThis, tap: Tap, N: Natives): void {
+export function tapXhr(win: Window & typeof globalThis, tap: Tap, N: Natives, wrap: Wrap): void {
   const proto = win.XMLHttpRequest?.prototype;
   if (!proto) return;
-  const requests = new WeakMap<XMLHttpRequest, XhrRequest>();
-  const watched = new WeakSet<XMLHttpRequest>();
+  const requests = new WeakMapCtor<XMLHttpRequest, XhrRequest>();
+  const watched = new WeakMapCtor<XMLHttpRequest, true>();
 
-  replaceMethod(proto, "open", {
-    apply(target, xhr: XMLHttpRequest, args: unknown[]) {
-      const result = Reflect.apply(target, xhr, args);
-      try {
-        requests.set(xhr, { method: String(args[0]).toUpperCase(), url: new N.URL(String(args[1]), win.document.baseURI).href, headers: [] });
-      } catch {
-        requests.delete(xhr);
-      }
-      return result;
-    },
+  const isXhr = (value: unknown): value is XMLHttpRequest => {
+    try {
+      N.xhrReadyState(value);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  /** The arguments with the first `count` converted to strings (ToString, in order), or a throw as the browser's. */
+  const converted = (args: unknown[], count: number): unknown[] => {
+    const out: unknown[] = [];
+    try {
+      for (let i = 0; i < args.length; i++) out[i] = i < count ? `${args[i] as string}` : args[i];
+    } catch (error) {
+      throw wrap.strip(error);
+    }
+    return out;
+  };
+
+  wrap.method(proto, "open", (target, xhr, args) => {
+    if (args.length < 2 || !isXhr(xhr)) return wrap.invoke(target, xhr, args);
+    const strings = converted(args, 2);
+    const result = wrap.invoke(target, xhr, strings);
+    try {
+      const base = N.baseURI ? N.baseURI(win.document) : undefined;
+      const method = strings[0] as string;
+      const url = N.urlHref(new N.URL(strings[1] as string, base));
+      WeakMapPrototypeSet(requests, xhr, { method: isStandardMethod(method) ? StringPrototypeToUpperCase(method) : method, url, headers: [], sent: false, exchange: undefined, kept: undefined, headAt: undefined, sse: undefined, ended: false, fill: undefined });
+    } catch {
+      WeakMapPrototypeDelete(requests, xhr);
+    }
+    return result;
   });
 
-  replaceMethod(proto, "setRequestHeader", {
-    apply(target, xhr: XMLHttpRequest, args: unknown[]) {
-      const result = Reflect.apply(target, xhr, args);
-      const request = requests.get(xhr);
-      if (request && request.headers.length < 64) request.headers.push([String(args[0]), String(args[1])]);
-      return result;
-    },
+  wrap.method(proto, "setRequestHeader", (target, xhr, args) => {
+    if (args.length < 2 || !isXhr(xhr)) return wrap.invoke(target, xhr, args);
+    const strings = converted(args, 2);
+    const result = wrap.invoke(target, xhr, strings);
+    const request = WeakMapPrototypeGet(requests, xhr);
+    if (request && request.headers.length < 64) append(request.headers, [strings[0] as string, strings[1] as string]);
+    return result;
   });
 
-  replaceMethod(proto, "send", {
-    apply(target, xhr: XMLHttpRequest, args: unknown[]) {
-      let request: XhrRequest | undefined;
-      try {
-        request = start(xhr, args[0]);
-      } catch {
-        request = undefined;
-      }
-      if (!request) return Reflect.apply(target, xhr, args);
-      try {
-        return Reflect.apply(target, xhr, args);
-      } catch (error) {
-        end(request, error instanceof Error ? error.message : String(error));
-        throw error;
-      }
-    },
+  wrap.method(proto, "send", (target, xhr, args) => {
+    let request: XhrRequest | undefined;
+    try {
+      request = isXhr(xhr) ? start(xhr, args[0]) : undefined;
+    } catch {
+      request = undefined;
+    }
+    try {
+      return wrap.invoke(target, xhr, args);
+    } catch (error) {
+      if (request) guard(() => end(request, failure(N, error)));
+      throw error;
+    }
   });
 
   const draft = (request: XhrRequest, record: Record<string, unknown>): RecordDraft =>
@@ -80,44 +121,62 @@ export function tapXhr(win: Window & typeof globalThis, tap: Tap, N: Natives): v
     request.fill = undefined;
   };
 
+  /** The header list as Headers would read it: case-insensitive, repeated names joined with ", ". */
+  const headerOf = (request: XhrRequest) => (name: string): string | null => {
+    let value: string | null = null;
+    for (let i = 0; i < request.headers.length; i++) {
+      const pair = request.headers[i]!;
+      if (StringPrototypeToLowerCase(pair[0]) === name) value = value === null ? pair[1] : `${value}, ${pair[1]}`;
+    }
+    return value;
+  };
+
   function start(xhr: XMLHttpRequest, body: unknown): XhrRequest | undefined {
-    const request = requests.get(xhr);
-    if (!request) return undefined;
-    const text = typeof body === "string" ? body : body instanceof ArrayBuffer || ArrayBuffer.isView(body) ? tap.decode(body) : undefined;
-    const scan = scanHeaders(request.headers, N.Headers);
-    const mcp = (text !== undefined && looksJsonRpc(text)) || scan.mcp || (request.method === "GET" && scan.accept.includes("text/event-stream") && tap.endpoints.has(request.url.split(/[?#]/)[0]!));
+    const request = WeakMapPrototypeGet(requests, xhr);
+    // Only a first send() after open() (in the OPENED state) sends anything.
+    if (!request || request.sent || N.xhrReadyState(xhr) !== 1) return undefined;
+    request.sent = true;
+    const text = typeof body === "string" ? body : isArrayBuffer(body) || ArrayBufferIsView(body) ? tap.decode(body as ArrayBuffer) : undefined;
+    const scan = scanHeaders(headerOf(request));
+    const endpoint = endpointOf(request.url);
+    const mcp = (text !== undefined && looksJsonRpc(text)) || scan.mcp || (request.method === "GET" && StringPrototypeIncludes(scan.accept, "text/event-stream") && tap.hasEndpoint(endpoint));
     if (!mcp) return undefined;
-    tap.endpoints.add(request.url.split(/[?#]/)[0]!);
+    tap.addEndpoint(endpoint);
     request.exchange = tap.id("x");
     request.kept = scan.kept;
-    if (text) tap.emitSent(draft(request, { time: tap.now(), kind: "message", direction: "c2s", stream: "body", method: request.method, ...capped(text), ...(scan.kept && { headers: scan.kept }) }));
-    if (!watched.has(xhr)) {
-      watched.add(xhr);
-      N.listen.call(xhr, "readystatechange", () => guard(() => onState(xhr)));
-      N.listen.call(xhr, "progress", () => guard(() => onState(xhr)));
-      for (const [type, error] of [["abort", "abort"], ["error", "network"], ["timeout", "timeout"]] as const) {
-        N.listen.call(xhr, type, () => guard(() => {
-          const current = requests.get(xhr);
-          if (current?.exchange) end(current, error);
-        }));
+    if (text) emit(request, { time: tap.now(), kind: "message", direction: "c2s", stream: "body", method: request.method, ...capped(text), ...(scan.kept && { headers: scan.kept }) });
+    if (!WeakMapPrototypeHas(watched, xhr)) {
+      WeakMapPrototypeSet(watched, xhr, true);
+      N.listen(xhr, "readystatechange", () => guard(() => onState(xhr)));
+      N.listen(xhr, "progress", () => guard(() => onState(xhr)));
+      const failures = [["abort", "abort"], ["error", "network"], ["timeout", "timeout"]] as const;
+      for (let i = 0; i < failures.length; i++) {
+        const error = failures[i]![1];
+        N.listen(xhr, failures[i]![0], () =>
+          guard(() => {
+            const current = WeakMapPrototypeGet(requests, xhr);
+            if (current?.exchange) end(current, error);
+          }),
+        );
       }
     }
     return request;
   }
 
   function onState(xhr: XMLHttpRequest): void {
-    const request = requests.get(xhr);
+    const request = WeakMapPrototypeGet(requests, xhr);
     if (!request?.exchange || request.ended) return;
-    const state = xhr.readyState;
+    const state = N.xhrReadyState(xhr);
+    const status = N.xhrStatus(xhr);
     if (state >= 2 && request.headAt === undefined) {
-      if (xhr.status === 0) return; // failed: the abort/error/timeout listener ends it
+      if (status === 0) return; // failed: the abort/error/timeout listener ends it
       request.headAt = tap.now();
-      const contentType = xhr.getResponseHeader("content-type");
+      const contentType = N.xhrGetResponseHeader(xhr, "content-type");
       if (isEventStream(contentType)) {
         const stream = request.method === "GET" ? "get-sse" : "post-sse";
-        emit(request, { time: request.headAt, kind: "response", status: xhr.status, ...headers(xhr), emptyBody: false });
+        emit(request, { time: request.headAt, kind: "response", status, ...headers(xhr), emptyBody: false });
         request.sse = createTextFeed((event) => {
-          if (event.data.trim() === "") return;
+          if (isBlank(event.data)) return;
           emit(request, {
             time: tap.now(),
             kind: "message",
@@ -132,32 +191,41 @@ export function tapXhr(win: Window & typeof globalThis, tap: Tap, N: Natives): v
         });
       } else request.fill = tap.reserve();
     }
-    if (request.sse && state >= 3 && (xhr.responseType === "" || xhr.responseType === "text")) request.sse(xhr.responseText);
-    if (state !== 4 || xhr.status === 0) return;
+    const type = N.xhrResponseType(xhr);
+    if (request.sse && state >= 3 && (type === "" || type === "text")) request.sse(N.xhrResponseText(xhr));
+    if (state !== 4 || status === 0) return;
     if (request.sse) return end(request);
-    const head = { time: request.headAt, kind: "response", status: xhr.status, ...headers(xhr) };
+    const head = { time: request.headAt, kind: "response", status, ...headers(xhr) };
     const finish = (text: string | undefined): void => {
       const records = [draft(request, { ...head, ...(text !== undefined && { emptyBody: text.length === 0 }) })];
-      if (text && isJsonType(xhr.getResponseHeader("content-type"))) records.push(draft(request, { time: tap.now(), kind: "message", direction: "s2c", stream: "body", method: request.method, ...capped(text) }));
-      records.push(draft(request, { time: tap.now(), kind: "end" }));
+      if (text && isJsonType(N.xhrGetResponseHeader(xhr, "content-type"))) append(records, draft(request, { time: tap.now(), kind: "message", direction: "s2c", stream: "body", method: request.method, ...capped(text) }));
+      append(records, draft(request, { time: tap.now(), kind: "end" }));
       request.ended = true;
       request.fill?.(records);
       request.fill = undefined;
     };
-    const type = xhr.responseType;
-    if (type === "" || type === "text") finish(xhr.responseText);
-    else if (type === "json") finish(xhr.response === null ? undefined : N.stringify(xhr.response));
-    else if (type === "arraybuffer" && xhr.response) finish(tap.decode(xhr.response as ArrayBuffer));
-    else if (type === "blob" && xhr.response) {
+    if (type === "" || type === "text") return finish(N.xhrResponseText(xhr));
+    const response = N.xhrResponse(xhr);
+    if (type === "json") finish(response === null ? undefined : JSONStringify(response));
+    else if (type === "arraybuffer" && response) finish(tap.decode(response as ArrayBuffer));
+    else if (type === "blob" && response) {
       request.ended = true; // no abort can follow a completed load; the end comes with the text
-      N.then.call(N.blobText.call(xhr.response as Blob), finish, () => finish(undefined));
+      PromisePrototypeThen(N.blobText(response as Blob), finish, () => finish(undefined));
     } else finish(undefined);
   }
 
   const headers = (xhr: XMLHttpRequest) => {
-    const kept = pickHeaders((name) => xhr.getResponseHeader(name));
+    const kept = pickHeaders((name) => N.xhrGetResponseHeader(xhr, name));
     return kept ? { headers: kept } : {};
   };
+}
+
+/** The methods XHR and fetch upper-case (Fetch "normalize a method"); others keep their case. */
+const STANDARD_METHODS = ["delete", "get", "head", "options", "post", "put"];
+function isStandardMethod(method: string): boolean {
+  const lower = StringPrototypeToLowerCase(method);
+  for (let i = 0; i < STANDARD_METHODS.length; i++) if (STANDARD_METHODS[i] === lower) return true;
+  return false;
 }
 
 function guard(fn: () => void): void {

@@ -5,8 +5,8 @@ import { CONTENT_SOURCE, PROTOCOL_VERSION, TAP_SOURCE, WORKER_SOURCE } from "./t
 export const MAX_BATCH = 5000;
 
 /**
- * Page tap → content relay, through window.postMessage. Records are checked one by one afterwards (TapRecord), so
- * one bad record costs only itself.
+ * Page tap → content relay, as the JSON `detail` of an event on the tap's private channel (src/page/emit.ts,
+ * src/content/listen.ts). Records are checked one by one afterwards (TapRecord), so one bad record costs only itself.
  */
 export const TapEnvelope = z.object({
   source: z.literal(TAP_SOURCE),

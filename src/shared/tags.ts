@@ -3,8 +3,10 @@
  * page tap can import it without pulling a validator into every page.
  */
 
-/** Page tap → content relay (window.postMessage). */
+/** Page tap → content relay: the envelope tag, and the type of the events that carry envelopes on the tap's channel. */
 export const TAP_SOURCE = "mcp-elicitation-inspector/tap";
+/** The one event on the window that hands the tap's private channel to the relay (src/page/emit.ts). */
+export const TAP_CHANNEL = "mcp-elicitation-inspector/tap-channel";
 /** Content relay → worker. */
 export const CONTENT_SOURCE = "mcp-elicitation-inspector/content";
 /** Panel → worker. */

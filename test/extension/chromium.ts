@@ -74,7 +74,9 @@ export async function launchWithExtension(): Promise<ExtensionBrowser> {
       const cdp = await context.newCDPSession(page);
       const marker = async (): Promise<unknown> => {
         try {
-          return await (await worker()).evaluate(() => (globalThis as { __stopMarker?: number }).__stopMarker);
+          // An evaluate on a stopping service worker sometimes never settles: give up after 1 s (the worker is going).
+          const read = (await worker()).evaluate(() => (globalThis as { __stopMarker?: number }).__stopMarker);
+          return await Promise.race([read, new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 1_000))]);
         } catch {
           return undefined; // its session went with it
         }
