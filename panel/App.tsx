@@ -1,37 +1,200 @@
-import type { FlowStore } from "./store.ts";
-import type { Command } from "./transport.ts";
+import { useSignal, useSignalEffect } from "@preact/signals";
+import { useEffect, useRef } from "preact/hooks";
+import { CoverageBanner } from "./CoverageBanner.tsx";
+import { download, exportCapture, type ExportFormat } from "./exportCapture.ts";
+import { FindingDetail } from "./FindingDetail.tsx";
 import { FindingList } from "./FindingList.tsx";
+import { FlowDetail, type DetailTab } from "./FlowDetail.tsx";
 import { FlowList } from "./FlowList.tsx";
+import { importFile } from "./importFile.ts";
+import type { FlowStore } from "./store.ts";
+import { escapeInvisible } from "./text.ts";
+import { Timeline } from "./Timeline.tsx";
+import { Toolbar } from "./Toolbar.tsx";
+import type { Command } from "./transport.ts";
+import { focusList } from "./VirtualTable.tsx";
 
-export function App({ store, tabId, send }: { store: FlowStore; tabId: number | undefined; send(command: Command): void }) {
-  if (tabId === undefined) return <p role="alert">No tab to inspect: open this panel from DevTools, or add ?tabId=N.</p>;
-  const stats = store.stats.value;
+export interface AppProps {
+  store: FlowStore;
+  tabId: number | undefined;
+  send(command: Command): void;
+}
+
+/** The whole panel: toolbar, coverage note, flows (timeline + list) beside the selected flow, findings below. */
+export function App({ store, tabId, send }: AppProps) {
+  const filterRef = useRef<HTMLInputElement>(null);
+  const tab = useSignal<DetailTab>("story");
+  const now = useSignal(Date.now());
+  const importError = useSignal<string | null>(null);
+
+  // A finding picked anywhere (the list, a note in the detail) shows its evidence in the Messages tab.
+  useSignalEffect(() => {
+    if (store.selectedFindingId.value !== null) tab.value = "messages";
+  });
+
+  // Pending flows grow on the timeline while the clock runs; idle otherwise.
+  useEffect(() => {
+    const timer = setInterval(() => {
+      if (store.source.value.kind === "live" && store.flows.value.some((f) => f.status === "pending")) now.value = Date.now();
+    }, 500);
+    return () => clearInterval(timer);
+  }, []);
+
+  // "/" or Ctrl/Cmd+F focuses the filter, as in DevTools.
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      const typing = event.target instanceof HTMLElement && (event.target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(event.target.tagName));
+      if (((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === "f") || (event.key === "/" && !typing && !event.ctrlKey && !event.metaKey && !event.altKey)) {
+        event.preventDefault();
+        filterRef.current?.focus();
+        filterRef.current?.select();
+      }
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, []);
+
+  const onImport = (file: File) => {
+    importError.value = null;
+    performance.mark("mcp:import-start");
+    void importFile(file, store, {
+      onFirstRows: () => requestAnimationFrame(() => setTimeout(() => performance.mark("mcp:first-rows"))),
+    })
+      .then((result) => {
+        performance.mark("mcp:import-done");
+        warmTextWhenIdle(store);
+        if (result.records === 0) importError.value = `${file.name}: no capture records found${result.problems[0] ? ` (${result.problems[0].message})` : ""}.`;
+      })
+      .catch((error: unknown) => (importError.value = `${file.name}: ${(error as Error).message}`));
+  };
+  const onExport = (format: ExportFormat, unredacted: boolean) => {
+    const source = store.source.value;
+    const base = source.kind === "file" ? source.name.replace(/\.(har|jsonl|ndjson|json)$/i, "") : `mcp-capture-tab${tabId ?? ""}`;
+    const file = exportCapture(store.records(), format, unredacted, base);
+    download(file.name, file.text, file.type);
+  };
+  const onLive = () => {
+    store.openLive();
+    send({ kind: "subscribe" });
+  };
+  const openDetail = () => document.querySelector<HTMLElement>(".detail [role=tab][aria-selected=true]")?.focus();
+  const closeDetail = () => {
+    const id = store.selectedFlowId.value;
+    store.select(null);
+    if (id) focusList(".vt.flows");
+  };
+  const showEvidence = () => {
+    tab.value = "messages";
+    requestAnimationFrame(() => document.querySelector<HTMLElement>(".detail mark")?.scrollIntoView({ block: "center" }));
+  };
+
+  const flows = store.flows.value;
+  const visible = store.visibleFlows.value;
+  const findings = store.findings.value;
+  const visibleFindings = store.visibleFindings.value;
+  const filtering = store.isFiltering.value;
+  const source = store.source.value;
   return (
-    <main>
-      <header>
-        <h1>MCP elicitation — tab {tabId}</h1>
-        <span role="status" aria-label="connection">
-          {store.connected.value ? "live" : "reconnecting…"}
+    <div class="app">
+      <Toolbar store={store} tabId={tabId} send={send} filterRef={filterRef} onImport={onImport} onExport={onExport} onLive={onLive} />
+      <Alerts store={store} tabId={tabId} importError={importError.value} />
+      {source.kind === "live" && tabId !== undefined && <CoverageBanner />}
+      <div class="body">
+        <section aria-label="flows section" class="flows-pane">
+          <h2>Flows ({filtering ? `${visible.length} of ${flows.length}` : flows.length})</h2>
+          {flows.length > 0 && <Timeline store={store} now={now} />}
+          {visible.length > 0 ? (
+            <FlowList store={store} onOpen={openDetail} />
+          ) : (
+            <FlowsEmpty store={store} tabId={tabId} />
+          )}
+        </section>
+        <aside aria-label="flow detail" class="detail-pane">
+          <FlowDetail store={store} tab={tab} onClose={closeDetail} />
+        </aside>
+      </div>
+      <section aria-label="findings section" class="findings-pane">
+        <h2>Findings ({filtering || visibleFindings.length !== findings.length ? `${visibleFindings.length} of ${findings.length}` : findings.length})</h2>
+        <div class="findings-split">
+          <FindingList store={store} onEvidence={showEvidence} />
+          <aside aria-label="finding detail" class="finding-detail-pane">
+            <FindingDetail store={store} onEvidence={showEvidence} />
+          </aside>
+        </div>
+      </section>
+    </div>
+  );
+}
+
+/** The search cache of an imported file, built while the browser is idle, so the first search is as quick as the rest. */
+function warmTextWhenIdle(store: FlowStore): void {
+  const idle = globalThis.requestIdleCallback ?? ((cb: (d: { timeRemaining(): number }) => void) => setTimeout(() => cb({ timeRemaining: () => 8 }), 50));
+  const step = (deadline: { timeRemaining(): number }) => {
+    if (store.source.value.kind !== "file") return;
+    if (!store.warmText(() => deadline.timeRemaining() > 2)) idle(step);
+  };
+  idle(step);
+}
+
+function FlowsEmpty({ store, tabId }: { store: FlowStore; tabId: number | undefined }) {
+  const source = store.source.value;
+  if (store.flows.value.length > 0) return <p class="empty">No flow matches the filter. Press Escape in the filter box to clear it.</p>;
+  if (source.kind === "file")
+    return <p class="empty">{source.importing ? "Importing…" : `${escapeInvisible(source.name)} holds no elicitation flows (${store.recordCount.value} records read).`}</p>;
+  if (tabId === undefined)
+    return (
+      <p class="empty" role="alert">
+        No tab to inspect: open this panel from DevTools, or add ?tabId=N. You can still import a HAR or JSONL capture (Import…).
+      </p>
+    );
+  return (
+    <div class="empty newcomer">
+      <p>
+        <strong>No elicitation flows yet.</strong> Use the page: when one of its MCP servers asks the user for input — an <code>elicitation/create</code>{" "}
+        request, an <code>input_required</code> result, or a <code>-32042</code> error — the flow appears here, live.
+      </p>
+      <p>
+        The tap records from the moment a page loads: if the page's MCP client connected before, reload it. To study a capture instead, Import… a HAR
+        saved from the Network panel or a JSONL file from <code>mcp-elicit</code>.
+      </p>
+    </div>
+  );
+}
+
+function Alerts({ store, tabId, importError }: { store: FlowStore; tabId: number | undefined; importError: string | null }) {
+  const stats = store.stats.value;
+  const live = store.source.value.kind === "live" && tabId !== undefined;
+  const problems = store.problems.value;
+  return (
+    <div class="alerts">
+      {live && stats.dropped > 0 && (
+        <span role="alert" aria-label="dropped records">
+          {stats.dropped} records dropped: the tab reached its capture cap
         </span>
-        <span aria-label="record count">{stats.records} records</span>
-        {stats.dropped > 0 && <span role="alert" aria-label="dropped records">{stats.dropped} records dropped: the tab reached its capture cap</span>}
-        {stats.rejected > 0 && <span aria-label="rejected messages">{stats.rejected} malformed messages refused</span>}
-        <button type="button" onClick={() => send({ kind: "clear" })}>
-          Clear
-        </button>
-        <label>
-          <input type="checkbox" checked={stats.preserveLog} onChange={(e) => send({ kind: "preserveLog", on: e.currentTarget.checked })} />
-          Preserve log
-        </label>
-      </header>
-      <section aria-label="flows section">
-        <h2>Flows ({store.flows.value.length})</h2>
-        <FlowList flows={store.flows.value} />
-      </section>
-      <section aria-label="findings section">
-        <h2>Findings ({store.findings.value.length})</h2>
-        <FindingList findings={store.findings.value} />
-      </section>
-    </main>
+      )}
+      {live && stats.rejected > 0 && <span aria-label="rejected messages">{stats.rejected} malformed messages refused</span>}
+      {live && !stats.recording && (
+        <span role="status" aria-label="paused">
+          Recording paused{stats.skipped > 0 ? `: ${stats.skipped} records not kept` : ""}
+        </span>
+      )}
+      {importError && <span role="alert">{escapeInvisible(importError)}</span>}
+      {problems.length > 0 && (
+        <details class="problems">
+          <summary aria-label="problems">
+            {problems.length} input problem{problems.length === 1 ? "" : "s"}
+          </summary>
+          <ul>
+            {problems.slice(0, 200).map((p, i) => (
+              <li key={i}>
+                {p.file ? `${escapeInvisible(p.file)}: ` : ""}
+                {p.record !== undefined ? `record #${p.record}: ` : ""}
+                {escapeInvisible(p.message)}
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
+    </div>
   );
 }

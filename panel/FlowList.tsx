@@ -1,34 +1,133 @@
+import { useRef } from "preact/hooks";
 import type { Flow } from "../src/engine/index.ts";
+import type { FlowStore } from "./store.ts";
+import { duration, shown } from "./text.ts";
+import { focusList, nextIndex, useRowFocus, VirtualTable } from "./VirtualTable.tsx";
+import { modesOf, serverLabel } from "./flowFacts.ts";
 
-/** The flows of the tab, one row each. Everything shown is text: captured payloads are hostile. */
-export function FlowList({ flows }: { flows: readonly Flow[] }) {
-  if (flows.length === 0) return <p class="empty">No elicitation flows yet.</p>;
+export const FLOW_ROW_HEIGHT = 22;
+
+/**
+ * The flows of the tab (or file), one row each, newest last, virtualized. The selection is an id, so it stays put
+ * while records stream in. Every cell is text: captured payloads are hostile. `data-col` names the columns the
+ * tests read.
+ */
+export function FlowList({ store, onOpen }: { store: FlowStore; onOpen(): void }) {
+  const flows = store.visibleFlows.value;
+  const selected = store.selectedFlowId.value;
+  const index = selected === null ? -1 : flows.findIndex((f) => f.id === selected);
+  const root = useRef<HTMLDivElement>(null);
+  useRowFocus(root, selected === null ? null : `tr[data-flow="${CSS.escape(selected)}"]`, true);
+
+  const onKeyDown = (event: KeyboardEvent) => {
+    const next = nextIndex(event.key, index, flows.length, 10);
+    if (next !== undefined) {
+      event.preventDefault();
+      store.select(flows[next]!.id);
+      return;
+    }
+    if (event.key === "Enter" && selected !== null) {
+      event.preventDefault();
+      onOpen();
+    } else if (event.key === "Escape" && selected !== null) {
+      event.preventDefault();
+      store.select(null);
+      focusList(".vt.flows");
+    }
+  };
+
   return (
-    <table aria-label="Flows">
-      <thead>
-        <tr>
-          <th scope="col">Flow</th>
-          <th scope="col">Kind</th>
-          <th scope="col">Era</th>
-          <th scope="col">Method</th>
-          <th scope="col">Target</th>
-          <th scope="col">Status</th>
-          <th scope="col">Rounds</th>
-        </tr>
-      </thead>
-      <tbody>
-        {flows.map((flow) => (
-          <tr key={flow.id} aria-label={`flow ${flow.id}`} data-flow={flow.id}>
-            <td>{flow.id}</td>
-            <td>{flow.kind}</td>
-            <td>{flow.revision ?? "unknown"}</td>
-            <td>{flow.method}</td>
-            <td>{flow.target ?? ""}</td>
-            <td>{flow.status}</td>
-            <td>{flow.rounds.length}</td>
+    <div ref={root} class="flow-list">
+      <VirtualTable
+        label="Flows"
+        class="flows"
+        rowCount={flows.length}
+        rowHeight={FLOW_ROW_HEIGHT}
+        activeIndex={index}
+        onKeyDown={onKeyDown}
+        columns={
+          <colgroup>
+            <col class="w-id" />
+            <col class="w-server" />
+            <col class="w-method" />
+            <col class="w-target" />
+            <col class="w-modes" />
+            <col class="w-era" />
+            <col class="w-kind" />
+            <col class="w-status" />
+            <col class="w-num" />
+            <col class="w-time" />
+            <col class="w-time" />
+            <col class="w-sev" />
+          </colgroup>
+        }
+        header={
+          <tr>
+            <th scope="col">Flow</th>
+            <th scope="col">Server</th>
+            <th scope="col">Method</th>
+            <th scope="col">Target</th>
+            <th scope="col">Modes</th>
+            <th scope="col">Era</th>
+            <th scope="col">Kind</th>
+            <th scope="col">Status</th>
+            <th scope="col" title="Rounds: how many times the client sent the request">
+              Rounds
+            </th>
+            <th scope="col" title="Time waiting on the user">
+              User wait
+            </th>
+            <th scope="col" title="Time the server spent">
+              Server
+            </th>
+            <th scope="col">Worst</th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        }
+        renderRow={(i) => <FlowRow key={flows[i]!.id} flow={flows[i]!} index={i} store={store} selected={i === index} onOpen={onOpen} />}
+      />
+    </div>
+  );
+}
+
+function FlowRow({ flow, index, store, selected, onOpen }: { flow: Flow; index: number; store: FlowStore; selected: boolean; onOpen(): void }) {
+  const worst = store.worstOf(flow.id);
+  return (
+    <tr
+      aria-label={`flow ${flow.id}`}
+      aria-rowindex={index + 2}
+      aria-selected={selected}
+      tabIndex={selected || (index === 0 && store.selectedFlowId.value === null) ? 0 : -1}
+      data-flow={flow.id}
+      class={`${selected ? "selected" : ""} status-${flow.status}`}
+      onClick={() => store.select(flow.id)}
+      onDblClick={onOpen}
+    >
+      <td data-col="id">{flow.id}</td>
+      <td data-col="server" title={shown(flow.server, 2000)}>
+        {serverLabel(flow.server)}
+      </td>
+      <td data-col="method">{shown(flow.method)}</td>
+      <td data-col="target" title={shown(flow.target, 2000)}>
+        {shown(flow.target ?? "")}
+      </td>
+      <td data-col="modes">{modesOf(flow).join(", ")}</td>
+      <td data-col="era">{flow.revision ?? "unknown"}</td>
+      <td data-col="kind">{flow.kind}</td>
+      <td data-col="status" class={`status ${flow.status}`}>
+        {flow.status}
+      </td>
+      <td data-col="rounds" class="num">
+        {flow.rounds.length}
+      </td>
+      <td data-col="user" class="num">
+        {duration(flow.userMs)}
+      </td>
+      <td data-col="serverTime" class="num">
+        {duration(flow.serverMs)}
+      </td>
+      <td data-col="severity" class={worst ? `sev ${worst}` : "sev"}>
+        {worst ?? ""}
+      </td>
+    </tr>
   );
 }

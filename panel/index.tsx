@@ -1,8 +1,12 @@
 // panel.html's entry. Wiring only: the store (store.ts), the transport (transport.ts), the views (App.tsx).
+import "../src/shared/jitless.ts";
 import { render } from "preact";
 import { App } from "./App.tsx";
 import { createFlowStore } from "./store.ts";
-import { connectTransport, inspectedTabId } from "./transport.ts";
+import { connectTransport, inspectedTabId, watchTheme, type Theme } from "./transport.ts";
+
+const applyTheme = (theme: Theme) => (document.documentElement.dataset.theme = theme);
+applyTheme(watchTheme(applyTheme));
 
 const store = createFlowStore();
 const tabId = inspectedTabId();

@@ -5,7 +5,7 @@ import { PANEL_PORT, PANEL_SOURCE, PROTOCOL_VERSION, WORKER_SOURCE } from "../sr
 
 /** The only panel module that touches extension APIs. */
 
-export type Command = { kind: "clear" } | { kind: "preserveLog"; on: boolean } | { kind: "records" };
+export type Command = { kind: "subscribe" } | { kind: "clear" } | { kind: "preserveLog"; on: boolean } | { kind: "record"; on: boolean } | { kind: "records" };
 
 export interface Transport {
   send(command: Command): void;
@@ -16,8 +16,23 @@ export interface Transport {
 export function inspectedTabId(): number | undefined {
   const devtools = (globalThis as { chrome?: typeof chrome }).chrome?.devtools;
   if (devtools?.inspectedWindow) return devtools.inspectedWindow.tabId;
-  const fromQuery = Number(new URLSearchParams(location.search).get("tabId"));
+  const raw = new URLSearchParams(location.search).get("tabId");
+  const fromQuery = raw === null || raw === "" ? NaN : Number(raw);
   return Number.isInteger(fromQuery) && fromQuery >= 0 ? fromQuery : undefined;
+}
+
+export type Theme = "light" | "dark";
+
+/**
+ * The DevTools theme when the panel lives in DevTools (`themeName` "dark", else light), otherwise the system's
+ * (`prefers-color-scheme`); `onChange` hears the system's changes (DevTools reloads its panels on a theme switch).
+ */
+export function watchTheme(onChange: (theme: Theme) => void): Theme {
+  const themeName = (globalThis as { chrome?: typeof chrome }).chrome?.devtools?.panels?.themeName;
+  if (themeName) return themeName === "dark" ? "dark" : "light";
+  const query = globalThis.matchMedia?.("(prefers-color-scheme: dark)");
+  query?.addEventListener("change", (e) => onChange(e.matches ? "dark" : "light"));
+  return query?.matches ? "dark" : "light";
 }
 
 /** devtools.html: adds the panel to DevTools. */
@@ -33,7 +48,7 @@ export function connectTransport(tabId: number, onMessage: (message: WorkerToPan
   let port: chrome.runtime.Port | undefined;
   let closed = false;
   let failures = 0;
-  const command = (c: Command | { kind: "subscribe" }): PanelCommand => ({ source: PANEL_SOURCE, v: PROTOCOL_VERSION, tabId, ...c });
+  const command = (c: Command): PanelCommand => ({ source: PANEL_SOURCE, v: PROTOCOL_VERSION, tabId, ...c });
 
   const connect = (): void => {
     if (closed) return;

@@ -1,5 +1,5 @@
 import { ContentBatch } from "../shared/contentProtocol.ts";
-import { PanelCommand, type WorkerToPanel } from "../shared/panelProtocol.ts";
+import { chunkRecords, PanelCommand, type WorkerToPanel } from "../shared/panelProtocol.ts";
 import { PROTOCOL_VERSION, WORKER_SOURCE } from "../shared/tags.ts";
 import { debug } from "../shared/debug.ts";
 import { badgeFor, type Badge } from "./badge.ts";
@@ -95,7 +95,11 @@ export function createHub(options: HubOptions) {
     if (link.timer !== undefined) clearTimeout(link.timer);
     link.timer = undefined;
     link.pending = emptyDelta();
-    post(link.port, { ...envelope, kind: "snapshot", tabId: link.tabId, flows: [...s.flows()], findings: [...s.findings()], problems: [...s.problems()], stats: s.stats() });
+    // The records follow in chunks: one runtime message may not exceed 64 MiB, and a tab may hold that much text.
+    const [first = [], ...rest] = chunkRecords(s.records());
+    const { tabId } = link;
+    post(link.port, { ...envelope, kind: "snapshot", tabId, flows: [...s.flows()], findings: [...s.findings()], problems: [...s.problems()], stats: s.stats(), records: first, more: rest.length > 0 });
+    rest.forEach((records, i) => post(link.port, { ...envelope, kind: "snapshotRecords", tabId, records, more: i < rest.length - 1 }));
   };
 
   const publish = (tabId: number, s: TabSession, delta: SessionDelta | "reset"): void => {
@@ -108,11 +112,12 @@ export function createHub(options: HubOptions) {
       for (const [id, flow] of delta.flows) link.pending.flows.set(id, flow);
       link.pending.findings.push(...delta.findings);
       link.pending.problems.push(...delta.problems);
+      link.pending.records.push(...delta.records);
       link.timer ??= setTimeout(() => {
         link.timer = undefined;
-        const { flows, findings, problems } = link.pending;
+        const { flows, findings, problems, records } = link.pending;
         link.pending = emptyDelta();
-        post(link.port, { ...envelope, kind: "delta", tabId, flows: [...flows.values()], findings, problems, stats: s.stats() });
+        post(link.port, { ...envelope, kind: "delta", tabId, flows: [...flows.values()], findings, problems, stats: s.stats(), records });
       }, flushMs);
     }
   };
@@ -174,6 +179,10 @@ export function createHub(options: HubOptions) {
               return publish(tabId, s, "reset");
             case "preserveLog":
               s.meta.preserveLog = command.on;
+              await store.append(s.meta, []);
+              return publish(tabId, s, "reset");
+            case "record":
+              s.meta.paused = !command.on;
               await store.append(s.meta, []);
               return publish(tabId, s, "reset");
             case "records":

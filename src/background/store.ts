@@ -12,6 +12,10 @@ export interface TabMeta {
   /** Characters of message text stored. */
   bytes: number;
   preserveLog: boolean;
+  /** Recording paused from the panel: new records are acknowledged but not kept (absent in metas of older builds). */
+  paused?: boolean;
+  /** Records seen while paused. */
+  skipped?: number;
   /** The current top-frame document; a new one is a navigation. */
   topDoc?: string;
   /** Per document, the highest relay number stored: what a relay resends after a worker restart is stored once. */

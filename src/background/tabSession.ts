@@ -13,14 +13,16 @@ export interface Limits {
 }
 export const DEFAULT_LIMITS: Limits = { maxRecords: 20_000, maxBytes: 64 * 2 ** 20 };
 
-/** What one batch changed, merged: each changed flow once (latest state), findings and problems in order. */
+/** What one batch changed, merged: each changed flow once (latest state), findings, problems and records in order. */
 export interface SessionDelta {
   flows: Map<string, Flow>;
   findings: Finding[];
   problems: Problem[];
+  /** The records stored: the panel's detail view and payload search need them. */
+  records: CaptureRecord[];
 }
 
-export const emptyDelta = (): SessionDelta => ({ flows: new Map(), findings: [], problems: [] });
+export const emptyDelta = (): SessionDelta => ({ flows: new Map(), findings: [], problems: [], records: [] });
 
 export interface IngestResult {
   /** A new top document arrived with preserve-log off: everything before it was dropped. */
@@ -47,6 +49,7 @@ export function createTabSession(meta: TabMeta, stored: readonly CaptureRecord[]
     const delta = engine.push(record);
     for (const finding of delta.findings) severities[finding.severity]++;
     if (!into) return;
+    into.records.push(record);
     for (const flow of delta.flows) into.flows.set(flow.id, flow);
     into.findings.push(...delta.findings);
     into.problems.push(...delta.problems);
@@ -61,6 +64,7 @@ export function createTabSession(meta: TabMeta, stored: readonly CaptureRecord[]
     meta.dropped = 0;
     meta.rejected = 0;
     meta.bytes = 0;
+    meta.skipped = 0;
   };
 
   return {
@@ -81,6 +85,11 @@ export function createTabSession(meta: TabMeta, stored: readonly CaptureRecord[]
       const fresh: CaptureRecord[] = [];
       batch.records.forEach((raw, i) => {
         if (batch.first + i <= seen) return; // resent after a worker restart: stored already
+        if (meta.paused) {
+          // DevTools' Network panel keeps nothing while its record button is off; the count says what was missed.
+          meta.skipped = (meta.skipped ?? 0) + 1;
+          return;
+        }
         if (records.length >= limits.maxRecords || meta.bytes >= limits.maxBytes) {
           meta.dropped++;
           return;
@@ -110,7 +119,14 @@ export function createTabSession(meta: TabMeta, stored: readonly CaptureRecord[]
     flows: (): readonly Flow[] => engine.flows(),
     findings: (): readonly Finding[] => engine.findings(),
     problems: (): readonly Problem[] => engine.problems(),
-    stats: (): TabStats => ({ records: records.length, dropped: meta.dropped, rejected: meta.rejected, preserveLog: meta.preserveLog }),
+    stats: (): TabStats => ({
+      records: records.length,
+      dropped: meta.dropped,
+      rejected: meta.rejected,
+      preserveLog: meta.preserveLog,
+      recording: !meta.paused,
+      skipped: meta.skipped ?? 0,
+    }),
     severities: (): Readonly<Record<Severity, number>> => severities,
   };
 }

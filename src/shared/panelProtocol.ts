@@ -12,6 +12,8 @@ export const PanelCommand = z.discriminatedUnion("kind", [
   command("subscribe", {}),
   command("clear", {}),
   command("preserveLog", { on: z.boolean() }),
+  /** Record (on) or pause (off): while paused the tab's new records are acknowledged but not kept, and counted. */
+  command("record", { on: z.boolean() }),
   /** Every capture record the worker holds for the tab (export; the tests compare them with the CLI). */
   command("records", {}),
 ]);
@@ -25,10 +27,44 @@ export interface TabStats {
   /** Messages the content relays refused (failed validation). */
   rejected: number;
   preserveLog: boolean;
+  /** False while the panel's record button is off (paused). */
+  recording: boolean;
+  /** Records the tap saw while recording was paused: not kept, counted. */
+  skipped: number;
 }
+
+/**
+ * Most message text one worker → panel message carries. Chrome refuses a runtime message over 64 MiB and a tab
+ * may hold 64 MiB of text, so a snapshot's records follow it in chunks (`snapshotRecords`).
+ */
+export const RECORD_CHUNK_CHARS = 8 * 2 ** 20;
+
+type Envelope<K extends string, T> = { source: typeof WORKER_SOURCE; v: typeof PROTOCOL_VERSION; kind: K; tabId: number } & T;
 
 /** Worker → panel. Trusted direction (the worker made it), so a type rather than a schema. */
 export type WorkerToPanel =
-  | { source: typeof WORKER_SOURCE; v: typeof PROTOCOL_VERSION; kind: "snapshot"; tabId: number; flows: Flow[]; findings: Finding[]; problems: Problem[]; stats: TabStats }
-  | { source: typeof WORKER_SOURCE; v: typeof PROTOCOL_VERSION; kind: "delta"; tabId: number; flows: Flow[]; findings: Finding[]; problems: Problem[]; stats: TabStats }
-  | { source: typeof WORKER_SOURCE; v: typeof PROTOCOL_VERSION; kind: "records"; tabId: number; records: CaptureRecord[] };
+  /** Everything the tab holds, replacing what the panel had; `more`: further records follow in `snapshotRecords`. */
+  | Envelope<"snapshot", { flows: Flow[]; findings: Finding[]; problems: Problem[]; stats: TabStats; records?: CaptureRecord[]; more?: boolean }>
+  | Envelope<"snapshotRecords", { records: CaptureRecord[]; more: boolean }>
+  /** What changed since the last delta: changed flows (latest state), new findings, problems and records. */
+  | Envelope<"delta", { flows: Flow[]; findings: Finding[]; problems: Problem[]; stats: TabStats; records?: CaptureRecord[] }>
+  | Envelope<"records", { records: CaptureRecord[] }>;
+
+/** Splits records into chunks of at most RECORD_CHUNK_CHARS of message text (a record over it goes alone). */
+export function chunkRecords(records: readonly CaptureRecord[], limit = RECORD_CHUNK_CHARS): CaptureRecord[][] {
+  const chunks: CaptureRecord[][] = [];
+  let current: CaptureRecord[] = [];
+  let size = 0;
+  for (const record of records) {
+    const n = record.kind === "message" ? record.text.length : 0;
+    if (current.length > 0 && size + n > limit) {
+      chunks.push(current);
+      current = [];
+      size = 0;
+    }
+    current.push(record);
+    size += n;
+  }
+  if (current.length > 0 || chunks.length === 0) chunks.push(current);
+  return chunks;
+}

@@ -116,15 +116,19 @@ async function assertPanelShows(tabId: number, expected: CliReport["files"][numb
     await panel.getByRole("heading", { name: `Findings (${expected.findings.length})` }).waitFor({ timeout: 10_000 });
     const flowRows = panel.getByRole("table", { name: "Flows" }).getByRole("row", { name: /^flow / });
     assert.equal(await flowRows.count(), expected.flows.length);
-    const cells = (selector: string) => panel.$$eval(selector, (rows) => rows.map((row) => [...row.querySelectorAll("td")].map((td) => td.textContent ?? "")));
+    // The panel's columns by name (panel/FlowList.tsx, panel/FindingList.tsx write `data-col`).
+    const cells = (selector: string, columns: string[]) =>
+      panel.$$eval(selector, (rows, columns) => rows.map((row) => columns.map((c) => row.querySelector(`td[data-col="${c}"]`)?.textContent ?? "")), columns);
     assert.deepEqual(
-      await cells("tr[data-flow]"),
+      await cells("tr[data-flow]", ["id", "kind", "era", "method", "target", "status", "rounds"]),
       expected.flows.map((f) => [f.id, f.kind, f.revision ?? "unknown", f.method, f.target ?? "", f.status, String(f.rounds)]),
     );
     if (expected.findings.length > 0) assert.equal(await panel.getByRole("table", { name: "Findings" }).getByRole("row", { name: /^finding / }).count(), expected.findings.length);
+    // The Findings view groups by rule (Expert Info), so rows come in another order than the engine's.
+    const sorted = (rows: string[][]) => rows.map((r) => JSON.stringify(r)).sort();
     assert.deepEqual(
-      await cells("tr[data-finding]"),
-      expected.findings.map((f) => [f.severity, f.rule, f.message, f.flow ?? "", String(f.entry)]),
+      sorted(await cells("tr[data-finding]", ["severity", "rule", "message", "flow", "entry"])),
+      sorted(expected.findings.map((f) => [f.severity, f.rule, f.message, f.flow ?? "", String(f.entry)])),
     );
   } finally {
     await panel.close();

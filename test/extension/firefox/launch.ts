@@ -135,8 +135,13 @@ export async function launchFirefoxWithExtension(): Promise<FirefoxWithExtension
         // No named functions inside: tsx's keepNames would reference its `__name` helper, which the page lacks.
         return await page.evaluate(() => ({
           heading: document.querySelector("h1")?.textContent ?? "",
-          flows: [...document.querySelectorAll("tr[data-flow]")].map((row) => [...row.querySelectorAll("td")].map((td) => td.textContent ?? "")),
-          findings: [...document.querySelectorAll("tr[data-finding]")].map((row) => [...row.querySelectorAll("td")].map((td) => td.textContent ?? "")),
+          // The panel's columns by name (`data-col`), in the order flowRow and findingRow list them.
+          flows: [...document.querySelectorAll("tr[data-flow]")].map((row) =>
+            ["id", "kind", "era", "method", "target", "status", "rounds"].map((c) => row.querySelector(`td[data-col="${c}"]`)?.textContent ?? ""),
+          ),
+          findings: [...document.querySelectorAll("tr[data-finding]")].map((row) =>
+            ["severity", "rule", "message", "flow", "entry"].map((c) => row.querySelector(`td[data-col="${c}"]`)?.textContent ?? ""),
+          ),
         }));
       } finally {
         await page.close().catch(() => undefined);

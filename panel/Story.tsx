@@ -1,0 +1,100 @@
+import type { Elicitation, Flow } from "../src/engine/index.ts";
+import { FindingNotes } from "./FormPreview.tsx";
+import type { FlowStore } from "./store.ts";
+import { duration, shown } from "./text.ts";
+
+const KIND: Record<string, string> = {
+  "server-request": "the server sent elicitation/create while the request was open (2025 eras)",
+  "url-required-error": "the request failed with -32042 (URL elicitation required), then was retried",
+  mrtr: "multi round-trip request: input_required results answered by retries (2026-07-28)",
+  "fallback-tool": "a tool result asked for input in _meta (fallback pattern)",
+};
+
+/**
+ * The flow told in plain words, round by round: what the client asked, what the server asked the user, how long
+ * the user took and what they answered, and how it ended — the whole story without reading JSON.
+ */
+export function Story({ flow, store }: { flow: Flow; store: FlowStore }) {
+  const at = (t: number | undefined) => (t === undefined ? "" : `+${duration(Math.max(0, t - flow.startedAt))}`);
+  const findings = store.findingsOf(flow.id);
+  return (
+    <div class="story">
+      <p>
+        {shown(flow.method)} {flow.target !== null && <strong>{shown(flow.target, 200)}</strong>} on <code>{shown(flow.server, 300)}</code> — {KIND[flow.kind] ?? flow.kind}.
+      </p>
+      <p>
+        Era <strong>{flow.revision ?? "unknown"}</strong>, status <strong class={`status ${flow.status}`}>{flow.status}</strong>, {flow.rounds.length} round{flow.rounds.length === 1 ? "" : "s"}; waited on
+        the user <strong>{duration(flow.userMs)}</strong>, on the server <strong>{duration(flow.serverMs)}</strong>.
+      </p>
+      <ol class="story-rounds">
+        {flow.rounds.map((round) => {
+          const asked = flow.elicitations.filter((e) => e.round === round.index);
+          return (
+            <li key={round.index}>
+              <div>
+                <strong>Round {round.index}</strong> {at(round.sentAt)}: the client sent the request (record #{round.requestRecord}
+                {round.echoedState !== undefined ? ", echoing requestState" : ""}).
+              </div>
+              {asked.length > 0 && (
+                <ul>
+                  {asked.map((e) => (
+                    <Question key={e.key} e={e} at={at} />
+                  ))}
+                </ul>
+              )}
+              <div>
+                {round.outcome === null
+                  ? flow.status === "pending"
+                    ? "Waiting for the server…"
+                    : "No answer from the server was seen."
+                  : round.outcome === "input_required"
+                    ? `${at(round.answeredAt)}: the server answered input_required${round.requestState !== undefined ? " with a requestState" : ""}.`
+                    : round.outcome === "complete"
+                      ? `${at(round.answeredAt)}: the server completed the request.`
+                      : `${at(round.answeredAt)}: the server answered with an error.`}
+              </div>
+            </li>
+          );
+        })}
+      </ol>
+      {findings.length > 0 ? (
+        <>
+          <h4>Findings of this flow</h4>
+          <FindingNotes findings={findings} store={store} />
+        </>
+      ) : (
+        <p class="ok">✓ No findings for this flow.</p>
+      )}
+    </div>
+  );
+}
+
+function Question({ e, at }: { e: Elicitation; at(t: number | undefined): string }) {
+  const fields = e.mode === "form" && typeof e.schema === "object" && e.schema !== null ? Object.keys((e.schema as { properties?: object }).properties ?? {}) : [];
+  return (
+    <li>
+      {at(e.askedAt)}: the server asked ({e.mode} mode) “{shown(e.message, 300)}”
+      {fields.length > 0 && ` for ${fields.map((f) => shown(f, 40)).join(", ")}`}
+      {e.mode === "url" && typeof e.url === "string" && (
+        <>
+          {" "}
+          to visit <code>{shown(e.url, 300)}</code>
+        </>
+      )}
+      .{" "}
+      {e.action === null ? (
+        e.answeredAt === undefined ? (
+          "No answer yet."
+        ) : (
+          "The client answered with an error."
+        )
+      ) : (
+        <>
+          After <strong>{duration((e.answeredAt ?? e.askedAt) - e.askedAt)}</strong> the user chose <strong class={`action ${e.action}`}>{shown(e.action, 40)}</strong>
+          {e.content !== undefined && <> with {shown(e.content, 300)}</>}.
+        </>
+      )}
+      {e.mode === "url" && (e.completed ? " Completion seen." : " No completion seen.")}
+    </li>
+  );
+}

@@ -1,0 +1,137 @@
+import { useSignal } from "@preact/signals";
+import type { Ref } from "preact";
+import type { FlowStore } from "./store.ts";
+import type { Command } from "./transport.ts";
+import { focusList } from "./VirtualTable.tsx";
+import { escapeInvisible } from "./text.ts";
+import type { ExportFormat } from "./exportCapture.ts";
+
+export const FILTER_HELP =
+  "Filter flows: method:tools/call status:pending mode:url rule:<id> severity:error server:<host> era:2026-07-28, and any other word searches the messages";
+
+interface ToolbarProps {
+  store: FlowStore;
+  tabId: number | undefined;
+  send(command: Command): void;
+  filterRef: Ref<HTMLInputElement>;
+  onImport(file: File): void;
+  onExport(format: ExportFormat, unredacted: boolean): void;
+  onLive(): void;
+}
+
+/** Record/pause, clear, preserve log, the filter box, import and export: one row, as in DevTools' Network panel. */
+export function Toolbar({ store, tabId, send, filterRef, onImport, onExport, onLive }: ToolbarProps) {
+  const stats = store.stats.value;
+  const source = store.source.value;
+  const live = source.kind === "live" && tabId !== undefined;
+  const unredacted = useSignal(false);
+  const filter = store.filter.value;
+  const records = source.kind === "live" ? stats.records : store.recordCount.value;
+
+  const onFilterKey = (event: KeyboardEvent) => {
+    if (event.key !== "Escape") return;
+    event.preventDefault();
+    event.stopPropagation();
+    if (store.filterInput.value !== "") store.setFilter("");
+    else focusList(".vt.flows");
+  };
+
+  return (
+    <div class="toolbar" role="toolbar" aria-label="Panel toolbar">
+      <h1>{source.kind === "file" ? `MCP elicitation — ${escapeInvisible(source.name)}` : tabId === undefined ? "MCP elicitation" : `MCP elicitation — tab ${tabId}`}</h1>
+      <button
+        type="button"
+        class={`record${stats.recording ? " on" : ""}`}
+        aria-pressed={stats.recording}
+        title={stats.recording ? "Recording: click to pause (new traffic of this tab is then not kept)" : "Paused: click to record"}
+        disabled={!live}
+        onClick={() => send({ kind: "record", on: !stats.recording })}
+      >
+        <span class="dot" aria-hidden="true" /> Record
+      </button>
+      <button type="button" title={source.kind === "file" ? "Close the file" : "Clear this tab's capture"} disabled={!live && source.kind !== "file"} onClick={() => (source.kind === "file" ? onLive() : send({ kind: "clear" }))}>
+        {source.kind === "file" ? "Close file" : "Clear"}
+      </button>
+      <label class="check">
+        <input type="checkbox" checked={stats.preserveLog} disabled={!live} onChange={(e) => send({ kind: "preserveLog", on: e.currentTarget.checked })} />
+        Preserve log
+      </label>
+      <span class="sep" />
+      <input
+        ref={filterRef}
+        class="filter"
+        type="search"
+        aria-label="Filter flows"
+        aria-invalid={filter.errors.length > 0 ? true : undefined}
+        aria-describedby={filter.errors.length > 0 ? "filter-errors" : undefined}
+        placeholder="Filter (/ or Ctrl+F): method: status: mode: rule: severity: server: era: or text"
+        title={FILTER_HELP}
+        spellcheck={false}
+        value={store.filterInput.value}
+        onInput={(e) => store.setFilter(e.currentTarget.value)}
+        onKeyDown={onFilterKey}
+      />
+      {filter.errors.length > 0 && (
+        <span id="filter-errors" class="filter-errors" role="status">
+          {filter.errors.map((e) => escapeInvisible(String(e))).join("; ")}
+        </span>
+      )}
+      <span class="sep" />
+      <label class="button" title="Open a HAR (e.g. saved from the Network panel) or a JSONL capture; it is analysed here, by the same engine">
+        Import…
+        <input
+          type="file"
+          class="visually-hidden"
+          aria-label="Import HAR or JSONL file"
+          accept=".har,.jsonl,.ndjson,.json,application/json"
+          onChange={(e) => {
+            const file = e.currentTarget.files?.[0];
+            e.currentTarget.value = "";
+            if (file) onImport(file);
+          }}
+        />
+      </label>
+      <button type="button" onClick={() => onExport("jsonl", unredacted.value)} disabled={records === 0} title="Save the capture as JSONL (mcp-elicit lint reads it)">
+        Export JSONL
+      </button>
+      <button type="button" onClick={() => onExport("har", unredacted.value)} disabled={records === 0} title="Save the capture as HAR">
+        Export HAR
+      </button>
+      <label class="check" title="Exports are redacted by default: authorization and cookie headers, secret-looking form values and tokens in URLs are replaced">
+        <input type="checkbox" checked={unredacted.value} onChange={(e) => (unredacted.value = e.currentTarget.checked)} />
+        unredacted
+      </label>
+      {source.kind === "file" && (
+        <>
+          <span class="source" role="status">
+            {source.importing ? "importing…" : "file"}
+          </span>
+          {tabId !== undefined && (
+            <button type="button" onClick={onLive}>
+              Back to tab {tabId}
+            </button>
+          )}
+        </>
+      )}
+      <span class="spacer" />
+      {source.kind === "live" && tabId !== undefined && (
+        <span role="status" aria-label="connection" class={store.connected.value ? "live" : "offline"}>
+          {store.connected.value ? (store.loading.value ? "loading…" : "live") : "reconnecting…"}
+        </span>
+      )}
+      <span aria-label="record count">{records} records</span>
+      <WorstBadge store={store} />
+    </div>
+  );
+}
+
+function WorstBadge({ store }: { store: FlowStore }) {
+  const worst = store.worst.value;
+  const counts = store.severityCounts.value;
+  if (!worst) return null;
+  return (
+    <span class={`worst sev ${worst}`} role="status" aria-label="worst severity" title={`${counts.error} errors, ${counts.warning} warnings, ${counts.info} info`}>
+      {counts[worst]} {worst === "error" ? (counts[worst] === 1 ? "error" : "errors") : worst === "warning" ? (counts[worst] === 1 ? "warning" : "warnings") : "info"}
+    </span>
+  );
+}

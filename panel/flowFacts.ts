@@ -1,0 +1,54 @@
+import type { Flow } from "../src/engine/index.ts";
+import { escapeInvisible } from "./text.ts";
+
+/** The distinct elicitation modes a flow asked in, in order of first use. */
+export function modesOf(flow: Flow): string[] {
+  const modes: string[] = [];
+  for (const e of flow.elicitations) if (!modes.includes(String(e.mode))) modes.push(String(e.mode));
+  return modes.map(escapeInvisible);
+}
+
+/** host:port/path of an endpoint URL (the full URL goes in a tooltip); the text itself when it does not parse. */
+export function serverLabel(server: string): string {
+  try {
+    const u = new URL(server);
+    return escapeInvisible(`${u.host}${u.pathname === "/" ? "" : u.pathname}`);
+  } catch {
+    return escapeInvisible(server);
+  }
+}
+
+/** A span of time on the timeline. */
+export interface Interval {
+  start: number;
+  end: number;
+}
+
+/**
+ * When the flow waited on the user: from each question to its answer (or to `now` while unanswered in a pending
+ * flow). Everything else between the flow's start and end is the server's (or the network's).
+ */
+export function userIntervals(flow: Flow, now: number): Interval[] {
+  const out: Interval[] = [];
+  for (const e of flow.elicitations) {
+    const end = e.answeredAt ?? (flow.status === "pending" ? now : (flow.endedAt ?? e.askedAt));
+    if (end > e.askedAt) out.push({ start: e.askedAt, end });
+  }
+  return out;
+}
+
+/** The flow's own end, or `now` while it is pending. */
+export const flowEnd = (flow: Flow, now: number): number => (flow.status === "pending" ? Math.max(now, flow.endedAt ?? flow.startedAt) : (flow.endedAt ?? lastTime(flow)));
+
+const lastTime = (flow: Flow): number => {
+  let t = flow.startedAt;
+  for (const r of flow.rounds) t = Math.max(t, r.answeredAt ?? r.sentAt);
+  for (const e of flow.elicitations) t = Math.max(t, e.answeredAt ?? e.askedAt);
+  return t;
+};
+
+/** A timeline lane's label: host:port/path, cut at the front when long (the path tells servers of one host apart). */
+export function laneLabel(server: string, max = 17): string {
+  const label = serverLabel(server);
+  return label.length > max ? `…${label.slice(-(max - 1))}` : label;
+}

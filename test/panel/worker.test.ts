@@ -1,0 +1,98 @@
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { describe, test } from "node:test";
+import "../../src/shared/jitless.ts";
+import { createHub, type HubPort } from "../../src/background/hub.ts";
+import { createMemoryStore } from "../../src/background/store.ts";
+import { importJsonl } from "../../src/capture/jsonl.ts";
+import type { CaptureRecord } from "../../src/capture/record.ts";
+import { analyze } from "../../src/engine/index.ts";
+import type { WorkerToPanel } from "../../src/shared/panelProtocol.ts";
+import { CONTENT_PORT, CONTENT_SOURCE, PANEL_PORT, PANEL_SOURCE, PROTOCOL_VERSION } from "../../src/shared/tags.ts";
+import { createFlowStore } from "../../panel/store.ts";
+import { portPair, tick } from "../extension/fakes.ts";
+
+/** The panel protocol of the worker (src/background/hub.ts): records to the panel, record/pause. */
+const capture = importJsonl(readFileSync("demo/demo-capture.jsonl", "utf8"), "demo-capture.jsonl").records;
+const drafts = (records: readonly CaptureRecord[]) => records.map(({ seq: _s, v: _v, entry: _e, ...rest }) => rest);
+
+function world() {
+  const hub = createHub({ store: createMemoryStore(), flushMs: 5 });
+  const content = portPair(CONTENT_PORT, { tab: { id: 7 }, url: "http://127.0.0.1/" });
+  hub.connectContent(content.server as HubPort);
+  let first = 0;
+  const sendRecords = (records: readonly CaptureRecord[]) => {
+    content.client.postMessage({ source: CONTENT_SOURCE, v: PROTOCOL_VERSION, kind: "records", doc: "doc-1", top: true, first, records: drafts(records), rejected: 0 });
+    first += records.length;
+  };
+  const panel = () => {
+    const pair = portPair(PANEL_PORT, { url: "chrome-extension://x/panel.html" });
+    hub.connectPanel(pair.server as HubPort);
+    const messages: WorkerToPanel[] = [];
+    const store = createFlowStore();
+    pair.client.onMessage.addListener((m) => {
+      messages.push(m as WorkerToPanel);
+      store.apply(m as WorkerToPanel);
+    });
+    const send = (kind: string, extra: object = {}) => pair.client.postMessage({ source: PANEL_SOURCE, v: PROTOCOL_VERSION, kind, tabId: 7, ...extra });
+    send("subscribe");
+    return { messages, store, send };
+  };
+  return { hub, sendRecords, panel };
+}
+
+async function settle(check: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 400; i++) {
+    if (check()) return;
+    await tick(5);
+  }
+  assert.fail(`timed out waiting for ${what}`);
+}
+
+describe("worker → panel protocol", () => {
+  test("the snapshot and every delta carry the records, so the panel holds what the worker holds", async () => {
+    const w = world();
+    w.sendRecords(capture.slice(0, 100));
+    const early = w.panel();
+    await settle(() => early.store.recordCount.value === 100, "snapshot records");
+    for (let i = 100; i < capture.length; i += 20) w.sendRecords(capture.slice(i, i + 20));
+    await settle(() => early.store.recordCount.value === capture.length, "delta records");
+    assert.deepEqual(
+      early.store.records().map((r) => r.seq),
+      capture.map((r) => r.seq),
+    );
+    assert.deepEqual(early.store.records().map((r) => (r.kind === "message" ? r.text : r.kind)), capture.map((r) => (r.kind === "message" ? r.text : r.kind)));
+    assert.deepEqual(early.store.flows.value.map((f) => f.id), analyze(capture).flows.map((f) => f.id));
+  });
+
+  test("record off pauses the tab: records are acknowledged, not kept, and counted; record on resumes", async () => {
+    const w = world();
+    const p = w.panel();
+    await settle(() => p.messages.length > 0, "snapshot");
+    assert.equal(p.store.stats.value.recording, true);
+    w.sendRecords(capture.slice(0, 50));
+    await settle(() => p.store.stats.value.records === 50, "recorded");
+    p.send("record", { on: false });
+    await settle(() => !p.store.stats.value.recording, "paused");
+    w.sendRecords(capture.slice(50, 80));
+    await settle(() => p.store.stats.value.skipped === 30, "skipped count");
+    assert.equal(p.store.stats.value.records, 50);
+    assert.equal(p.store.recordCount.value, 50);
+    p.send("record", { on: true });
+    await settle(() => p.store.stats.value.recording, "recording again");
+    w.sendRecords(capture.slice(80, 90));
+    await settle(() => p.store.stats.value.records === 60, "recorded after resume");
+    assert.deepEqual(p.store.records().map((r) => r.seq), [...Array(60).keys()], "seqs stay dense");
+    p.send("clear");
+    await settle(() => p.store.stats.value.records === 0 && p.store.stats.value.skipped === 0, "clear resets the count");
+  });
+
+  test("a malformed record command is refused", async () => {
+    const w = world();
+    const p = w.panel();
+    await settle(() => p.messages.length > 0, "snapshot");
+    p.send("record", { on: "yes" });
+    await tick(30);
+    assert.equal(p.store.stats.value.recording, true);
+  });
+});
