@@ -24,15 +24,33 @@ export function inspectedTabId(): number | undefined {
 export type Theme = "light" | "dark";
 
 /**
- * The DevTools theme when the panel lives in DevTools (`themeName` "dark", else light), otherwise the system's
- * (`prefers-color-scheme`); `onChange` hears the system's changes (DevTools reloads its panels on a theme switch).
+ * The DevTools theme when the panel lives in DevTools, otherwise the system's (`prefers-color-scheme`), and its
+ * changes: Chromium's `themeName` is "default" or "dark" and `setThemeChangeHandler` reports a switch; Firefox's is
+ * "light", "dark" or "firebug" and `onThemeChanged` reports it. Anything but "dark" is light.
  */
 export function watchTheme(onChange: (theme: Theme) => void): Theme {
-  const themeName = (globalThis as { chrome?: typeof chrome }).chrome?.devtools?.panels?.themeName;
-  if (themeName) return themeName === "dark" ? "dark" : "light";
+  const panels = (globalThis as { chrome?: { devtools?: { panels?: DevtoolsPanelsTheme } } }).chrome?.devtools?.panels;
+  const fromName = (name: unknown): Theme => (name === "dark" ? "dark" : "light");
+  if (typeof panels?.themeName === "string") {
+    const hear = (name: unknown) => onChange(fromName(name));
+    try {
+      if (typeof panels.setThemeChangeHandler === "function") panels.setThemeChangeHandler(hear);
+      else panels.onThemeChanged?.addListener(hear);
+    } catch {
+      // An older DevTools without either: its panels are reloaded on a theme switch.
+    }
+    return fromName(panels.themeName);
+  }
   const query = globalThis.matchMedia?.("(prefers-color-scheme: dark)");
   query?.addEventListener("change", (e) => onChange(e.matches ? "dark" : "light"));
   return query?.matches ? "dark" : "light";
+}
+
+/** The theme members of `devtools.panels` in Chromium (`setThemeChangeHandler`) and Firefox (`onThemeChanged`). */
+interface DevtoolsPanelsTheme {
+  themeName?: string;
+  setThemeChangeHandler?(callback: (themeName: string) => void): void;
+  onThemeChanged?: { addListener(listener: (themeName: string) => void): void };
 }
 
 /** devtools.html: adds the panel to DevTools. */

@@ -1,5 +1,5 @@
 import { ContentBatch } from "../shared/contentProtocol.ts";
-import { chunkRecords, PanelCommand, type WorkerToPanel } from "../shared/panelProtocol.ts";
+import { chunkRecords, PanelCommand, RECORD_CHUNK_CHARS, type WorkerToPanel } from "../shared/panelProtocol.ts";
 import { PROTOCOL_VERSION, WORKER_SOURCE } from "../shared/tags.ts";
 import { debug } from "../shared/debug.ts";
 import { badgeFor, type Badge } from "./badge.ts";
@@ -23,6 +23,8 @@ export interface HubOptions {
   limits?: Limits;
   /** How long deltas gather before a panel gets them. */
   flushMs?: number;
+  /** Message text per chunk of records sent to a panel (default RECORD_CHUNK_CHARS; tests make it small). */
+  recordChunkChars?: number;
 }
 
 interface PanelLink {
@@ -43,6 +45,7 @@ export function createHub(options: HubOptions) {
   const { store } = options;
   const limits = options.limits ?? DEFAULT_LIMITS;
   const flushMs = options.flushMs ?? 50;
+  const chunkChars = options.recordChunkChars ?? RECORD_CHUNK_CHARS;
   const sessions = new Map<number, Promise<TabSession>>();
   const chains = new Map<number, Promise<unknown>>();
   const panels = new Map<number, Set<PanelLink>>();
@@ -96,7 +99,7 @@ export function createHub(options: HubOptions) {
     link.timer = undefined;
     link.pending = emptyDelta();
     // The records follow in chunks: one runtime message may not exceed 64 MiB, and a tab may hold that much text.
-    const [first = [], ...rest] = chunkRecords(s.records());
+    const [first = [], ...rest] = chunkRecords(s.records(), chunkChars);
     const { tabId } = link;
     post(link.port, { ...envelope, kind: "snapshot", tabId, flows: [...s.flows()], findings: [...s.findings()], problems: [...s.problems()], stats: s.stats(), records: first, more: rest.length > 0 });
     rest.forEach((records, i) => post(link.port, { ...envelope, kind: "snapshotRecords", tabId, records, more: i < rest.length - 1 }));
@@ -185,8 +188,12 @@ export function createHub(options: HubOptions) {
               s.meta.paused = !command.on;
               await store.append(s.meta, []);
               return publish(tabId, s, "reset");
-            case "records":
-              return post(port, { ...envelope, kind: "records", tabId, records: [...s.records()] });
+            case "records": {
+              // Chunked like a snapshot's records: one runtime message may not exceed 64 MiB.
+              const chunks = chunkRecords(s.records(), chunkChars);
+              chunks.forEach((records, i) => post(port, { ...envelope, kind: "records", tabId, records, more: i < chunks.length - 1 }));
+              return;
+            }
           }
         });
       });

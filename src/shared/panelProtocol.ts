@@ -14,7 +14,7 @@ export const PanelCommand = z.discriminatedUnion("kind", [
   command("preserveLog", { on: z.boolean() }),
   /** Record (on) or pause (off): while paused the tab's new records are acknowledged but not kept, and counted. */
   command("record", { on: z.boolean() }),
-  /** Every capture record the worker holds for the tab (export; the tests compare them with the CLI). */
+  /** Every capture record the worker holds for the tab (the tests compare them with the CLI), in `records` chunks. */
   command("records", {}),
 ]);
 export type PanelCommand = z.infer<typeof PanelCommand>;
@@ -48,7 +48,8 @@ export type WorkerToPanel =
   | Envelope<"snapshotRecords", { records: CaptureRecord[]; more: boolean }>
   /** What changed since the last delta: changed flows (latest state), new findings, problems and records. */
   | Envelope<"delta", { flows: Flow[]; findings: Finding[]; problems: Problem[]; stats: TabStats; records?: CaptureRecord[] }>
-  | Envelope<"records", { records: CaptureRecord[] }>;
+  /** One chunk of the answer to the `records` command; `more`: further chunks follow. */
+  | Envelope<"records", { records: CaptureRecord[]; more: boolean }>;
 
 /** Splits records into chunks of at most RECORD_CHUNK_CHARS of message text (a record over it goes alone). */
 export function chunkRecords(records: readonly CaptureRecord[], limit = RECORD_CHUNK_CHARS): CaptureRecord[][] {

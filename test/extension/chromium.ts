@@ -54,11 +54,15 @@ export async function launchWithExtension(): Promise<ExtensionBrowser> {
         new Promise<T>((resolve, reject) => {
           const port = chrome.runtime.connect({ name: "mcp-elicit/panel" });
           const timer = setTimeout(() => reject(new Error(`no ${kind} answer`)), 10_000);
-          port.onMessage.addListener((message: { kind: string; records?: unknown }) => {
+          // The records arrive in chunks; the last one says `more: false`.
+          const records: unknown[] = [];
+          port.onMessage.addListener((message: { kind: string; records?: unknown[]; more?: boolean }) => {
             if (message.kind !== kind) return;
+            records.push(...(message.records ?? []));
+            if (message.more) return;
             clearTimeout(timer);
             port.disconnect();
-            resolve(message.records as T);
+            resolve(records as T);
           });
           port.postMessage({ source: "mcp-elicitation-inspector/panel", v: 1, kind, tabId });
         }),

@@ -16,8 +16,8 @@ import { portPair, tick } from "../extension/fakes.ts";
 const capture = importJsonl(readFileSync("demo/demo-capture.jsonl", "utf8"), "demo-capture.jsonl").records;
 const drafts = (records: readonly CaptureRecord[]) => records.map(({ seq: _s, v: _v, entry: _e, ...rest }) => rest);
 
-function world() {
-  const hub = createHub({ store: createMemoryStore(), flushMs: 5 });
+function world(recordChunkChars?: number) {
+  const hub = createHub({ store: createMemoryStore(), flushMs: 5, recordChunkChars });
   const content = portPair(CONTENT_PORT, { tab: { id: 7 }, url: "http://127.0.0.1/" });
   hub.connectContent(content.server as HubPort);
   let first = 0;
@@ -85,6 +85,24 @@ describe("worker → panel protocol", () => {
     assert.deepEqual(p.store.records().map((r) => r.seq), [...Array(60).keys()], "seqs stay dense");
     p.send("clear");
     await settle(() => p.store.stats.value.records === 0 && p.store.stats.value.skipped === 0, "clear resets the count");
+  });
+
+  test("the records command answers with every record, in chunks of bounded size, the last one saying more: false", async () => {
+    const w = world(4_000);
+    w.sendRecords(capture);
+    const p = w.panel();
+    await settle(() => p.store.recordCount.value === capture.length, "snapshot records");
+    p.messages.length = 0;
+    p.send("records");
+    await settle(() => p.messages.some((m) => m.kind === "records" && !m.more), "the last chunk");
+    const chunks = p.messages.flatMap((m) => (m.kind === "records" ? [m] : []));
+    assert.ok(chunks.length > 3, `${chunks.length} chunks`);
+    assert.deepEqual(chunks.map((c) => c.more), [...chunks.slice(1).map(() => true), false]);
+    for (const c of chunks) {
+      const text = c.records.reduce((n, r) => n + (r.kind === "message" ? r.text.length : 0), 0);
+      assert.ok(c.records.length === 1 || text <= 4_000, `a chunk of ${c.records.length} records holds ${text} characters`);
+    }
+    assert.deepEqual(chunks.flatMap((c) => c.records.map((r) => r.seq)), capture.map((_, i) => i));
   });
 
   test("a malformed record command is refused", async () => {

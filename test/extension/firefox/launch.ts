@@ -90,11 +90,14 @@ export async function launchFirefoxWithExtension(): Promise<FirefoxWithExtension
           const ext = (globalThis as unknown as { browser: typeof chrome }).browser;
           const port = ext.runtime.connect({ name: "mcp-elicit/panel" });
           const timer = setTimeout(() => reject(new Error("the background sent no records")), 10_000);
-          port.onMessage.addListener((message: { kind?: string; tabId?: number; records?: CaptureRecord[] }) => {
+          const records: CaptureRecord[] = [];
+          port.onMessage.addListener((message: { kind?: string; tabId?: number; records?: CaptureRecord[]; more?: boolean }) => {
             if (message.kind !== "records" || message.tabId !== tabId) return;
+            records.push(...(message.records ?? []));
+            if (message.more) return;
             clearTimeout(timer);
             port.disconnect();
-            resolve(message.records ?? []);
+            resolve(records);
           });
           port.postMessage({ source: "mcp-elicitation-inspector/panel", v: 1, kind: "records", tabId });
         }),

@@ -79,11 +79,14 @@ export async function launchTapped(): Promise<TappedBrowser> {
                   new Promise<CaptureRecord[]>((resolve, reject) => {
                     const port = chrome.runtime.connect({ name });
                     const timer = setTimeout(() => reject(new Error("the worker did not answer")), 10_000);
-                    port.onMessage.addListener((message: { kind: string; records?: CaptureRecord[] }) => {
+                    const records: CaptureRecord[] = [];
+                    port.onMessage.addListener((message: { kind: string; records?: CaptureRecord[]; more?: boolean }) => {
                       if (message.kind !== "records") return;
+                      records.push(...(message.records ?? []));
+                      if (message.more) return;
                       clearTimeout(timer);
                       port.disconnect();
-                      resolve(message.records ?? []);
+                      resolve(records);
                     });
                     port.postMessage({ source, v, kind: "records", tabId });
                   }),
