@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
-import { acceptWebSocket, type WsPeer } from "./wsServer.ts";
+import { acceptWebSocket, type WsPeer } from "../../helpers/wsServer.ts";
 
 /**
  * The battery's HTTP server on 127.0.0.1: the harness page, endpoints that behave like MCP (JSON-RPC bodies,

@@ -3,8 +3,8 @@ import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 
 /**
- * The server side of RFC 6455, as much as the transparency battery needs (Node 20 has no WebSocket server and `ws`
- * is not a dependency): the opening handshake (§4.2.2) with an optional subprotocol, unfragmented text and binary
+ * The server side of RFC 6455, as much as the tests need — the transparency battery and the MCP-over-WebSocket
+ * fixture (Node 20 has no WebSocket server and `ws` is not a dependency): the opening handshake (§4.2.2) with an optional subprotocol, unfragmented text and binary
  * frames masked by the client (§5.3), close frames with a code and a reason echoed back (§5.5.1), ping → pong.
  */
 export interface WsPeer {
