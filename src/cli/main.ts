@@ -6,9 +6,10 @@ import { catalogue } from "../engine/rules/catalogue.ts";
 import type { Severity } from "../engine/rules/types.ts";
 import { atLeast, toJson, toText, type FileReport } from "./report.ts";
 
-const USAGE = `Usage: mcp-elicit lint [options] <capture.har|capture.jsonl>…
+const USAGE = `Usage: mcp-elicit lint [options] <capture.har|capture.jsonl|->…
 
 Analyses MCP elicitation traffic in HAR or JSONL captures and checks it against the rule catalogue.
+"-" reads a capture from standard input.
 
 Options:
   --json                  print the stable JSON report (docs/cli.md)
@@ -67,7 +68,7 @@ export async function main(argv: string[]): Promise<number> {
   for (const file of files) {
     let text: string;
     try {
-      text = await readFile(file, "utf8");
+      text = file === "-" ? await readStdin() : await readFile(file, "utf8");
     } catch (e) {
       console.error(`mcp-elicit: cannot read ${file}: ${(e as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (e as Error).message}`);
       unreadable = true;
@@ -84,4 +85,10 @@ export async function main(argv: string[]): Promise<number> {
   process.stdout.write((values.json ? JSON.stringify(toJson(reports), null, 2) : toText(reports, color)) + "\n");
   if (unreadable) return 2;
   return reports.some((r) => r.findings.some((f) => f.severity === "error")) ? 1 : 0;
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
 }
