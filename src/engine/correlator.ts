@@ -5,7 +5,7 @@ import { MRTR_METHODS } from "../protocol/mrtr.ts";
 import { isModern, META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION, META_RELATED_TASK, type Revision } from "../protocol/revision.ts";
 import { declaresElicitation, declaredModes } from "./caps.ts";
 import type { Env, Exchange, MessageContext } from "./env.ts";
-import { createElicitation, createRound, type Elicitation, type Flow, type FlowKind, type Round } from "./flow.ts";
+import { append, createElicitation, createRound, type Elicitation, type Flow, type FlowKind, type Round } from "./flow.ts";
 import { attachState, stateOf } from "./flowState.ts";
 import { canonicalJson, countKeys, isObject, join, pointer } from "./pointer.ts";
 import { checkClientCapsShape, checkModeDeclared } from "./rules/capability.ts";
@@ -17,13 +17,12 @@ import { checkElicitResult, elicitMode } from "./rules/payload.ts";
 import { checkEnvelopeAnswer, checkLegacyHeader, checkModernRequestEnvelope } from "./rules/revision.ts";
 import type { FindingInput, Report } from "./rules/types.ts";
 import { addRequestId, createExchanges, noteEvent } from "./exchanges.ts";
-import { createScopes, type ClientRequest, type MrtrLink, type Scope } from "./scope.ts";
+import { createScopes, keptTable, type ClientRequest, type MrtrLink, type Scope } from "./scope.ts";
 
 /** Requests that plausibly need no user input (del-r12-related-request case c). */
 const NON_INTERACTIVE = /^(ping|initialize|completion\/complete|.*\/list)$/;
 /** Where a 2026-07-28 request's clientCapabilities sit (RFC 6901: "/" in the key is "~1"). */
 const CAPS_POINTER = pointer("params", "_meta", META_CLIENT_CAPABILITIES);
-const hasOwn = (o: object, key: string): boolean => Object.prototype.hasOwnProperty.call(o, key);
 /**
  * The protocol's id key, made once for the small integer ids nearly every client uses: every request and
  * response needs its key, and a shared string also keeps its hash for the Map lookups.
@@ -130,7 +129,7 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
   }
 
   function touch(flow: Flow, seq: number): void {
-    if (flow.records[flow.records.length - 1] !== seq) flow.records.push(seq);
+    if (flow.records[flow.records.length - 1] !== seq) flow.records = append(flow.records, seq);
     env.flowChanged(flow);
   }
 
@@ -165,26 +164,25 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
   }
 
   /**
-   * A Report bound to a flow, revision and record. Handlers ask for the same one several times per message
-   * (the request's checks, then the flow's), so the last one made is given again for the same arguments.
+   * A Report bound to a flow and revision; its findings name the record in hand (the engine's default). Handlers
+   * ask for the same one several times per message (the request's checks, then the flow's), and requests
+   * outside any flow share one per revision, so the last one made is given again for the same arguments.
    */
   let lastReport: Report | undefined;
   let lastFlow: Flow | null = null;
   let lastRevision: Revision | null = null;
-  let lastRecord = -1;
-  function reporter(flow: Flow | null, revision: Revision | null, record: number): Report {
-    if (lastReport !== undefined && lastFlow === flow && lastRevision === revision && lastRecord === record) return lastReport;
+  function reporter(flow: Flow | null, revision: Revision | null): Report {
+    if (lastReport !== undefined && lastFlow === flow && lastRevision === revision) return lastReport;
     lastFlow = flow;
     lastRevision = revision;
-    lastRecord = record;
-    return (lastReport = (input: FindingInput) => env.report({ record, ...input }, flow, revision));
+    return (lastReport = (input: FindingInput) => env.report(input, flow, revision));
   }
 
   // ---- client → server ----------------------------------------------------------------------------
 
   function onClientRequest(ctx: MessageContext, id: unknown, method: string, rawParams: unknown): void {
     const { record, scope, at, exchange } = ctx;
-    const params = isObject(rawParams) ? rawParams : {};
+    const params = isObject(rawParams) ? rawParams : EMPTY;
     // The request's revision: its own _meta (2026-07-28: then it is modern whatever the value), the session's,
     // the header's, or 2026-07-28 when it carries what only that revision has. `_meta` is read once here.
     const meta = isObject(params._meta) ? params._meta : undefined;
@@ -202,7 +200,7 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
       if (header) {
         revision = header;
         modern = isModern(header);
-      } else if (record.headers?.["mcp-method"] !== undefined || "inputResponses" in params || "requestState" in params) {
+      } else if (record.headers?.["mcp-method"] !== undefined || params.inputResponses !== undefined || params.requestState !== undefined) {
         revision = "2026-07-28";
         modern = true;
       }
@@ -234,7 +232,7 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
       addRequestId(exchange, key);
       if (revision !== null) exchange.revision = revision;
     }
-    const report = reporter(null, revision, record.seq);
+    const report = reporter(null, revision);
 
     if (method === "initialize") {
       scope.initializeSeen = true;
@@ -249,7 +247,7 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
       checkLegacyHeader(record, at, report);
     }
 
-    if ("inputResponses" in params || "requestState" in params) onRetry(ctx, req, inFlight !== undefined, report);
+    if (params.inputResponses !== undefined || params.requestState !== undefined) onRetry(ctx, req, inFlight !== undefined, report);
     else if (scope.awaitingRetry?.has(tupleOf(req))) onUrlRetry(ctx, req, scope.awaitingRetry!.get(tupleOf(req))!);
     else if (method === "tools/call" && target === FALLBACK_TOOL) onFallbackAnswer(ctx, req);
   }
@@ -260,7 +258,7 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
     const state = params.requestState;
     const byState = typeof state === "string" ? scope.mrtrByState?.get(state) : undefined;
     if (!MRTR_METHODS.has(req.method)) {
-      reporter(byState?.flow ?? null, req.revision, record.seq)({ rule: "mrtr-parallel-isolation", pointer: `${at}/params`, message: `${req.method} carries inputResponses/requestState; only the retry of tools/call, prompts/get or resources/read may.` });
+      reporter(byState?.flow ?? null, req.revision)({ rule: "mrtr-parallel-isolation", pointer: `${at}/params`, message: `${req.method} carries inputResponses/requestState; only the retry of tools/call, prompts/get or resources/read may.` });
       return;
     }
     // checkRetry compares tuples: computed here whether or not the state found the link.
@@ -276,13 +274,19 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
       }
       return;
     }
-    const flowReport = reporter(link.flow, req.revision, record.seq);
+    const flowReport = reporter(link.flow, req.revision);
     if (req.method !== link.request.method || req.target !== link.request.target) {
       flowReport({ rule: "mrtr-parallel-isolation", pointer: `${at}/params/requestState`, message: `requestState of ${link.request.method} ${link.request.target ?? ""} (record ${link.record}) reused on ${req.method} ${req.target ?? ""}; it belongs only to the retry of its own request.` });
       return;
     }
     if (link.retries > 0) {
-      const prev = [...scope.clientRequests.values()].find((r) => r !== req && r.retryOf === link && r.answered === undefined);
+      let prev: ClientRequest | undefined;
+      for (const r of scope.clientRequests.values()) {
+        if (r !== undefined && r !== req && r.retryOf === link && r.answered === undefined) {
+          prev = r;
+          break;
+        }
+      }
       if (prev) flowReport({ rule: "mrtr-parallel-isolation", pointer: `${at}/params/requestState`, message: `The same requestState is presented on two in-flight requests (records ${prev.record} and ${record.seq}).` });
     }
     link.retries++;
@@ -293,8 +297,8 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
     req.retryDefects = defects;
     req.flow = flow;
     const roundIndex = flow.rounds.length + 1;
-    flow.rounds.push(createRound(roundIndex, req.id as Round["requestId"], record.seq, record.time, state));
-    const responses = isObject(params.inputResponses) ? params.inputResponses : {};
+    flow.rounds = append(flow.rounds, createRound(roundIndex, req.id as Round["requestId"], record.seq, record.time, state));
+    const responses = isObject(params.inputResponses) ? params.inputResponses : EMPTY;
     let answersElicitation = false;
     for (const el of flow.elicitations) {
       if (el.round !== roundIndex - 1 || !(el.key in responses)) continue;
@@ -306,13 +310,18 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
     }
     if (answersElicitation) {
       const modes = declaredModes(req.caps, req.revision);
-      const needed = flow.elicitations.filter((e) => e.round === roundIndex - 1).map((e) => e.mode);
-      const lacking = needed.filter((m) => !modes.has(m));
-      if (lacking.length || modes.size === 0) {
+      let lacking: string | undefined;
+      for (const e of flow.elicitations) {
+        if (e.round === roundIndex - 1 && !modes.has(e.mode)) {
+          lacking = e.mode;
+          break;
+        }
+      }
+      if (lacking !== undefined || modes.size === 0) {
         flowReport({
           rule: "cap-client-declares-per-request",
           pointer: `${at}/params/_meta`,
-          message: modes.size === 0 ? "Retry answers an elicitation but its own _meta clientCapabilities omit elicitation." : `Retry answers a ${lacking[0]}-mode elicitation but its clientCapabilities do not declare that mode.`,
+          message: modes.size === 0 ? "Retry answers an elicitation but its own _meta clientCapabilities omit elicitation." : `Retry answers a ${lacking}-mode elicitation but its clientCapabilities do not declare that mode.`,
         });
       }
     }
@@ -328,7 +337,7 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
       env.report({ rule: "err-url-required-retry-new-id", pointer: `${at}/id`, message: `Retry after -32042 reuses the failed request's id ${JSON.stringify(req.id)}.`, record: record.seq }, flow, req.revision);
     }
     req.flow = flow;
-    flow.rounds.push(createRound(flow.rounds.length + 1, req.id as Round["requestId"], record.seq, record.time));
+    flow.rounds = append(flow.rounds, createRound(flow.rounds.length + 1, req.id as Round["requestId"], record.seq, record.time));
     phase(flow, "server", record.time);
     touch(flow, record.seq);
   }
@@ -344,7 +353,7 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
     checkElicitResult(args, { mode: el.mode, message: el.message, requestedSchema: el.schema }, p, env.check(flow, req.revision, ctx.record.seq), "response");
     answer(el, args, ctx.record.seq, p, ctx.record.time);
     req.flow = flow;
-    flow.rounds.push(createRound(flow.rounds.length + 1, req.id as Round["requestId"], ctx.record.seq, ctx.record.time));
+    flow.rounds = append(flow.rounds, createRound(flow.rounds.length + 1, req.id as Round["requestId"], ctx.record.seq, ctx.record.time));
     phase(flow, "server", ctx.record.time);
     touch(flow, ctx.record.seq);
   }
@@ -370,7 +379,7 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
     const key = idKey(id);
     const el = scope.openElicitations?.get(key);
     const revision = scope.revision ?? el?.flow.revision ?? null;
-    if (scope.initializeSeen && !isModern(scope.revision)) checkLegacyHeader(record, at, reporter(el?.flow ?? null, revision, record.seq));
+    if (scope.initializeSeen && !isModern(scope.revision)) checkLegacyHeader(record, at, reporter(el?.flow ?? null, revision));
     if (isModern(revision) || isModern(record.headers?.["mcp-protocol-version"])) {
       env.report({ rule: "del-r3-no-client-responses", pointer: at || "", message: "Client sent a JSON-RPC response; in 2026-07-28 answers travel in inputResponses of a retried request.", record: record.seq }, el?.flow ?? null, revision);
     }
@@ -399,7 +408,7 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
       if (el.undeclaredMode && revision === "2025-11-25") {
         env.report({ rule: "cap-client-rejects-undeclared-mode", pointer: `${at}/result`, message: `Client answered a ${el.mode}-mode elicitation it never declared with a result; it must answer -32602.`, record: record.seq }, flow, revision);
       }
-      checkTaskAnswer(scope, el.params, flow, result, `${at}/result`, reporter(flow, revision, record.seq));
+      checkTaskAnswer(scope, el.params, flow, result, `${at}/result`, reporter(flow, revision));
       answer(elicitation, result, record.seq, `${at}/result`, record.time);
     } else {
       elicitation.answerRecord = record.seq;
@@ -412,7 +421,7 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
 
   /** Whether another elicitation/create of the flow is still unanswered (the clock stays with the user). */
   function waitsOnUser(scope: Scope, flow: Flow): boolean {
-    if (scope.openElicitations) for (const open of scope.openElicitations.values()) if (open.flow === flow) return true;
+    if (scope.openElicitations) for (const open of scope.openElicitations.values()) if (open !== undefined && open.flow === flow) return true;
     return false;
   }
 
@@ -432,7 +441,7 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
 
   function onClientNotification(ctx: MessageContext, method: string, params: unknown): void {
     // transports.mdx § "Protocol Version Header": every HTTP request after initialize, notifications included.
-    if (ctx.scope.initializeSeen && !isModern(ctx.scope.revision)) checkLegacyHeader(ctx.record, ctx.at, reporter(null, ctx.scope.revision, ctx.record.seq));
+    if (ctx.scope.initializeSeen && !isModern(ctx.scope.revision)) checkLegacyHeader(ctx.record, ctx.at, reporter(null, ctx.scope.revision));
     if (method === "notifications/initialized") ctx.scope.initialized = true;
     else if (method === ELICIT_COMPLETE) {
       const id = isObject(params) ? params.elicitationId : undefined;
@@ -475,7 +484,7 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
     // An answer that opens a flow opens it first, so that every finding about the answer belongs to the flow.
     const opens: FlowKind | null = isResult ? (result.resultType === "input_required" ? "mrtr" : null) : error.code === -32042 ? "url-required-error" : null;
     const flow = req.flow ?? (opens ? newFlow(opens, scope, req, record, req.revision ?? scope.revision) : null);
-    const report = reporter(flow, req.revision, record.seq);
+    const report = reporter(flow, req.revision);
     const defects = req.envelope;
     if (defects) checkEnvelopeAnswer(defects, isResult ? undefined : error.code, ctx.exchange?.status, at, report);
     if (isResult) {
@@ -521,20 +530,21 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
   function negotiate(ctx: MessageContext, req: ClientRequest, result: Record<string, unknown>): void {
     const version = typeof result.protocolVersion === "string" ? result.protocolVersion : null;
     const sessionId = ctx.exchange?.responseHeaders?.["mcp-session-id"];
-    const scopesToSet = [ctx.scope];
-    if (sessionId !== undefined && sessionId !== ctx.scope.sessionId) scopesToSet.push(scopes.get(ctx.scope.server, ctx.scope.client, sessionId));
-    for (const s of scopesToSet) {
-      s.revision = version;
-      s.caps = req.params.capabilities;
-      s.initializeSeen = true;
-      s.initialized = false;
-    }
+    negotiated(ctx.scope, version, req.params.capabilities);
+    if (sessionId !== undefined && sessionId !== ctx.scope.sessionId) negotiated(scopes.get(ctx.scope.server, ctx.scope.client, sessionId), version, req.params.capabilities);
+  }
+
+  function negotiated(scope: Scope, version: string | null, caps: unknown): void {
+    scope.revision = version;
+    scope.caps = caps;
+    scope.initializeSeen = true;
+    scope.initialized = false;
   }
 
   function onInputRequired(ctx: MessageContext, req: ClientRequest, result: Record<string, unknown>): void {
     const { scope, record, at } = ctx;
     const flow = req.flow ?? newFlow("mrtr", scope, req, record, req.revision);
-    const report = reporter(flow, req.revision, record.seq);
+    const report = reporter(flow, req.revision);
     checkIrr(result, at, req, record.text, report);
     if (req.retryDefects) checkServerAfterRetry(req.retryDefects, "input_required", at, report);
     const round = flow.rounds[flow.rounds.length - 1]!;
@@ -542,11 +552,11 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
     round.requestState = result.requestState;
     const request = { method: req.method, target: req.target, tuple: tupleOf(req), record: req.record, idKey: req.idKey };
     const inputRequests = isObject(result.inputRequests) ? result.inputRequests : EMPTY;
-    const link: MrtrLink = { flow, request, state: result.requestState, hasState: "requestState" in result, keys: [], inputRequests, record: record.seq, retries: 0 };
+    // Object.keys lists what for…in with hasOwn would, in the same order, in an exactly sized array: the link keeps it.
+    const keys = Object.keys(inputRequests);
+    const link: MrtrLink = { flow, request, state: result.requestState, hasState: result.requestState !== undefined, keys, inputRequests, record: record.seq, retries: 0 };
     let elicitCount = 0;
-    for (const key in inputRequests) {
-      if (!hasOwn(inputRequests, key)) continue;
-      link.keys.push(key);
+    for (const key of keys) {
       const entry = inputRequests[key];
       if (!isObject(entry) || entry.method !== ELICIT_METHOD) continue;
       elicitCount++;
@@ -595,7 +605,7 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
     if ("requestedSchema" in params) el.schema = params.requestedSchema;
     if ("url" in params) el.url = params.url;
     if (typeof params.elicitationId === "string") el.elicitationId = params.elicitationId;
-    flow.elicitations.push(el);
+    flow.elicitations = append(flow.elicitations, el);
     return el;
   }
 
@@ -614,7 +624,7 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
     const { scope, record, at } = ctx;
     const revision = req.revision ?? scope.revision;
     const flow = req.flow ?? newFlow("url-required-error", scope, req, record, revision);
-    const report = reporter(flow, revision, record.seq);
+    const report = reporter(flow, revision);
     const entries = checkUrlRequiredError(error, at, revision, scope.initializeSeen ? scope.caps ?? {} : undefined, report);
     const round = flow.rounds[flow.rounds.length - 1]!;
     answerRound(round, "error", record);
@@ -672,12 +682,12 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
     const flow = origin?.flow ?? newFlow("server-request", scope, origin, record, revision);
     if (origin && !origin.flow) origin.flow = flow;
     if (modern) noServerRequests(flow);
-    const report = reporter(flow, revision, record.seq);
+    const report = reporter(flow, revision);
     if (id === null) report({ rule: "del-r12-request-id-unique", pointer: `${at}/id`, message: "elicitation/create has a null id." });
     else if (prior) report({ rule: "del-r12-request-id-unique", pointer: `${at}/id`, message: `elicitation/create reuses id ${JSON.stringify(id)} already used by the server in this session (record ${prior.record}).` });
     (scope.serverRequestIds ??= new Map()).set(key, { exchange: exchange?.id, text, record: record.seq });
     if (!modern) checkLegacyDelivery(ctx, origin, method, revision, report);
-    const params = isObject(rawParams) ? rawParams : {};
+    const params = isObject(rawParams) ? rawParams : EMPTY;
     const p = `${at}/params`;
     payload.checkElicitParams(rawParams, p, env.check(flow, revision, record.seq), "server-request");
     const mode = elicitMode(rawParams);
@@ -692,9 +702,10 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
     registerElicitationId(scope, flow, flow.elicitations.length - 1, params, p, report, record.seq);
     checkSequentialQuestions(flow, report, p);
     flowOfRecord.set(record.seq, flow);
-    (scope.openElicitations ??= new Map()).set(key, { idKey: key, params: rawParams, mode, record: record.seq, exchange: exchange?.id, text, flow, index: flow.elicitations.length - 1, undeclaredMode });
-    if (scope.openElicitations.size === 2) report({ rule: "adv-concurrent-elicitations", pointer: `${at}/id`, message: `Two elicitation/create requests are outstanding at once in this session (legal).` });
-    if (flow.rounds.length === 0) flow.rounds.push(createRound(1, null, record.seq, record.time));
+    (scope.openElicitations ??= keptTable()).set(key, { idKey: key, params: rawParams, mode, record: record.seq, exchange: exchange?.id, text, flow, index: flow.elicitations.length - 1, undeclaredMode });
+    // Two open besides the table's keeper entry.
+    if (scope.openElicitations.size === 3) report({ rule: "adv-concurrent-elicitations", pointer: `${at}/id`, message: `Two elicitation/create requests are outstanding at once in this session (legal).` });
+    if (flow.rounds.length === 0) flow.rounds = [createRound(1, null, record.seq, record.time)];
     phase(flow, "user", record.time);
     touch(flow, record.seq);
   }
@@ -715,7 +726,7 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
     }
     let best: ClientRequest | undefined;
     for (const req of scope.clientRequests.values()) {
-      if (req.method === "initialize") continue;
+      if (req === undefined || req.method === "initialize") continue;
       if (!best || (MRTR_METHODS.has(req.method) && !MRTR_METHODS.has(best.method)) || (MRTR_METHODS.has(req.method) === MRTR_METHODS.has(best.method) && req.time >= best.time)) best = req;
     }
     return best;
@@ -779,18 +790,18 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
     const streamRevision = exchange?.revision;
     const revision = (isModern(streamRevision) ? streamRevision : undefined) ?? scope.revision ?? streamRevision ?? exchange?.requestHeaders?.["mcp-protocol-version"] ?? null;
     const claimed = isObject(params) && typeof params.elicitationId === "string" ? scope.elicitationIds?.get(params.elicitationId) : undefined;
-    const report = reporter(claimed?.flow ?? null, revision, record.seq);
+    const report = reporter(claimed?.flow ?? null, revision);
     const id = checkCompletionShape(params, at, revision, report);
     if (id === undefined) return;
     const known = scope.elicitationIds?.get(id);
     if (!known) {
       const owner = elicitationIdOwners.get(id);
       if (owner && owner !== scope) {
-        reporter(owner.elicitationIds?.get(id)?.flow ?? null, revision, record.seq)({ rule: "notify-same-client", pointer: `${at}/params/elicitationId`, message: `Completion for "${id}" was delivered to another session than the one that issued it.` });
+        reporter(owner.elicitationIds?.get(id)?.flow ?? null, revision)({ rule: "notify-same-client", pointer: `${at}/params/elicitationId`, message: `Completion for "${id}" was delivered to another session than the one that issued it.` });
       } else report({ rule: "notify-known-id", pointer: `${at}/params/elicitationId`, message: `Completion for unknown elicitationId "${id}".` });
       return;
     }
-    const reportFlow = reporter(known.flow, revision, record.seq);
+    const reportFlow = reporter(known.flow, revision);
     if (scope.completedIds?.has(id)) {
       reportFlow({ rule: "notify-duplicate", pointer: `${at}/params/elicitationId`, message: `Repeated completion for elicitationId "${id}".` });
       return;
@@ -801,6 +812,9 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
   }
 
   // ---- records ------------------------------------------------------------------------------------
+
+  /** The context of the message in hand, rebound per message: handlers never keep it, so one object serves. */
+  const message: MessageContext = { record: undefined as unknown as MessageRecord, at: "", exchange: undefined, scope: undefined as unknown as Scope };
 
   function onMessage(record: MessageRecord): void {
     if (record.event === "endpoint" && record.transport === "eventsource") {
@@ -825,18 +839,22 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
       return;
     }
     const exchange = exchanges.get(record);
-    if (exchange && record.direction === "c2s") {
-      exchange.requestHeaders ??= record.headers;
-      exchange.method ??= record.method;
-    }
+    if (exchange && record.direction === "c2s") exchange.requestHeaders ??= record.headers;
     if (exchange && record.stream === "get-sse") resume(record, exchange);
     const scope = resolveScope(record, exchange);
     if (exchange && record.direction === "c2s" && !exchange.scope) exchange.scope = scope;
     // The stream's last event, for a GET that resumes it with Last-Event-ID.
     if (exchange && record.eventId !== undefined && (record.stream === "post-sse" || exchange.resumedOf !== undefined)) noteEvent(exchange, scope, record.eventId);
     if (priming) return;
-    if (!Array.isArray(parsed)) return onJsonRpc({ record, at: "", exchange, scope }, parsed, false);
-    for (let i = 0; i < parsed.length; i++) onJsonRpc({ record, at: `/${i}`, exchange, scope }, parsed[i], true);
+    message.record = record;
+    message.exchange = exchange;
+    message.scope = scope;
+    message.at = "";
+    if (!Array.isArray(parsed)) return onJsonRpc(message, parsed, false);
+    for (let i = 0; i < parsed.length; i++) {
+      message.at = `/${i}`;
+      onJsonRpc(message, parsed[i], true);
+    }
   }
 
   /**
@@ -847,16 +865,18 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
     const { record, scope } = ctx;
     const c2s = record.direction === "c2s";
     if (isObject(m)) {
+      // Parsed JSON has no undefined members: a member is present exactly when reading it gives something,
+      // and a read is cheaper than `in` on the many shapes messages come in.
       const method = m.method;
       if (typeof method === "string") {
-        if ("id" in m) return c2s ? onClientRequest(ctx, m.id, method, m.params) : onServerRequest(ctx, m.id, method, m.params, inBatch ? JSON.stringify(m) : record.text);
+        if (m.id !== undefined) return c2s ? onClientRequest(ctx, m.id, method, m.params) : onServerRequest(ctx, m.id, method, m.params, inBatch ? JSON.stringify(m) : record.text);
         return c2s ? onClientNotification(ctx, method, m.params) : onServerNotification(ctx, method, m.params);
       }
-      const hasResult = "result" in m;
-      const hasError = "error" in m;
+      const hasResult = m.result !== undefined;
+      const hasError = m.error !== undefined;
       if (hasResult && !hasError) return c2s ? onClientResponse(ctx, m.id, m.result, undefined) : onServerResponse(ctx, m.id, m.result, undefined);
       if (hasError && !hasResult && isObject(m.error)) return c2s ? onClientResponse(ctx, m.id, undefined, m.error) : onServerResponse(ctx, m.id, undefined, m.error);
-      if (c2s && "id" in m && scope.openElicitations?.has(idKey(m.id))) {
+      if (c2s && m.id !== undefined && scope.openElicitations?.has(idKey(m.id))) {
         env.report({ rule: "del-r12-response-correlation", pointer: `${ctx.at}`, message: `Client's answer to elicitation id ${JSON.stringify(m.id)} ${hasResult ? "has both result and error" : "has neither result nor error"}.`, record: record.seq }, scope.openElicitations!.get(idKey(m.id))!.flow, scope.revision);
         return;
       }
@@ -908,7 +928,6 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
   function onEnd(record: EndRecord): void {
     const ex = exchanges.get(record);
     if (!ex) return;
-    ex.ended = true;
     const scope = ex.scope;
     const carriesAnswers = ex.status !== 202 && ex.status !== undefined && ex.status < 300;
     const own = ex.resumedOf ?? ex.id;

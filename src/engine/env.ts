@@ -8,8 +8,6 @@ import type { Scope, StreamEvent } from "./scope.ts";
 /** HTTP exchange state the rules need (status arrives before the body; the request before both). */
 export interface Exchange {
   id: string;
-  method: string | undefined;
-  url: string | undefined;
   scope: Scope | undefined;
   requestHeaders: MessageRecord["headers"];
   responseHeaders: MessageRecord["headers"];
@@ -26,7 +24,6 @@ export interface Exchange {
   resumedOf: string | undefined;
   /** The stream's last SSE event, as filed in its scope's `streamEvents`. */
   lastEvent: StreamEvent | undefined;
-  ended: boolean;
 }
 
 /** What a message handler knows about the message in hand. */

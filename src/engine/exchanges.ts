@@ -21,8 +21,6 @@ export function createExchanges() {
       if (!ex) {
         ex = {
           id: record.exchange,
-          method: record.kind === "message" ? record.method : undefined,
-          url: record.url,
           scope: undefined,
           requestHeaders: undefined,
           responseHeaders: undefined,
@@ -34,7 +32,6 @@ export function createExchanges() {
           revision: undefined,
           resumedOf: undefined,
           lastEvent: undefined,
-          ended: false,
         };
         open.set(record.exchange, ex);
       }

@@ -3,7 +3,7 @@ import { hasElicitation, type Revision } from "../protocol/revision.ts";
 import { createCorrelator, type CorrelatorOptions } from "./correlator.ts";
 import type { Env } from "./env.ts";
 import type { Finding } from "./finding.ts";
-import type { Flow } from "./flow.ts";
+import { append, type Flow } from "./flow.ts";
 import { stateOf } from "./flowState.ts";
 import type { Problem } from "./problem.ts";
 import { catalogue } from "./rules/catalogue.ts";
@@ -56,6 +56,18 @@ interface RuleFacts {
 const factsById = new Map<string, RuleFacts>(catalogue.map((r) => [r.id, { meta: r as RuleMeta, severity: r.severity as Severity, violator: violatorOf(r as RuleMeta) }]));
 
 /**
+ * Whether an earlier finding of the same record says this already: the same answer as comparing the joined keys
+ * "rule NUL record NUL pointer NUL message" this replaces (rule ids hold no NUL, so two such keys are equal
+ * exactly when the rules are and pointer NUL message are).
+ */
+function repeats(ofRecord: readonly Finding[], input: FindingInput): boolean {
+  for (const f of ofRecord) {
+    if (f.rule === input.rule && f.pointer + "\u0000" + f.message === input.pointer + "\u0000" + input.message) return true;
+  }
+  return false;
+}
+
+/**
  * The analysis engine: capture records in, flows and graded findings out. Pure TypeScript: the extension's
  * worker, the panel's file import and the CLI all run it unchanged.
  */
@@ -64,7 +76,11 @@ export function createEngine(options: EngineOptions = {}) {
   const flows: Flow[] = [];
   const findings: Finding[] = [];
   const problems: Problem[] = [];
-  const seen = new Set<string>();
+  /**
+   * The findings of each record, for dropping repeats (same rule, record, pointer and message). They used to be
+   * found by a joined key string in a Set, which kept a long string per finding for the engine's whole run.
+   */
+  const findingsOf = new Map<number, Finding[]>();
   const entryOf = new Map<number, number>();
   /**
    * The delta of the record in hand; allocated only when the record changes something, and each of its lists
@@ -95,9 +111,8 @@ export function createEngine(options: EngineOptions = {}) {
       const facts = factsById.get(input.rule);
       if (!facts) throw new Error(`unknown rule id ${input.rule}`);
       const record = input.record ?? current?.seq ?? 0;
-      const key = `${input.rule}\u0000${record}\u0000${input.pointer}\u0000${input.message}`;
-      if (seen.has(key)) return;
-      seen.add(key);
+      const ofRecord = findingsOf.get(record);
+      if (ofRecord !== undefined && repeats(ofRecord, input)) return;
       const finding: Finding = {
         id: `F${findings.length + 1}`,
         rule: input.rule,
@@ -111,6 +126,7 @@ export function createEngine(options: EngineOptions = {}) {
         spec: specOf(facts, revision ?? flow?.revision ?? null),
       };
       findings.push(finding);
+      findingsOf.set(record, ofRecord === undefined ? [finding] : append(ofRecord, finding));
       const out = d();
       if (out.findings === NONE) out.findings = [finding];
       else out.findings.push(finding);

@@ -87,9 +87,11 @@ export interface Scope {
   caps: unknown;
   initialized: boolean;
   initializeSeen: boolean;
-  clientRequests: Map<string, ClientRequest>;
+  /** In flight, by id key; made by `keptTable`. */
+  clientRequests: Map<string, ClientRequest | undefined>;
   serverRequestIds?: Map<string, { exchange: string | undefined; text: string; record: number }>;
-  openElicitations?: Map<string, ServerElicitation>;
+  /** Unanswered, by id key; made by `keptTable`. */
+  openElicitations?: Map<string, ServerElicitation | undefined>;
   answeredElicitations?: Map<string, number>;
   /** elicitationId → where it was issued. */
   elicitationIds?: Map<string, { url: unknown; message: unknown; flow: Flow; index: number; record: number }>;
@@ -112,6 +114,14 @@ export interface Scope {
   fallbackFlows?: Flow[];
 }
 
+/**
+ * A table whose entries come and go (requests until answered, elicitations until answered), made with an
+ * entry under "" that stays (no id key is empty; iterations skip its undefined value): V8 reallocates a
+ * Map's table whenever a delete leaves it under a quarter full, so a table that emptied after every answer
+ * was reallocated for every request.
+ */
+export const keptTable = <V>(): Map<string, V | undefined> => new Map<string, V | undefined>().set("", undefined);
+
 export function createScope(server: string, client: string, sessionId: string): Scope {
   return {
     server,
@@ -121,7 +131,7 @@ export function createScope(server: string, client: string, sessionId: string): 
     caps: undefined,
     initialized: false,
     initializeSeen: false,
-    clientRequests: new Map(),
+    clientRequests: keptTable(),
     declaredElicitation: false,
   };
 }
@@ -139,6 +149,17 @@ interface ClientScopes {
 export function createScopes() {
   const servers = new Map<string, Map<string, ClientScopes>>();
 
+  const getOrCreate = (server: string, client: string, sessionId: string): Scope => {
+    const scopes = clientScopes(server, client);
+    let scope = scopes.bySession.get(sessionId);
+    if (!scope) {
+      scope = createScope(server, client, sessionId);
+      scopes.bySession.set(sessionId, scope);
+      if (sessionId) scopes.latestSession = scope;
+    }
+    return scope;
+  };
+
   const clientScopes = (server: string, client: string): ClientScopes => {
     let clients = servers.get(server);
     if (!clients) servers.set(server, (clients = new Map()));
@@ -147,16 +168,17 @@ export function createScopes() {
     return scopes;
   };
 
+  /**
+   * The scope found last: records of one client and session come in runs, and each record brings its own
+   * copy of the client string, so a hit costs a few string compares instead of three hash lookups.
+   */
+  let last: Scope | undefined;
+
   return {
     get(server: string, client: string, sessionId: string): Scope {
-      const scopes = clientScopes(server, client);
-      let scope = scopes.bySession.get(sessionId);
-      if (!scope) {
-        scope = createScope(server, client, sessionId);
-        scopes.bySession.set(sessionId, scope);
-        if (sessionId) scopes.latestSession = scope;
-      }
-      return scope;
+      if (last !== undefined && last.sessionId === sessionId && last.client === client && last.server === server) return last;
+      last = getOrCreate(server, client, sessionId);
+      return last;
     },
     /** The scope if it exists; never creates one. */
     find(server: string, client: string, sessionId: string): Scope | undefined {

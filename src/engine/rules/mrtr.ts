@@ -49,7 +49,9 @@ export function duplicateInputRequestKeys(text: string): string[] {
   if (start < 0) return [];
   const open = text.indexOf("{", start);
   if (open < 0) return [];
-  const seen = new Set<string>();
+  // Most inputRequests hold one key: the set of keys seen is made when a second one comes.
+  let first: string | undefined;
+  let seen: Set<string> | undefined;
   const dups: string[] = [];
   const n = text.length;
   let depth = 0;
@@ -90,8 +92,12 @@ export function duplicateInputRequestKeys(text: string): string[] {
               // keep the raw text
             }
           }
-          if (seen.has(key)) dups.push(key);
-          seen.add(key);
+          if (first === undefined) first = key;
+          else {
+            seen ??= new Set<string>().add(first);
+            if (seen.has(key)) dups.push(key);
+            seen.add(key);
+          }
         }
       }
       i = j;

@@ -33,8 +33,10 @@ export function checkResult(er: unknown, ep: unknown, mode: string | null, at: s
     const n = isObject(content) ? Object.keys(content).length : 0;
     report({ rule: "result-url-accept-no-content", pointer: ptr(at, "content"), message: `The answer to a URL-mode request carries content${n ? ` with ${n} field${n > 1 ? "s" : ""}` : ""}; URL-mode data must stay out of the client.` });
   }
-  const bad = hasContent ? checkValueTypes(content, ptr(at, "content"), ctx, era) : undefined;
-  if (action === "accept" && isObject(content)) checkSecretValues(content, ptr(at, "content"), ctx);
+  // One pointer for the content's checks below, made once (answers are checked on every retry).
+  const contentAt = hasContent ? ptr(at, "content") : "";
+  const bad = hasContent ? checkValueTypes(content, contentAt, ctx, era) : undefined;
+  if (action === "accept" && isObject(content)) checkSecretValues(content, contentAt, ctx);
   if (action !== "accept" || mode !== "form" || !isObject(ep) || !isObject(ep.requestedSchema)) return;
 
   const schema = ep.requestedSchema;
@@ -43,13 +45,13 @@ export function checkResult(er: unknown, ep: unknown, mode: string | null, at: s
     if (required.length) report({ rule: "result-form-accept-missing-content", pointer: at, message: `The form was accepted without content although it requires ${required.map((k) => JSON.stringify(k)).join(", ")}.` });
   } else if (isObject(content) && isObject(schema.properties)) {
     // Both parties SHOULD validate against the requested schema (§ "Form Mode Security" 2-3).
-    for (const issue of validateContent(content, schema, ptr(at, "content"), bad)) {
+    for (const issue of validateContent(content, schema, contentAt, bad)) {
       report({ rule: "result-content-matches-schema", ...(issue.code === "extra" ? { severity: "info" as const } : {}), pointer: issue.pointer, message: issue.message });
     }
   }
   if (!isR2Plus(era)) return;
   if (!hasContent) checkDefaultsApplied(schema, {}, at, ctx);
-  else if (isObject(content)) checkDefaultsApplied(schema, content, ptr(at, "content"), ctx);
+  else if (isObject(content)) checkDefaultsApplied(schema, content, contentAt, ctx);
 }
 
 /**

@@ -88,8 +88,13 @@ export function propertyKind(def: Json): PropertyKind {
   }
 }
 
-const consts = (list: unknown): string[] | null =>
-  Array.isArray(list) ? list.flatMap((o) => (isObject(o) && typeof o.const === "string" ? [o.const] : [])) : null;
+function consts(list: unknown): string[] | null {
+  if (!Array.isArray(list)) return null;
+  // A loop, not flatMap: flatMap builds an array per option, and this runs for every select answered.
+  const out: string[] = [];
+  for (const o of list) if (isObject(o) && typeof o.const === "string") out.push(o.const);
+  return out;
+}
 
 /** The option values a select property allows, or null when it is not a select (or has no usable list). */
 export function enumOptions(def: Json): string[] | null {
@@ -127,64 +132,68 @@ export function validateValue(value: unknown, def: Json, name: string, at: strin
   return issues;
 }
 
+const pointerOf = (base: string, key: string | undefined): string => (key === undefined ? base : ptr(base, key));
+const addIssue = (issues: Issue[], code: IssueCode, message: string, pointer: string): void => {
+  issues.push({ code, pointer, message });
+};
+
 /**
  * validateValue's work, adding to `issues`. The value's pointer is `base`, or `base` + `key` when a key is
  * given: it is built only when there is an issue to point at (answers are checked field by field, and
  * nearly every field is fine).
  */
 function validateInto(issues: Issue[], value: unknown, def: Json, name: string, base: string, key: string | undefined): void {
-  const at = (): string => (key === undefined ? base : ptr(base, key));
-  const add = (code: IssueCode, message: string, pointer?: string) => issues.push({ code, pointer: pointer ?? at(), message });
+  // Issues are added without closures over the arguments: this runs for every field of every answer.
   const kind = propertyKind(def);
   // Only selects have options (enumOptions is null for every other kind).
   const options = kind === "single-enum" || kind === "titled-single" || kind === "multi-enum" || kind === "titled-multi" ? enumOptions(def) : null;
   if (kind === "multi-enum" || kind === "titled-multi") {
     if (!isStringArray(value)) {
-      add("type", `"${name}" should be an array of strings but is ${jsonType(value)}.`);
+      addIssue(issues, "type", `"${name}" should be an array of strings but is ${jsonType(value)}.`, pointerOf(base, key));
       return;
     }
     const min = num(def.minItems);
     const max = num(def.maxItems);
-    if (min !== undefined && value.length < min) add("bounds", `"${name}" has ${value.length} selections, fewer than minItems ${min}.`);
-    if (max !== undefined && value.length > max) add("bounds", `"${name}" has ${value.length} selections, more than maxItems ${max}.`);
+    if (min !== undefined && value.length < min) addIssue(issues, "bounds", `"${name}" has ${value.length} selections, fewer than minItems ${min}.`, pointerOf(base, key));
+    if (max !== undefined && value.length > max) addIssue(issues, "bounds", `"${name}" has ${value.length} selections, more than maxItems ${max}.`, pointerOf(base, key));
     value.forEach((v, i) => {
-      if (options && !options.includes(v)) add("enum", `"${name}" contains ${quote(v)}, which is not one of its options.`, ptr(at(), i));
+      if (options && !options.includes(v)) addIssue(issues, "enum", `"${name}" contains ${quote(v)}, which is not one of its options.`, ptr(pointerOf(base, key), i));
     });
     return;
   }
   if (kind === "boolean") {
-    if (typeof value !== "boolean") add("type", `"${name}" should be a boolean but is ${jsonType(value)}.`);
+    if (typeof value !== "boolean") addIssue(issues, "type", `"${name}" should be a boolean but is ${jsonType(value)}.`, pointerOf(base, key));
     return;
   }
   if (kind === "number") {
     const integer = def.type === "integer";
     if (typeof value !== "number" || (integer && !Number.isInteger(value))) {
-      add("type", `"${name}" should be ${integer ? "an integer" : "a number"} but is ${typeof value === "number" ? "a fraction" : jsonType(value)}.`);
+      addIssue(issues, "type", `"${name}" should be ${integer ? "an integer" : "a number"} but is ${typeof value === "number" ? "a fraction" : jsonType(value)}.`, pointerOf(base, key));
       return;
     }
     const min = num(def.minimum);
     const max = num(def.maximum);
-    if (min !== undefined && value < min) add("bounds", `"${name}" is ${value}, below its minimum ${min}.`);
-    if (max !== undefined && value > max) add("bounds", `"${name}" is ${value}, above its maximum ${max}.`);
+    if (min !== undefined && value < min) addIssue(issues, "bounds", `"${name}" is ${value}, below its minimum ${min}.`, pointerOf(base, key));
+    if (max !== undefined && value > max) addIssue(issues, "bounds", `"${name}" is ${value}, above its maximum ${max}.`, pointerOf(base, key));
     return;
   }
   if (kind === "other") return;
   if (typeof value !== "string") {
-    add("type", `"${name}" should be a string but is ${jsonType(value)}.`);
+    addIssue(issues, "type", `"${name}" should be a string but is ${jsonType(value)}.`, pointerOf(base, key));
     return;
   }
   if (options) {
-    if (!options.includes(value)) add("enum", `"${name}" is ${quote(value)}, which is not one of its options.`);
+    if (!options.includes(value)) addIssue(issues, "enum", `"${name}" is ${quote(value)}, which is not one of its options.`, pointerOf(base, key));
     return;
   }
   // JSON Schema counts length in Unicode code points, not UTF-16 units.
   const length = codePoints(value);
   const min = num(def.minLength);
   const max = num(def.maxLength);
-  if (min !== undefined && length < min) add("bounds", `"${name}" is ${length} characters long, shorter than minLength ${min}.`);
-  if (max !== undefined && length > max) add("bounds", `"${name}" is ${length} characters long, longer than maxLength ${max}.`);
+  if (min !== undefined && length < min) addIssue(issues, "bounds", `"${name}" is ${length} characters long, shorter than minLength ${min}.`, pointerOf(base, key));
+  if (max !== undefined && length > max) addIssue(issues, "bounds", `"${name}" is ${length} characters long, longer than maxLength ${max}.`, pointerOf(base, key));
   const check = typeof def.format === "string" ? formatCheck[def.format] : undefined;
-  if (check && !check(value)) add("format", `"${name}" is not a valid ${def.format} (format "${def.format}").`);
+  if (check && !check(value)) addIssue(issues, "format", `"${name}" is not a valid ${def.format} (format "${def.format}").`, pointerOf(base, key));
 }
 
 /** The length of a string in code points, as `[...s].length` counts them (a lone surrogate counts as one). */
