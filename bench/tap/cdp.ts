@@ -54,6 +54,8 @@ export interface Browser {
   name: string;
   pid: number;
   send<T = Record<string, unknown>>(method: string, params?: Record<string, unknown>): Promise<T>;
+  /** Browser-level events (Tracing's, for profile.ts). */
+  on<T>(method: string, listener: (params: T) => void): void;
   attach(targetId: string): Promise<Session>;
   close(): Promise<void>;
 }
@@ -74,6 +76,7 @@ export async function launch(name: string, extensionDir?: string): Promise<Brows
 
   let nextId = 1;
   const pending = new Map<number, Pending>();
+  const listeners = new Map<string, ((params: unknown) => void)[]>();
   let buffer = "";
   let exited = false;
   fromBrowser.on("data", (chunk: Buffer) => {
@@ -82,8 +85,12 @@ export async function launch(name: string, extensionDir?: string): Promise<Brows
     while ((end = buffer.indexOf("\0")) >= 0) {
       const text = buffer.slice(0, end);
       buffer = buffer.slice(end + 1);
-      const message = JSON.parse(text) as { id?: number; result?: unknown; error?: { message: string } };
-      if (message.id === undefined) continue; // events: none are enabled that the bench listens to
+      const message = JSON.parse(text) as { id?: number; method?: string; params?: unknown; result?: unknown; error?: { message: string } };
+      if (message.id === undefined) {
+        // Events: the bench itself enables none; profile.ts listens to Tracing's.
+        if (message.method) for (const listener of listeners.get(message.method) ?? []) listener(message.params);
+        continue;
+      }
       const waiter = pending.get(message.id);
       if (!waiter) continue;
       pending.delete(message.id);
@@ -113,6 +120,9 @@ export async function launch(name: string, extensionDir?: string): Promise<Brows
     name,
     pid: child.pid!,
     send: (method, params) => raw(method, params),
+    on(method, listener) {
+      listeners.set(method, [...(listeners.get(method) ?? []), listener as (params: unknown) => void]);
+    },
     async attach(targetId) {
       const { sessionId } = await raw<{ sessionId: string }>("Target.attachToTarget", { targetId, flatten: true });
       const send = <T>(method: string, params?: Record<string, unknown>) => raw<T>(method, params, sessionId);

@@ -25,7 +25,16 @@ export interface HubOptions {
   flushMs?: number;
   /** Message text per chunk of records sent to a panel (default RECORD_CHUNK_CHARS; tests make it small). */
   recordChunkChars?: number;
+  /** Least time between two acks on one relay's port (ACK_MS). */
+  ackMs?: number;
 }
+
+/**
+ * Acks to a relay are throttled: every message a content script receives costs the page's main thread ~0.2 ms of
+ * Chrome's extension messaging (bench/tap/trace.ts), and the relay needs acks only to trim its queue; what it has not
+ * seen acked it sends again after a worker restart, and the worker stores it once.
+ */
+const ACK_MS = 1000;
 
 interface PanelLink {
   port: HubPort;
@@ -45,6 +54,7 @@ export function createHub(options: HubOptions) {
   const { store } = options;
   const limits = options.limits ?? DEFAULT_LIMITS;
   const flushMs = options.flushMs ?? 50;
+  const ackMs = options.ackMs ?? ACK_MS;
   const chunkChars = options.recordChunkChars ?? RECORD_CHUNK_CHARS;
   const sessions = new Map<number, Promise<TabSession>>();
   const chains = new Map<number, Promise<unknown>>();
@@ -130,6 +140,17 @@ export function createHub(options: HubOptions) {
     connectContent(port: HubPort): void {
       const tabId = port.sender?.tab?.id;
       if (tabId === undefined || tabId < 0) return port.disconnect();
+      let ack: { doc: string; upTo: number } | undefined;
+      let ackedAt = -Infinity;
+      let ackTimer: ReturnType<typeof setTimeout> | undefined;
+      const sendAck = (): void => {
+        ackTimer = undefined;
+        if (!ack) return;
+        ackedAt = Date.now();
+        post(port, { ...envelope, kind: "ack", ...ack });
+        ack = undefined;
+      };
+      port.onDisconnect.addListener(() => clearTimeout(ackTimer));
       port.onMessage.addListener((message) => {
         const parsed = ContentBatch.safeParse(message);
         void serial(tabId, async () => {
@@ -142,7 +163,10 @@ export function createHub(options: HubOptions) {
           const result = s.ingest(batch);
           if (result.navigated) await store.reset(s.meta);
           if (result.stored.length > 0 || s.records().length > 0 || s.meta.dropped > 0 || result.navigated) await store.append(s.meta, result.stored);
-          post(port, { ...envelope, kind: "ack", doc: batch.doc, upTo: result.ackUpTo });
+          ack = { doc: batch.doc, upTo: ack?.doc === batch.doc ? Math.max(ack.upTo, result.ackUpTo) : result.ackUpTo };
+          const wait = ackedAt + ackMs - Date.now();
+          if (wait <= 0) sendAck();
+          else ackTimer ??= setTimeout(sendAck, wait);
           publish(tabId, s, result.navigated ? "reset" : result.delta);
         });
       });

@@ -1,7 +1,7 @@
 import { CaptureRecord } from "../capture/record.ts";
 import { createEngine, type Finding, type Flow, type Problem } from "../engine/index.ts";
 import type { Severity } from "../engine/rules/types.ts";
-import type { ContentBatch } from "../shared/contentProtocol.ts";
+import { tapEnvelopeRecords, type ContentBatch } from "../shared/contentProtocol.ts";
 import type { TabStats } from "../shared/panelProtocol.ts";
 import type { TabMeta } from "./store.ts";
 
@@ -83,8 +83,7 @@ export function createTabSession(meta: TabMeta, stored: readonly CaptureRecord[]
       const seen = meta.docs[batch.doc] ?? -1;
       const delta = emptyDelta();
       const fresh: CaptureRecord[] = [];
-      batch.records.forEach((raw, i) => {
-        if (batch.first + i <= seen) return; // resent after a worker restart: stored already
+      const take = (raw: unknown): void => {
         if (meta.paused) {
           // DevTools' Network panel keeps nothing while its record button is off; the count says what was missed.
           meta.skipped = (meta.skipped ?? 0) + 1;
@@ -104,6 +103,14 @@ export function createTabSession(meta: TabMeta, stored: readonly CaptureRecord[]
         if (parsed.data.kind === "message") meta.bytes += parsed.data.text.length;
         fresh.push(parsed.data);
         feed(parsed.data, delta);
+      };
+      batch.records.forEach((item, i) => {
+        if (batch.first + i <= seen) return; // resent after a worker restart: stored already
+        if (typeof item !== "string") return take(item);
+        // A tap envelope, forwarded as JSON text: the relay leaves parsing and checking to the worker, off the page's thread.
+        const inside = tapEnvelopeRecords(item);
+        if (inside) inside.forEach(take);
+        else meta.rejected++;
       });
       const last = batch.first + batch.records.length - 1;
       if (last > seen) {

@@ -1,36 +1,25 @@
-import { TapEnvelope } from "../shared/contentProtocol.ts";
-import { TapRecord } from "../shared/tapRecord.ts";
-import { TAP_CHANNEL, TAP_SOURCE } from "../shared/tags.ts";
+import { MAX_ENVELOPE_CHARS, TAP_CHANNEL, TAP_ENVELOPE_PREFIX, TAP_SOURCE } from "../shared/tags.ts";
 
 /**
  * Receives the tap's envelopes on its private channel (src/page/emit.ts). Registered at document_start, before the
  * tap and before any page script: the first `TAP_CHANNEL` event dispatched on this very window that carries an
  * EventTarget as `relatedTarget` is the tap's hand-over; the relay keeps that target, stops the event, and stops
  * listening on the window, so later page events of that type (and page messages carrying the tap's tag) reach the
- * page untouched. On the channel, an envelope counts only when it is the tap's event type with a string detail,
- * carries the tap's tag and passes the schema; each record is then checked on its own. Failures are dropped and
- * counted. docs/extension.md ("The tap's channel") gives the threat model.
+ * page untouched. docs/extension.md ("The tap's channel") gives the threat model.
+ *
+ * On the channel, an envelope counts when it is the tap's event type with a string detail that starts with the
+ * tap's envelope head (tags.ts TAP_ENVELOPE_PREFIX) and is not oversized; anything else is dropped and counted. The
+ * text is forwarded as it is: this runs on the page's main thread, so the JSON parse and the schema checks of
+ * every record are left to the worker, which makes them anyway (src/background/tabSession.ts).
  */
-export function listenToTap(win: Window, onRecords: (records: TapRecord[], rejected: number) => void): void {
-  const accept = (data: unknown): void => {
-    const envelope = TapEnvelope.safeParse(data);
-    if (!envelope.success) return onRecords([], 1);
-    const records: TapRecord[] = [];
-    let rejected = 0;
-    for (const raw of envelope.data.records) {
-      const parsed = TapRecord.safeParse(raw);
-      if (parsed.success) records.push(parsed.data);
-      else rejected++;
-    }
-    onRecords(records, rejected);
-  };
-
+export function listenToTap(win: Window, onEnvelopes: (envelopes: string[], rejected: number) => void): void {
   const onEnvelope = (event: Event): void => {
     try {
       const detail: unknown = (event as CustomEvent).detail;
-      accept(event.type === TAP_SOURCE && typeof detail === "string" ? JSON.parse(detail) : undefined);
+      if (event.type === TAP_SOURCE && typeof detail === "string" && detail.length <= MAX_ENVELOPE_CHARS && detail.startsWith(TAP_ENVELOPE_PREFIX)) onEnvelopes([detail], 0);
+      else onEnvelopes([], 1);
     } catch {
-      onRecords([], 1);
+      onEnvelopes([], 1);
     }
   };
 

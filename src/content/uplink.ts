@@ -1,6 +1,9 @@
-import { CONTENT_SOURCE, PROTOCOL_VERSION } from "../shared/tags.ts";
-import { MAX_BATCH, WorkerAck, type ContentBatch } from "../shared/contentProtocol.ts";
+import { CONTENT_SOURCE, MAX_BATCH, MAX_ENVELOPE_CHARS, PROTOCOL_VERSION, WORKER_SOURCE } from "../shared/tags.ts";
+import type { ContentBatch, WorkerAck } from "../shared/contentProtocol.ts";
 import type { TapRecord } from "../shared/tapRecord.ts";
+
+/** What the relay forwards: the tap's envelopes as JSON text (listen.ts), or single records (tests, older relays). */
+export type Relayed = string | TapRecord;
 
 /** The part of a runtime Port the uplink uses (tests pass a fake). */
 export interface PortLike {
@@ -17,25 +20,30 @@ export interface UplinkOptions {
   top: boolean;
   setTimeout?: (fn: () => void, ms: number) => unknown;
   clearTimeout?: (handle: unknown) => void;
-  /** Most records held while the worker is unreachable; older ones beyond it are dropped and counted. */
+  /** Most items (envelopes) held while the worker is unreachable; older ones beyond it are dropped and counted. */
   maxQueue?: number;
   /** A connected port with nothing to send is closed after this long (pages with open ports lose the bfcache). */
   idleMs?: number;
 }
 
 /**
- * The relay's side of the port to the worker. Every record gets a number and stays queued until the worker acks
- * it as stored: an MV3 worker stopped mid-flow drops every port, and whatever it had not persisted is sent again on
- * the next port (the worker drops numbers it already has). Reconnects only while something is queued, so idle tabs
+ * The relay's side of the port to the worker. Every item (a tap envelope: one batch of records, emit.ts) gets a
+ * number and stays queued until the worker acks it as stored: an MV3 worker stopped mid-flow drops every port, and
+ * whatever it had not persisted is sent again on the next port (the worker drops numbers it already has; its acks
+ * come at most once a second, src/background/hub.ts). Reconnects only while something is queued, so idle tabs
  * do not keep waking a stopped worker (React's connectExtensionPort, Apollo's createPortMessageAdapter).
  */
 export function createUplink(options: UplinkOptions) {
   const later = options.setTimeout ?? ((fn, ms) => setTimeout(fn, ms));
-  const cancel = options.clearTimeout ?? ((handle) => clearTimeout(handle as ReturnType<typeof setTimeout>));
-  const maxQueue = options.maxQueue ?? 20_000;
+  const clear = options.clearTimeout ?? ((handle) => clearTimeout(handle as ReturnType<typeof setTimeout>));
+  // Each flush runs on the page's main thread: no call into the timer API when there is no timer to clear.
+  const cancel = (handle: unknown): void => {
+    if (handle !== undefined) clear(handle);
+  };
+  const maxQueue = options.maxQueue ?? 2_000;
   const idleMs = options.idleMs ?? 5_000;
-  /** Records not yet acked; `queue[i]` has number `base + i`. */
-  let queue: TapRecord[] = [];
+  /** Items not yet acked; `queue[i]` has number `base + i`. */
+  let queue: Relayed[] = [];
   let base = 0;
   /** Numbers below this were sent on the current port. */
   let sent = 0;
@@ -60,10 +68,9 @@ export function createUplink(options: UplinkOptions) {
     port = next;
     sent = base;
     next.onMessage.addListener((message) => {
-      const ack = WorkerAck.safeParse(message);
-      if (!ack.success || ack.data.doc !== options.doc || port !== next) return;
+      if (!isAck(message) || message.doc !== options.doc || port !== next) return;
       failures = 0;
-      const upTo = Math.min(ack.data.upTo, base + queue.length - 1);
+      const upTo = Math.min(message.upTo, base + queue.length - 1);
       if (upTo >= base) {
         queue = queue.slice(upTo - base + 1);
         base = upTo + 1;
@@ -74,6 +81,7 @@ export function createUplink(options: UplinkOptions) {
       if (port !== next) return;
       port = undefined;
       cancel(idle);
+      idle = undefined;
       if (queue.length > 0 || rejected > 0) {
         // Immediately after a worker restart; backing off while the worker cannot be reached.
         failures++;
@@ -85,6 +93,7 @@ export function createUplink(options: UplinkOptions) {
 
   const armIdle = (): void => {
     cancel(idle);
+    idle = undefined;
     if (queue.length === 0 && rejected === 0) {
       idle = later(() => {
         if (port && queue.length === 0 && rejected === 0) {
@@ -98,10 +107,11 @@ export function createUplink(options: UplinkOptions) {
 
   function flush(): void {
     cancel(retry);
+    retry = undefined;
     const p = connect();
     if (!p) return;
     while (sent < base + queue.length || hello || rejected > 0) {
-      const records = queue.slice(sent - base, sent - base + MAX_BATCH);
+      const records = take(queue, sent - base);
       const batch: ContentBatch = { source: CONTENT_SOURCE, v: PROTOCOL_VERSION, kind: "records", doc: options.doc, top: options.top, first: sent, records, rejected };
       try {
         p.postMessage(batch);
@@ -113,11 +123,12 @@ export function createUplink(options: UplinkOptions) {
       hello = false;
     }
     cancel(idle);
+    idle = undefined;
   }
 
   return {
-    /** Queues what the tap sent and forwards it (the tap already batches: one envelope per ~50 ms). */
-    push(records: TapRecord[], rejectedHere = 0): void {
+    /** Queues what the tap sent and forwards it (the tap already batches: one envelope per burst of traffic). */
+    push(records: Relayed[], rejectedHere = 0): void {
       rejected += rejectedHere;
       for (const record of records) queue.push(record);
       const overflow = queue.length - maxQueue;
@@ -136,4 +147,24 @@ export function createUplink(options: UplinkOptions) {
     /** Queue length and connection state, for tests. */
     state: () => ({ queued: queue.length, base, connected: port !== undefined, dead }),
   };
+}
+
+/** Items from `start` for one message: at most MAX_BATCH, and envelopes totalling at most MAX_ENVELOPE_CHARS (a
+ * runtime message may not exceed 64 MiB; a backlog after a worker restart goes in several). */
+function take(queue: Relayed[], start: number): Relayed[] {
+  let end = start;
+  let chars = 0;
+  while (end < queue.length && end - start < MAX_BATCH) {
+    const item = queue[end]!;
+    chars += typeof item === "string" ? item.length : 0;
+    if (chars > MAX_ENVELOPE_CHARS && end > start) break;
+    end++;
+  }
+  return queue.slice(start, end);
+}
+
+/** The worker's ack, checked by hand: a schema library would cost every frame its download and the page its thread. */
+function isAck(message: unknown): message is WorkerAck {
+  const m = message as Partial<WorkerAck> | null;
+  return typeof m === "object" && m !== null && m.source === WORKER_SOURCE && m.v === PROTOCOL_VERSION && m.kind === "ack" && typeof m.doc === "string" && Number.isInteger(m.upTo);
 }

@@ -1,10 +1,20 @@
 import type { RecordDraft } from "../shared/tapRecord.ts";
-import { PROTOCOL_VERSION, TAP_CHANNEL, TAP_SOURCE } from "../shared/tags.ts";
+import { MAX_ENVELOPE_CHARS, TAP_CHANNEL, TAP_ENVELOPE_PREFIX, TAP_SOURCE } from "../shared/tags.ts";
 import type { Natives } from "./natives.ts";
-import { append, JSONStringify, WeakMapCtor, WeakMapPrototypeHas, WeakMapPrototypeSet } from "./primordials.ts";
+import { append, ArrayPrototype, JSONStringify, NumberIsFinite, NumberPrototypeToString, ObjectPrototype, ReflectGetOwnPropertyDescriptor, ReflectOwnKeys, SetCtor, SetPrototypeAdd, SetPrototypeDelete, SetPrototypeHas, WeakMapCtor, WeakMapPrototypeHas, WeakMapPrototypeSet } from "./primordials.ts";
 
-/** How long records wait to be posted together: one post per ~50 ms costs the page ~1.07×, one per record ~1.5×. */
-export const FLUSH_MS = 50;
+/**
+ * When records are posted. The page's main thread pays for every post (the relay's `port.postMessage`: 0.1–0.5 ms
+ * measured on the 2-core VMs, most of it fixed, not per byte) and for every timer (a `setTimeout` call and the
+ * wake-up: ~0.1 ms there); see docs/benchmarks-tap.md. So the tap posts once per burst of traffic: QUIET_MS after the last open exchange
+ * ended with none opened since (a JSON exchange, a streamed response whose events come a few ms apart: one post
+ * after it, not one per 50 ms of it), and at the latest FLUSH_MS after a batch's first record (long-lived streams).
+ * Two timers at most per batch, none per record or per exchange.
+ */
+export const QUIET_MS = 30;
+export const FLUSH_MS = 250;
+/** Most exchanges followed at once (see `track`). */
+const MAX_OPEN = 1000;
 /** Longest a reserved slot holds back the records behind it (a JSON body that never finishes). */
 const HOLD_MS = 1000;
 
@@ -31,14 +41,19 @@ export interface Emitter {
  * The relay keeps the target of the first such event and stops that event. From then on each batch is a
  * `CustomEvent` with a JSON string `detail` dispatched on that target: never seen by page listeners (it is not in
  * the DOM and nothing the page can reach refers to it), and synchronous, so the last batch still goes at `pagehide`.
- * Records are batched: one dispatch per ~50 ms.
+ * Records are batched (QUIET_MS, FLUSH_MS).
  */
-export function createEmitter(win: Window, N: Natives, delay = FLUSH_MS): Emitter {
+export function createEmitter(win: Window, N: Natives, quiet = QUIET_MS, most = FLUSH_MS): Emitter {
   const channel = new N.EventTarget();
   N.dispatch(win, new N.MouseEvent(TAP_CHANNEL, { __proto__: null, relatedTarget: channel } as MouseEventInit));
 
   let queue: (RecordDraft | Slot)[] = [];
-  let scheduled = false;
+  /** The batch's latency bound and its quiet timer, when armed. */
+  let bound: number | undefined;
+  let quietTimer: number | undefined;
+  /** Exchanges with records but no `end` yet. */
+  let open = new SetCtor<string>();
+  let openCount = 0;
   const slots = new WeakMapCtor<object, true>();
 
   const take = (all: boolean): RecordDraft[] => {
@@ -63,35 +78,74 @@ export function createEmitter(win: Window, N: Natives, delay = FLUSH_MS): Emitte
   const send = (records: RecordDraft[]): void => {
     if (records.length === 0) return;
     try {
-      const detail = JSONStringify({ source: TAP_SOURCE, v: PROTOCOL_VERSION, kind: "records", records });
+      // The envelope's fixed head, then the records: the relay recognises it by that head without parsing it.
+      const detail = `${TAP_ENVELOPE_PREFIX}${batchJson(records)}}`;
+      // The relay refuses longer envelopes (a runtime message is capped): a burst of large messages goes in halves.
+      if (detail.length > MAX_ENVELOPE_CHARS && records.length > 1) {
+        const half = records.length >> 1;
+        const first: RecordDraft[] = [];
+        const second: RecordDraft[] = [];
+        for (let i = 0; i < records.length; i++) append(i < half ? first : second, records[i]!);
+        send(first);
+        send(second);
+        return;
+      }
       N.dispatch(channel, new N.CustomEvent(TAP_SOURCE, { __proto__: null, detail } as CustomEventInit));
     } catch {
       // A batch that cannot be serialized costs itself, never the page.
     }
   };
 
+  // Runs from a timer: nothing may throw out of it (the page's onerror would see it).
   const flush = (): void => {
-    scheduled = false;
-    const records = take(false);
-    if (queue.length > 0) schedule();
-    send(records);
-  };
-
-  const schedule = (): void => {
-    if (scheduled) return;
-    scheduled = true;
-    N.setTimeout(flush, delay);
+    try {
+      if (bound !== undefined) N.clearTimeout(bound);
+      if (quietTimer !== undefined) N.clearTimeout(quietTimer);
+      bound = quietTimer = undefined;
+      const records = take(false);
+      if (queue.length > 0) bound = N.setTimeout(flush, quiet);
+      send(records);
+    } catch {
+      // Never into the page.
+    }
   };
 
   const push = (item: RecordDraft | Slot): void => {
     append(queue, item);
-    schedule();
+    bound ??= N.setTimeout(flush, most);
+  };
+
+  /** The quiet timer: posts if no exchange is open (one that opened since waits for its own end). */
+  const onQuiet = (): void => {
+    quietTimer = undefined;
+    if (openCount === 0) flush();
+  };
+
+  /** Follows the exchanges the records belong to: the batch goes QUIET_MS after the last open one ends. */
+  const track = (record: RecordDraft): void => {
+    const exchange = record.exchange;
+    if (exchange === undefined) return;
+    if (record.kind === "end") {
+      if (SetPrototypeDelete(open, exchange) && --openCount === 0 && quietTimer === undefined) quietTimer = N.setTimeout(onQuiet, quiet);
+    } else if (!SetPrototypeHas(open, exchange)) {
+      // Exchanges that never end (a response the page never reads, a socket left open) would pile up here: past
+      // MAX_OPEN they are forgotten, and batches go by the quiet timer again.
+      if (openCount >= MAX_OPEN) {
+        open = new SetCtor<string>();
+        openCount = 0;
+      }
+      SetPrototypeAdd(open, exchange);
+      openCount++;
+    }
   };
 
   N.listen(win, "pagehide", () => send(take(true)), true);
 
   return {
-    emit: push,
+    emit(record) {
+      push(record);
+      track(record);
+    },
     reserve() {
       const slot: Slot = { records: undefined, since: N.now() };
       WeakMapPrototypeSet(slots, slot, true);
@@ -99,7 +153,48 @@ export function createEmitter(win: Window, N: Natives, delay = FLUSH_MS): Emitte
       return (records) => {
         if (slot.since === -1) for (let i = 0; i < records.length; i++) push(records[i]!);
         else slot.records = records;
+        for (let i = 0; i < records.length; i++) track(records[i]!);
       };
     },
   };
+}
+
+/**
+ * The batch as JSON text. JSON.stringify asks every object and array it meets for `toJSON`; the tap's records and
+ * their array have only Object.prototype and Array.prototype above them, so unless the page has put a `toJSON` on
+ * one of those (a look at their own properties, which runs nothing), it finds none and runs no page code. If it
+ * has, the records are written by `recordJson` instead (slower: a call per field).
+ */
+function batchJson(records: RecordDraft[]): string {
+  if (ReflectGetOwnPropertyDescriptor(ObjectPrototype, "toJSON") === undefined && ReflectGetOwnPropertyDescriptor(ArrayPrototype, "toJSON") === undefined) return JSONStringify(records);
+  let out = "[";
+  for (let i = 0; i < records.length; i++) out += `${i === 0 ? "" : ","}${recordJson(records[i]!)}`;
+  return `${out}]`;
+}
+
+/**
+ * A record as JSON text, without JSON.stringify walking it: JSON.stringify asks every object and array it meets for
+ * `toJSON`, through Object.prototype and Array.prototype, where a page may have put a getter, which would then run
+ * for every record the tap posts. Records are the tap's own plain objects (own string keys; values that are
+ * strings, numbers, booleans or a headers object of strings), so reading them runs no page code; strings and keys go
+ * through JSONStringify, which asks a string nothing. Gives what JSON.stringify gives for them.
+ */
+export function recordJson(record: object): string {
+  const keys = ReflectOwnKeys(record);
+  let out = "{";
+  let first = true;
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i];
+    if (typeof key !== "string") continue;
+    const value: unknown = (record as Record<string, unknown>)[key];
+    let json: string;
+    if (typeof value === "string") json = JSONStringify(value);
+    else if (typeof value === "number") json = NumberIsFinite(value) ? NumberPrototypeToString(value) : "null";
+    else if (typeof value === "boolean") json = value ? "true" : "false";
+    else if (value !== null && typeof value === "object") json = recordJson(value);
+    else continue;
+    out += `${first ? "" : ","}${JSONStringify(key)}:${json}`;
+    first = false;
+  }
+  return `${out}}`;
 }

@@ -11,6 +11,7 @@ export function captureNatives(win: Window & typeof globalThis) {
   const perfNow = uncurry(win.Performance.prototype.now);
   const timeOrigin = getter<number>(win.Performance.prototype, "timeOrigin")!(perf);
   const setTimeout = win.setTimeout;
+  const clearTimeout = win.clearTimeout;
   const stream = win.ReadableStream?.prototype;
   const reader = win.ReadableStreamDefaultReader?.prototype;
   const byob = win.ReadableStreamBYOBReader?.prototype;
@@ -19,7 +20,8 @@ export function captureNatives(win: Window & typeof globalThis) {
   return {
     listen: uncurry(win.EventTarget.prototype.addEventListener) as (target: EventTarget, type: string, listener: (event: Event) => void, capture?: boolean) => void,
     dispatch: uncurry(win.EventTarget.prototype.dispatchEvent),
-    setTimeout: (fn: () => void, ms: number): void => void ReflectApply(setTimeout, win, [fn, ms]),
+    setTimeout: (fn: () => void, ms: number): number => ReflectApply(setTimeout, win, [fn, ms]) as unknown as number,
+    clearTimeout: (handle: number): void => void ReflectApply(clearTimeout, win, [handle]),
     EventTarget: win.EventTarget,
     CustomEvent: win.CustomEvent,
     MouseEvent: win.MouseEvent,

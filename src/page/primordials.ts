@@ -29,6 +29,7 @@ export const ReflectSet = Reflect.set;
 export const ReflectGetPrototypeOf = Reflect.getPrototypeOf;
 export const ReflectGetOwnPropertyDescriptor = Reflect.getOwnPropertyDescriptor;
 export const ReflectDefineProperty = Reflect.defineProperty;
+export const ReflectOwnKeys = Reflect.ownKeys;
 export const ProxyCtor = Proxy;
 export const ArrayIsArray = Array.isArray;
 export const ArrayBufferIsView = ArrayBuffer.isView;
@@ -36,6 +37,8 @@ export const JSONParse = JSON.parse;
 export const JSONStringify = JSON.stringify;
 export const MathRandom = Math.random;
 export const FunctionPrototype = Function.prototype;
+export const ObjectPrototype = Object.prototype;
+export const ArrayPrototype = Array.prototype;
 export const FunctionPrototypeToString = Function.prototype.toString;
 export const ErrorCtor = Error;
 export const TypeErrorPrototype = TypeError.prototype;
@@ -48,6 +51,7 @@ export const StringPrototypeToUpperCase = uncurry(String.prototype.toUpperCase);
 export const StringPrototypeIncludes = uncurry(String.prototype.includes);
 export const RegExpPrototypeExec = uncurry(RegExp.prototype.exec);
 export const NumberPrototypeToString = uncurry(Number.prototype.toString);
+export const NumberIsFinite = Number.isFinite;
 
 export const PromiseCtor = Promise;
 export const PromisePrototypeThen = uncurry(Promise.prototype.then) as <T, R1 = T, R2 = never>(
@@ -66,6 +70,7 @@ export const WeakMapPrototypeDelete = uncurry(WeakMap.prototype.delete) as <K ex
 export const SetCtor = Set;
 export const SetPrototypeAdd = uncurry(Set.prototype.add) as <T>(set: Set<T>, value: T) => Set<T>;
 export const SetPrototypeHas = uncurry(Set.prototype.has) as <T>(set: Set<T>, value: T) => boolean;
+export const SetPrototypeDelete = uncurry(Set.prototype.delete) as <T>(set: Set<T>, value: T) => boolean;
 
 const TypedArrayPrototype = Reflect.getPrototypeOf(Uint8Array.prototype) as object;
 export const Uint8ArrayCtor = Uint8Array;

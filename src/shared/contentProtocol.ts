@@ -1,12 +1,12 @@
 import * as z from "zod/mini";
-import { CONTENT_SOURCE, PROTOCOL_VERSION, TAP_SOURCE, WORKER_SOURCE } from "./tags.ts";
+import { CONTENT_SOURCE, MAX_BATCH, PROTOCOL_VERSION, TAP_SOURCE, WORKER_SOURCE } from "./tags.ts";
 
-/** Most records one envelope may carry; a bigger batch is refused whole (the tap sends far fewer). */
-export const MAX_BATCH = 5000;
+export { MAX_BATCH };
 
 /**
- * Page tap → content relay, as the JSON `detail` of an event on the tap's private channel (src/page/emit.ts,
- * src/content/listen.ts). Records are checked one by one afterwards (TapRecord), so one bad record costs only itself.
+ * Page tap → content relay → worker, as JSON text: the `detail` of an event on the tap's private channel
+ * (src/page/emit.ts), forwarded unparsed by the relay (src/content/listen.ts) as an item of a ContentBatch. The
+ * worker parses and checks it (`tapEnvelopeRecords`), then each record on its own, so one bad record costs only itself.
  */
 export const TapEnvelope = z.object({
   source: z.literal(TAP_SOURCE),
@@ -17,9 +17,10 @@ export const TapEnvelope = z.object({
 export type TapEnvelope = z.infer<typeof TapEnvelope>;
 
 /**
- * Content relay → worker, through a runtime port. `doc` names the document (a random id per content script
- * instance) and `first` the relay's number of the first record: the worker keeps, per document, the highest number
- * it has stored, so a batch resent after a worker restart is stored once. `top` marks the top frame: a new top
+ * Content relay → worker, through a runtime port. Each item of `records` is a tap envelope's JSON text (what the
+ * relay sends) or a single record object. `doc` names the document (a random id per content script instance) and
+ * `first` the relay's number of the first item: the worker keeps, per document, the highest number it has stored,
+ * so a batch resent after a worker restart is stored once. `top` marks the top frame: a new top
  * document is a navigation. An empty batch from the top frame is its hello.
  */
 export const ContentBatch = z.object({
@@ -44,3 +45,15 @@ export const WorkerAck = z.object({
   upTo: z.int(),
 });
 export type WorkerAck = z.infer<typeof WorkerAck>;
+
+/** The records of a tap envelope's JSON text, or undefined when it is not one (the worker counts it rejected). */
+export function tapEnvelopeRecords(text: string): unknown[] | undefined {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const envelope = TapEnvelope.safeParse(data);
+  return envelope.success ? envelope.data.records : undefined;
+}

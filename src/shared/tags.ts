@@ -22,3 +22,14 @@ export const PANEL_PORT = "mcp-elicit/panel";
 
 /** The tap's size cap per message text (characters); longer texts are cut and marked `truncated`. */
 export const MESSAGE_CAP = 1 << 20;
+
+/**
+ * How every envelope of the tap begins: the tap writes its JSON text so (src/page/emit.ts). The relay checks this
+ * prefix and forwards the text as it is; the worker parses and validates it (contentProtocol.ts
+ * `tapEnvelopeRecords`), so no parsing or schema check runs on the page's thread.
+ */
+export const TAP_ENVELOPE_PREFIX = `{"source":${JSON.stringify(TAP_SOURCE)},"v":${PROTOCOL_VERSION},"kind":"records","records":`;
+/** Most items one relay → worker message may carry (contentProtocol.ts); a bigger batch is refused whole. */
+export const MAX_BATCH = 5000;
+/** Longest envelope text the relay forwards (characters); a runtime message may not exceed 64 MiB. */
+export const MAX_ENVELOPE_CHARS = 16 * 2 ** 20;

@@ -81,12 +81,44 @@ async function traffic(ctx: Ctx): Promise<void> {
 
   postMessage(JSON.parse(rpc("notifications/message", { level: "info" })), "*");
   await once(window, "message");
-  await sleep(300); // the tap's records are flushed every ~50 ms
+  await sleep(300); // the tap posts its records within 250 ms (src/page/emit.ts)
+}
+
+/** `toJSON` getters on the shared prototypes, counting every lookup, while `run` makes its traffic. */
+async function toJsonLookups(run: () => Promise<void>): Promise<Record<string, number>> {
+  const counts: Record<string, number> = { "Object.prototype.toJSON": 0, "Array.prototype.toJSON": 0 };
+  const protos: [object, string][] = [
+    [Object.prototype, "Object.prototype.toJSON"],
+    [Array.prototype, "Array.prototype.toJSON"],
+  ];
+  for (const [proto, label] of protos) Object.defineProperty(proto, "toJSON", { configurable: true, get: () => void counts[label]!++ });
+  try {
+    await run();
+  } finally {
+    for (const [proto] of protos) delete (proto as { toJSON?: unknown }).toJSON;
+  }
+  return counts;
 }
 
 const sorted = (counts: Map<string, number>): Record<string, number> => Object.fromEntries([...counts].sort(([a], [b]) => (a < b ? -1 : 1)));
 
 export const pageCodeBehaviours: Behaviour[] = [
+  {
+    // The tap posts its records as JSON; JSON.stringify would ask each record for `toJSON` through these prototypes.
+    name: "page code: toJSON getters the page put on Object.prototype and Array.prototype (fetch JSON and SSE)",
+    mcp: { transport: "http", url: () => "/mcp" },
+    async run(ctx) {
+      const seen = await toJsonLookups(async () => {
+        const r = await fetch(`/mcp?k=${ctx.token}`, { method: "POST", headers: mcpHeaders(), body: rpc("tools/call", { name: "a" }, 1) });
+        await r.json();
+        const sse = await fetch(`/mcp/sse?k=${ctx.token}&n=3&gap=20`, { method: "POST", headers: mcpHeaders(), body: rpc("tools/call", { name: "b" }, 2) });
+        const reader = sse.body!.getReader();
+        while (!(await reader.read()).done);
+        await sleep(400); // past the tap's post (src/page/emit.ts: within 250 ms)
+      });
+      return { seen };
+    },
+  },
   {
     name: "page code: getters and methods the page patched on Response, Request, Headers, XHR, events, sockets",
     timing: true,
