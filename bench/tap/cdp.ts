@@ -150,3 +150,18 @@ export async function launch(name: string, extensionDir?: string): Promise<Brows
     },
   };
 }
+
+/** The renderer main thread's CPU time so far (CDP `Performance.getMetrics` ThreadTime), in ms; needs `Performance.enable`. */
+export async function threadTimeMs(page: Session): Promise<number> {
+  const { metrics } = await page.send<{ metrics: { name: string; value: number }[] }>("Performance.getMetrics");
+  return metrics.find((m) => m.name === "ThreadTime")!.value * 1000;
+}
+
+/** Opens the bench page in a new tab and waits until its script is ready (profile.ts, trace.ts). */
+export async function openBenchPage(browser: Browser, url: string): Promise<Session> {
+  const { targetId } = await browser.send<{ targetId: string }>("Target.createTarget", { url });
+  const page = await browser.attach(targetId);
+  for (let i = 0; i < 100 && !(await page.evaluate<boolean>("typeof window.benchReady === 'object'").catch(() => false)); i++) await new Promise((r) => setTimeout(r, 50));
+  await page.evaluate("window.benchReady");
+  return page;
+}

@@ -21,7 +21,7 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } 
 import { cpus, tmpdir, totalmem } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { launch, type Browser, type Session } from "./cdp.ts";
+import { launch, threadTimeMs, type Browser, type Session } from "./cdp.ts";
 import { cpuMs, processTree } from "./proc.ts";
 import { meanInterval, median, quantile, ratioInterval, verdict, type Interval } from "./stats.ts";
 
@@ -139,11 +139,6 @@ async function open(name: Name): Promise<Seat> {
     throw error;
   }
 }
-
-const threadTimeMs = async (page: Session): Promise<number> => {
-  const { metrics } = await page.send<{ metrics: { name: string; value: number }[] }>("Performance.getMetrics");
-  return metrics.find((m) => m.name === "ThreadTime")!.value * 1000;
-};
 
 async function block(seat: Seat, kind: Kind, figures: BlockFigures | undefined): Promise<void> {
   const n = kind === "json" ? JSON_PER_BLOCK : SSE_PER_BLOCK;
@@ -264,10 +259,12 @@ function summarize(r: RoundFigures): RoundSummary {
   return out;
 }
 
-const fmtRatio = (i: Interval) => `${i.estimate.toFixed(3)}× [${i.lo.toFixed(3)}, ${i.hi.toFixed(3)}]`;
+/** An interval needs two rounds at least: with one, say so instead of printing NaN. */
+const bounds = (i: Interval, f: (x: number) => string) => (Number.isNaN(i.lo) ? "[no interval: 1 round]" : `[${f(i.lo)}, ${f(i.hi)}]`);
+const fmtRatio = (i: Interval) => `${i.estimate.toFixed(3)}× ${bounds(i, (x) => x.toFixed(3))}`;
 const fmtDelta = (i: Interval) => {
   const s = (x: number) => `${x >= 0 ? "+" : "−"}${Math.abs(x).toFixed(3)}`;
-  return `${s(i.estimate)} ms [${s(i.lo)}, ${s(i.hi)}]`;
+  return `${s(i.estimate)} ms ${bounds(i, s)}`;
 };
 /** Prints rows with every column padded to its widest cell. */
 function table(rows: string[][]): void {

@@ -18,7 +18,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as esbuild from "esbuild";
-import { launch, type Session } from "./cdp.ts";
+import { launch, openBenchPage, threadTimeMs, type Session } from "./cdp.ts";
 
 const BLOCKS = Number(process.env.PROFILE_BLOCKS ?? 40);
 const INTERVAL_US = Number(process.env.PROFILE_INTERVAL_US ?? 50);
@@ -99,20 +99,12 @@ function analyse(profile: Profile, fetches: number): void {
   for (const [k, v] of [...leaves].sort((a, b) => b[1] - a[1]).slice(0, TOP)) console.log(`      ${per(v).padStart(10)}  ${k}`);
 }
 
-const threadTimeMs = async (page: Session): Promise<number> => {
-  const { metrics } = await page.send<{ metrics: { name: string; value: number }[] }>("Performance.getMetrics");
-  return metrics.find((m) => m.name === "ThreadTime")!.value * 1000;
-};
-
 try {
   for (const [name, dir] of [["with extension", ext], ["without", undefined]] as const) {
     const browser = await launch(name === "without" ? "A" : "B", dir);
     try {
       if (dir) await sleep(1500); // the worker registers the content scripts
-      const { targetId } = await browser.send<{ targetId: string }>("Target.createTarget", { url: PAGE });
-      const page = await browser.attach(targetId);
-      for (let i = 0; i < 100 && !(await page.evaluate<boolean>("typeof window.benchReady === 'object'").catch(() => false)); i++) await sleep(50);
-      await page.evaluate("window.benchReady");
+      const page = await openBenchPage(browser, PAGE);
       await page.send("Performance.enable");
       await page.send("Profiler.enable");
       await page.send("Profiler.setSamplingInterval", { interval: INTERVAL_US });

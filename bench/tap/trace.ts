@@ -12,7 +12,7 @@ import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { launch, type Browser, type Session } from "./cdp.ts";
+import { launch, openBenchPage, threadTimeMs, type Browser, type Session } from "./cdp.ts";
 
 const BLOCKS = Number(process.env.TRACE_BLOCKS ?? 30);
 const TOP = Number(process.env.TRACE_TOP ?? 30);
@@ -93,21 +93,13 @@ function groups(events: TraceEvent[], fetches: number): Map<string, number> {
   return out;
 }
 
-const threadTimeMs = async (page: Session): Promise<number> => {
-  const { metrics } = await page.send<{ metrics: { name: string; value: number }[] }>("Performance.getMetrics");
-  return metrics.find((m) => m.name === "ThreadTime")!.value * 1000;
-};
-
 try {
   const results: Record<string, Record<string, Map<string, number>>> = { json: {}, sse: {} };
   for (const [name, dir] of [["B", ext], ["A", undefined]] as const) {
     const browser = await launch(name, dir);
     try {
       if (dir) await sleep(1500); // the worker registers the content scripts
-      const { targetId } = await browser.send<{ targetId: string }>("Target.createTarget", { url: PAGE });
-      const page = await browser.attach(targetId);
-      for (let i = 0; i < 100 && !(await page.evaluate<boolean>("typeof window.benchReady === 'object'").catch(() => false)); i++) await sleep(50);
-      await page.evaluate("window.benchReady");
+      const page = await openBenchPage(browser, PAGE);
       await page.send("Performance.enable");
       for (const kind of ["json", "sse"] as const) {
         const n = kind === "json" ? 10 : 2;
