@@ -115,6 +115,15 @@ describe("the panel inside Chromium's DevTools", () => {
         return !!row?.textContent?.includes("confirm_action") && row.textContent.includes("complete");
       }, { timeout: 15_000, polling: 100 });
 
+    // The timeline follows within its layout throttle (300 ms): the whole flow, not the 1 ms of its first record.
+    await panel.waitForFunction(
+      () => {
+        const shown = /([\d.]+) (ms|s) shown/.exec(document.querySelector(".tl-bar")?.textContent ?? "");
+        return !!shown && Number(shown[1]) * (shown[2] === "s" ? 1000 : 1) > 50;
+      },
+      { timeout: 5_000, polling: 50 },
+    );
+
     // DevTools' theme switched while the panel is open: the panel follows without a reload, both ways.
     await setDevtoolsTheme(devtools, "dark");
     await panel.waitForFunction(() => document.documentElement.dataset.theme === "dark", { timeout: 5_000, polling: 50 });
