@@ -1,6 +1,7 @@
 import { capped, looksJsonRpc, type Tap } from "./mcp.ts";
 import type { Natives } from "./natives.ts";
-import { ArrayIsArray, JSONParse, JSONStringify, RegExpPrototypeExec, WeakMapCtor, WeakMapPrototypeGet, WeakMapPrototypeSet } from "./primordials.ts";
+import { dataJson } from "./json.ts";
+import { ArrayIsArray, JSONParse, RegExpPrototypeExec, WeakMapCtor, WeakMapPrototypeGet, WeakMapPrototypeSet } from "./primordials.ts";
 
 /** Methods only a client sends, and methods only a server sends (notifications included). */
 const CLIENT_METHOD = /^(initialize|server\/discover|(tools|prompts|resources|completion|logging|tasks)\/.*|notifications\/(initialized|roots\/list_changed|cancelled))$/;
@@ -59,7 +60,9 @@ export function tapMessages(win: Window & typeof globalThis, tap: Tap, N: Native
         } else if (data !== null && typeof data === "object") {
           const first = ArrayIsArray(data) ? (data as unknown[])[0] : data;
           if (first === null || typeof first !== "object" || (first as { jsonrpc?: unknown }).jsonrpc !== "2.0") return;
-          text = JSONStringify(data);
+          const json = dataJson(data, false);
+          if (json === undefined) return;
+          text = json;
           message = data;
         } else return;
         const peer = N.messageSource(event) ?? undefined;

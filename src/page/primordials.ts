@@ -52,6 +52,11 @@ export const StringPrototypeIncludes = uncurry(String.prototype.includes);
 export const RegExpPrototypeExec = uncurry(RegExp.prototype.exec);
 export const NumberPrototypeToString = uncurry(Number.prototype.toString);
 export const NumberIsFinite = Number.isFinite;
+export const DatePrototypeGetTime = uncurry(Date.prototype.getTime);
+export const DatePrototypeToISOString = uncurry(Date.prototype.toISOString);
+export const NumberPrototypeValueOf = uncurry(Number.prototype.valueOf);
+export const StringPrototypeValueOf = uncurry(String.prototype.valueOf);
+export const BooleanPrototypeValueOf = uncurry(Boolean.prototype.valueOf);
 
 export const PromiseCtor = Promise;
 export const PromisePrototypeThen = uncurry(Promise.prototype.then) as <T, R1 = T, R2 = never>(

@@ -1,5 +1,6 @@
 import type { RecordDraft } from "../shared/tapRecord.ts";
 import { capped, failure, isEventStream, isJsonType, looksJsonRpc, pickHeaders, scanHeaders, type KeptHeaders, type Tap } from "./mcp.ts";
+import { dataJson } from "./json.ts";
 import type { Natives } from "./natives.ts";
 import {
   append,
@@ -7,7 +8,6 @@ import {
   endpointOf,
   isArrayBuffer,
   isBlank,
-  JSONStringify,
   PromisePrototypeThen,
   StringPrototypeIncludes,
   StringPrototypeToLowerCase,
@@ -206,7 +206,7 @@ export function tapXhr(win: Window & typeof globalThis, tap: Tap, N: Natives, wr
     };
     if (type === "" || type === "text") return finish(N.xhrResponseText(xhr));
     const response = N.xhrResponse(xhr);
-    if (type === "json") finish(response === null ? undefined : JSONStringify(response));
+    if (type === "json") finish(response === null ? undefined : dataJson(response, true));
     else if (type === "arraybuffer" && response) finish(tap.decode(response as ArrayBuffer));
     else if (type === "blob" && response) {
       request.ended = true; // no abort can follow a completed load; the end comes with the text

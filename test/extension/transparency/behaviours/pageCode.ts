@@ -120,6 +120,28 @@ export const pageCodeBehaviours: Behaviour[] = [
     },
   },
   {
+    // The postMessage and XHR taps write page data (a message's object, an XHR json response) as JSON text.
+    name: "page code: toJSON getters the page put on Object.prototype and Array.prototype (postMessage and XHR json)",
+    bug: "T9",
+    mcp: { transport: "http", url: () => "/mcp" },
+    async run(ctx) {
+      const seen = await toJsonLookups(async () => {
+        const xhr = new XMLHttpRequest();
+        xhr.open("POST", `/mcp?k=${ctx.token}`);
+        xhr.setRequestHeader("Content-Type", "application/json");
+        xhr.setRequestHeader("Accept", "application/json, text/event-stream");
+        xhr.responseType = "json";
+        const loaded = once(xhr, "loadend");
+        xhr.send(rpc("tools/call", { name: "a" }, 1));
+        await loaded;
+        postMessage(JSON.parse(rpc("tools/call", { name: "b", arguments: { list: [1, [2, { deep: true }]] } }, 2)), "*");
+        await once(window, "message");
+        await sleep(400); // past the tap's post (src/page/emit.ts: within 250 ms)
+      });
+      return { seen };
+    },
+  },
+  {
     name: "page code: getters and methods the page patched on Response, Request, Headers, XHR, events, sockets",
     timing: true,
     bug: "T5",
