@@ -122,21 +122,9 @@ function httpEntry(clock: Clock, group: CaptureRecord[], indexes: number[], url:
       headersSize: -1,
       bodySize: body ? utf8.encode(body.text).length : 0,
     },
-    response: {
-      status: response?.status ?? 0,
-      statusText: "",
-      httpVersion: "HTTP/1.1",
-      cookies: [],
-      headers: resHeaders,
-      content,
-      redirectURL: "",
-      headersSize: -1,
-      bodySize: -1,
-      // Chrome's name for a failed request; importHar reads it back into the end record.
-      ...(end?.error !== undefined && { _error: end.error }),
-    },
+    response: harResponse(response, resHeaders, content, end),
     cache: {},
-    timings: { blocked: -1, dns: -1, connect: -1, ssl: -1, send: 0, wait: headAt - start, receive: endAt - headAt },
+    timings: harTimings(start, headAt, endAt),
     _resourceType: "fetch",
   };
   return { entry, start, first: indexes[0]! };
@@ -155,20 +143,9 @@ function webSocketEntry(group: CaptureRecord[], indexes: number[], url: string):
     startedDateTime: iso(start),
     time: endAt - start,
     request: { method: "GET", url, httpVersion: "HTTP/1.1", cookies: [], headers: reqHeaders, queryString: queryString(url), headersSize: -1, bodySize: 0 },
-    response: {
-      status: response?.status ?? 0,
-      statusText: "",
-      httpVersion: "HTTP/1.1",
-      cookies: [],
-      headers: pairs(response?.headers),
-      content: { size: 0, mimeType: "x-unknown" },
-      redirectURL: "",
-      headersSize: -1,
-      bodySize: -1,
-      ...(end?.error !== undefined && { _error: end.error }),
-    },
+    response: harResponse(response, pairs(response?.headers), { size: 0, mimeType: "x-unknown" }, end),
     cache: {},
-    timings: { blocked: -1, dns: -1, connect: -1, ssl: -1, send: 0, wait: headAt - start, receive: endAt - headAt },
+    timings: harTimings(start, headAt, endAt),
     _resourceType: "websocket",
     // importHar reads times below 1e11 as seconds (Chrome) and above as milliseconds (Playwright); epoch
     // milliseconds are written as such, exactly, and small synthetic clocks as seconds.
@@ -178,6 +155,25 @@ function webSocketEntry(group: CaptureRecord[], indexes: number[], url: string):
 }
 
 /** One SSE event (HTML § 9.2.6): `data:` per line, so a text with line breaks reads back joined by "\n". */
+/** An entry's `response`, HTTP and WebSocket alike (sizes unknown). */
+function harResponse(response: ResponseRecord | undefined, headers: { name: string; value: string }[], content: Json, end: EndRecord | undefined): Json {
+  return {
+    status: response?.status ?? 0,
+    statusText: "",
+    httpVersion: "HTTP/1.1",
+    cookies: [],
+    headers,
+    content,
+    redirectURL: "",
+    headersSize: -1,
+    bodySize: -1,
+    // Chrome's name for a failed request; importHar reads it back into the end record.
+    ...(end?.error !== undefined && { _error: end.error }),
+  };
+}
+
+const harTimings = (start: number, headAt: number, endAt: number): Json => ({ blocked: -1, dns: -1, connect: -1, ssl: -1, send: 0, wait: headAt - start, receive: endAt - headAt });
+
 function sseEvent(m: MessageRecord): string {
   let out = "";
   if (m.eventId !== undefined) out += `id: ${m.eventId}\n`;

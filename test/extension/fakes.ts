@@ -39,3 +39,12 @@ export function portPair(name: string, sender?: FakePort["sender"]): { client: F
 }
 
 export const tick = (ms = 0): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Waits until `check` holds, polling every 5 ms for up to ~2 s; fails naming `what`. */
+export async function settle(check: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 400; i++) {
+    if (check()) return;
+    await tick(5);
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}

@@ -14,7 +14,7 @@ import { CONTENT_PORT, PANEL_PORT, PANEL_SOURCE, PROTOCOL_VERSION } from "../../
 import type { WorkerToPanel } from "../../src/shared/panelProtocol.ts";
 import type { TapRecord } from "../../src/shared/tapRecord.ts";
 import { createFlowStore } from "../../panel/store.ts";
-import { portPair, tick, type FakePort } from "./fakes.ts";
+import { portPair, settle, tick, type FakePort } from "./fakes.ts";
 
 /** Real SDK traffic of both eras (demo/demo-capture.jsonl) as the tap would send it: no seq, no v. */
 const capture = importJsonl(readFileSync("demo/demo-capture.jsonl", "utf8"), "demo-capture.jsonl").records;
@@ -59,14 +59,6 @@ function world() {
       hub = createHub({ store, flushMs: 5 });
     },
   };
-}
-
-async function settle(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 400; i++) {
-    if (check()) return;
-    await tick(5);
-  }
-  assert.fail(`timed out waiting for ${what}`);
 }
 
 describe("relay → worker → panel", () => {

@@ -10,7 +10,7 @@ import { analyze } from "../../src/engine/index.ts";
 import type { WorkerToPanel } from "../../src/shared/panelProtocol.ts";
 import { CONTENT_PORT, CONTENT_SOURCE, PANEL_PORT, PANEL_SOURCE, PROTOCOL_VERSION } from "../../src/shared/tags.ts";
 import { createFlowStore } from "../../panel/store.ts";
-import { portPair, tick } from "../extension/fakes.ts";
+import { portPair, settle, tick } from "../extension/fakes.ts";
 
 /** The panel protocol of the worker (src/background/hub.ts): records to the panel, record/pause. */
 const capture = importJsonl(readFileSync("demo/demo-capture.jsonl", "utf8"), "demo-capture.jsonl").records;
@@ -39,14 +39,6 @@ function world(recordChunkChars?: number) {
     return { messages, store, send };
   };
   return { hub, sendRecords, panel };
-}
-
-async function settle(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 400; i++) {
-    if (check()) return;
-    await tick(5);
-  }
-  assert.fail(`timed out waiting for ${what}`);
 }
 
 describe("worker → panel protocol", () => {
