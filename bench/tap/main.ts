@@ -54,6 +54,10 @@ if (!existsSync(join(EXTENSION, "manifest.json"))) {
 }
 const snapshot = mkdtempSync(join(tmpdir(), "bench-tap-ext-"));
 cpSync(EXTENSION, snapshot, { recursive: true });
+/** Development only: C loads this extension instead of none, so that two builds of the tap meet in one run (B / C). */
+const COMPARE = process.env.BENCH_TAP_COMPARE ? resolve(process.env.BENCH_TAP_COMPARE) : undefined;
+const snapshotC = COMPARE ? mkdtempSync(join(tmpdir(), "bench-tap-ext-c-")) : undefined;
+if (COMPARE && snapshotC) cpSync(COMPARE, snapshotC, { recursive: true });
 const digest = (file: string): string => (existsSync(join(snapshot, file)) ? createHash("sha256").update(readFileSync(join(snapshot, file))).digest("hex").slice(0, 12) : "-");
 
 const server = fork(fileURLToPath(new URL("./server.ts", import.meta.url)), [], { execArgv: process.execArgv, stdio: ["ignore", "inherit", "inherit", "ipc"] });
@@ -66,6 +70,7 @@ const PAGE = `http://127.0.0.1:${port}/bench.html`;
 const cleanup = (): void => {
   if (server.connected) server.disconnect();
   rmSync(snapshot, { recursive: true, force: true });
+  if (snapshotC) rmSync(snapshotC, { recursive: true, force: true });
 };
 process.on("SIGINT", () => {
   cleanup();
@@ -113,10 +118,10 @@ async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, tim
 }
 
 async function open(name: Name): Promise<Seat> {
-  const browser = await launch(name, name === "B" ? snapshot : undefined);
+  const browser = await launch(name, name === "B" ? snapshot : name === "C" ? snapshotC : undefined);
   try {
     let worker: string | undefined;
-    if (name === "B") {
+    if (name === "B" || (name === "C" && snapshotC)) {
       // The tap is injected at document_start once the extension is registered: wait for its worker first.
       worker = await waitFor("B's extension service worker", async () => {
         const { targetInfos } = await browser.send<{ targetInfos: { targetId: string; type: string; url: string }[] }>("Target.getTargets");
@@ -131,7 +136,7 @@ async function open(name: Name): Promise<Seat> {
     // The tap swaps fetch for a Proxy: CDP shows its subtype. A round where B is not tapped (or A/C are) is void.
     const { result } = await page.send<{ result: { subtype?: string } }>("Runtime.evaluate", { expression: "fetch" });
     const tapped = result.subtype === "proxy";
-    if (tapped !== (name === "B")) throw new Error(`${name}: fetch is ${tapped ? "" : "not "}wrapped — the extension ${name === "B" ? "did not load" : "leaked into a baseline"}`);
+    if (tapped !== (name === "B" || (name === "C" && snapshotC !== undefined))) throw new Error(`${name}: fetch is ${tapped ? "" : "not "}wrapped — the extension ${name === "B" ? "did not load" : "leaked into a baseline"}`);
     await page.send("Performance.enable");
     return { name, browser, page, ...(worker && { worker }) };
   } catch (error) {
@@ -321,6 +326,7 @@ const summaries: RoundSummary[] = [];
 const raw: RoundFigures[] = [];
 let failures = 0;
 console.log(`bench:tap: ${ROUNDS} rounds against ${PAGE}; extension snapshot of ${EXTENSION}`);
+if (COMPARE) console.log(`BENCH_TAP_COMPARE: C loads ${COMPARE}, so "A/A" below is C / A (that build's cost) and B / mean(A,C) means nothing: read B / A from BENCH_TAP_JSON.`);
 try {
   while (summaries.length < ROUNDS) {
     const started = Date.now();

@@ -11,7 +11,7 @@ import type { CaptureRecord } from "../../src/capture/record.ts";
 import { analyze } from "../../src/engine/index.ts";
 import { ensureBuilt } from "./built.ts";
 import { launchWithExtension, type ExtensionBrowser } from "./chromium.ts";
-import { startFixtureHost, type FixtureHost } from "./fixtures/host.ts";
+import { BROKEN_ANSWER, startFixtureHost, type FixtureHost } from "./fixtures/host.ts";
 
 /**
  * The whole pipe in real Chromium: dist/chrome loaded, pages on 127.0.0.1 making MCP traffic against the real SDK
@@ -29,6 +29,7 @@ interface FixtureWindow {
   mcpModern(base: string, calls: unknown[]): Promise<unknown>;
   mcpWebSocket(url: string, answer: unknown): Promise<unknown>;
   mcpPostMessage(answer: unknown): Promise<unknown>;
+  mcpReadWays(base: string): Promise<Record<string, { id: number; seen: unknown }>>;
   runLegacy(url: string, authorization: string): Promise<unknown>;
   runModern(url: string, authorization: string): Promise<unknown>;
   mcpLog: Logged[];
@@ -198,6 +199,44 @@ describe("Chromium: dist/chrome", { timeout: 240_000 }, () => {
     assert.ok(report.flows.some((f) => f.revision === "2025-11-25" && f.status === "complete"));
     assert.ok(report.flows.some((f) => f.kind === "mrtr" && f.status === "complete"));
     await assertPanelShows(tabId, report);
+  });
+
+  test("a JSON answer is recorded however the page reads its body, or if it never does", async () => {
+    const { page, tabId } = await openTab("/");
+    type Way = { id: number; seen: unknown };
+    const ways = await page.evaluate(() => (window as unknown as FixtureWindow).mcpReadWays("/modern/mcp"));
+    let records: CaptureRecord[] = [];
+    const exchangeOf = (id: number): string | undefined =>
+      records.find((r) => r.kind === "message" && r.direction === "c2s" && (JSON.parse(r.text) as { id?: unknown }).id === id)?.exchange;
+    const ended = (way: Way): boolean => records.some((r) => r.kind === "end" && r.exchange === exchangeOf(way.id));
+    for (let i = 0; i < 60 && !Object.values(ways).every(ended); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      records = await browser.records(tabId);
+    }
+    assertSeqs(records);
+    const answer = (way: Way): string[] => records.flatMap((r) => (r.kind === "message" && r.direction === "s2c" && r.exchange === exchangeOf(way.id) ? [r.text] : []));
+    const { json, formData, broken, unread, ...textual } = ways;
+    // What the page read as text is the recorded text, byte for byte, once.
+    for (const [name, way] of Object.entries(textual)) {
+      assert.deepEqual(answer(way), [way.seen], name);
+      assert.ok(ended(way), `${name}: no end record`);
+    }
+    // json(): the recorded text parses to the value the page got.
+    assert.equal(answer(json!).length, 1);
+    assert.deepEqual(JSON.parse(answer(json!)[0]!), json!.seen);
+    assert.equal((json!.seen as { id?: unknown }).id, json!.id);
+    // formData() of JSON rejects for the page; the record still has the answer.
+    assert.equal(formData!.seen, "TypeError");
+    assert.equal(answer(formData!).length, 1);
+    assert.equal((JSON.parse(answer(formData!)[0]!) as { id?: unknown }).id, formData!.id);
+    // A body that is not JSON: the page's json() rejects, the text is kept as it came.
+    assert.equal(broken!.seen, "SyntaxError");
+    assert.deepEqual(answer(broken!), [BROKEN_ANSWER]);
+    // Never read by the page: recorded all the same (the tap reads its own copy), and the page can still read it.
+    assert.equal(unread!.seen, 200);
+    const late = await page.evaluate(() => (window as unknown as { mcpUnread: Response }).mcpUnread.text());
+    assert.deepEqual(answer(unread!), [late]);
+    assert.ok(ended(unread!));
   });
 
   test("MCP over a WebSocket (text and binary frames)", async () => {
