@@ -58,7 +58,6 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
   /** elicitationId → scopes that issued it (notify-same-client). */
   const elicitationIdOwners = new Map<string, Scope>();
   /** Record (seq) of a server-sent elicitation/create or of the client's answer → its flow. */
-  const flowOfRecord = new Map<number, Flow>();
   const strict = options.strict2260 === true;
   const payload = createPayloadCache();
 
@@ -386,17 +385,15 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
     if (!el) {
       const dup = scope.answeredElicitations?.get(key);
       if (dup !== undefined) {
-        const answered = flowOfRecord.get(dup) ?? null;
-        env.report({ rule: "del-r12-response-correlation", pointer: `${at}/id`, message: `Client answers elicitation id ${JSON.stringify(id)} a second time (first answer: record ${dup}).`, record: record.seq }, answered, revision);
+        env.report({ rule: "del-r12-response-correlation", pointer: `${at}/id`, message: `Client answers elicitation id ${JSON.stringify(id)} a second time (first answer: record ${dup.record}).`, record: record.seq }, dup.flow, revision);
       } else if (scope.initializeSeen && !scope.serverRequestIds?.has(key) && !isModern(revision)) {
         env.report({ rule: "del-r12-response-correlation", pointer: `${at}/id`, message: `Client response id ${JSON.stringify(id)} matches no outstanding elicitation/create.`, record: record.seq }, null, revision);
       }
       return;
     }
     scope.openElicitations?.delete(key);
-    (scope.answeredElicitations ??= new Map()).set(key, record.seq);
     const flow = el.flow;
-    flowOfRecord.set(record.seq, flow);
+    (scope.answeredElicitations ??= new Map()).set(key, { record: record.seq, flow });
     const elicitation = flow.elicitations[el.index]!;
     if (ctx.exchange) {
       ctx.exchange.elicitResultRecord = record.seq;
@@ -664,7 +661,7 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
     const key = idKey(id);
     if (method !== ELICIT_METHOD) {
       if (modern) noServerRequests(origin?.flow ?? null);
-      (scope.serverRequestIds ??= new Map()).set(key, { exchange: exchange?.id, text, record: record.seq });
+      (scope.serverRequestIds ??= new Map()).set(key, { exchange: exchange?.id, text, record: record.seq, flow: null });
       return;
     }
     const prior = scope.serverRequestIds?.get(key);
@@ -674,8 +671,7 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
       // request on another stream otherwise is a broadcast.
       const resumed = (exchange?.requestHeaders ?? record.headers)?.["last-event-id"] !== undefined;
       if (prior.exchange !== exchange?.id && record.stream !== "body" && !resumed) {
-        const asked = flowOfRecord.get(prior.record) ?? null;
-        env.report({ rule: "del-r12-single-stream", pointer: `${at}/id`, message: `elicitation/create id ${JSON.stringify(id)} was already delivered on another stream (record ${prior.record}).`, record: record.seq }, asked, revision);
+        env.report({ rule: "del-r12-single-stream", pointer: `${at}/id`, message: `elicitation/create id ${JSON.stringify(id)} was already delivered on another stream (record ${prior.record}).`, record: record.seq }, prior.flow, revision);
       }
       return;
     }
@@ -685,7 +681,7 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
     const report = reporter(flow, revision);
     if (id === null) report({ rule: "del-r12-request-id-unique", pointer: `${at}/id`, message: "elicitation/create has a null id." });
     else if (prior) report({ rule: "del-r12-request-id-unique", pointer: `${at}/id`, message: `elicitation/create reuses id ${JSON.stringify(id)} already used by the server in this session (record ${prior.record}).` });
-    (scope.serverRequestIds ??= new Map()).set(key, { exchange: exchange?.id, text, record: record.seq });
+    (scope.serverRequestIds ??= new Map()).set(key, { exchange: exchange?.id, text, record: record.seq, flow });
     if (!modern) checkLegacyDelivery(ctx, origin, method, revision, report);
     const params = isObject(rawParams) ? rawParams : EMPTY;
     const p = `${at}/params`;
@@ -701,7 +697,6 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
     addElicitation(flow, String(id), rawParams, mode, record, p, round);
     registerElicitationId(scope, flow, flow.elicitations.length - 1, params, p, report, record.seq);
     checkSequentialQuestions(flow, report, p);
-    flowOfRecord.set(record.seq, flow);
     (scope.openElicitations ??= keptTable()).set(key, { idKey: key, params: rawParams, mode, record: record.seq, exchange: exchange?.id, text, flow, index: flow.elicitations.length - 1, undeclaredMode });
     // Two open besides the table's keeper entry.
     if (scope.openElicitations.size === 3) report({ rule: "adv-concurrent-elicitations", pointer: `${at}/id`, message: `Two elicitation/create requests are outstanding at once in this session (legal).` });

@@ -89,10 +89,10 @@ export interface Scope {
   initializeSeen: boolean;
   /** In flight, by id key; made by `keptTable`. */
   clientRequests: Map<string, ClientRequest | undefined>;
-  serverRequestIds?: Map<string, { exchange: string | undefined; text: string; record: number }>;
+  serverRequestIds?: Map<string, { exchange: string | undefined; text: string; record: number; flow: Flow | null }>;
   /** Unanswered, by id key; made by `keptTable`. */
   openElicitations?: Map<string, ServerElicitation | undefined>;
-  answeredElicitations?: Map<string, number>;
+  answeredElicitations?: Map<string, { record: number; flow: Flow }>;
   /** elicitationId → where it was issued. */
   elicitationIds?: Map<string, { url: unknown; message: unknown; flow: Flow; index: number; record: number }>;
   completedIds?: Set<string>;

@@ -242,6 +242,25 @@ test("del-r12-response-correlation: the same elicitation answered twice", () => 
   assert.equal(r.flows[0]!.elicitations[0]!.action, "accept");
 });
 
+test("del-r12-response-correlation: a second answer is charged to the flow of the elicitation it repeats, also when the first came in a batch", () => {
+  const b = captureBuilder();
+  const h = legacySession(b);
+  const first = streamCall(b, legacyToolCall(1), h);
+  b.sse(first, request(7, "elicitation/create", form()));
+  const second = streamCall(b, legacyToolCall(2), h);
+  b.sse(second, request(8, "elicitation/create", form()));
+  // One POST answers both (a JSON-RPC batch: one record, two flows), then elicitation 7 is answered again.
+  b.accepted([result(7, { action: "accept", content: { ok: true } }), result(8, { action: "decline" })], h);
+  b.accepted(result(7, { action: "cancel" }), h);
+  // The server delivers elicitation 8 again on the first call's stream: charged to the flow that asked it.
+  b.sse(first, request(8, "elicitation/create", form()));
+  const r = b.analyze();
+  const flowOf = (call: number) => r.flows.find((f) => f.rounds[0]?.requestId === call)?.id;
+  assert.ok(flowOf(1) && flowOf(2) && flowOf(1) !== flowOf(2));
+  assert.equal(expectFinding(r, "del-r12-response-correlation", { pointer: "/id" }).flow, flowOf(1));
+  assert.equal(expectFinding(r, "del-r12-single-stream", { pointer: "/id" }).flow, flowOf(2));
+});
+
 test("del-r12-response-correlation: a response with both result and error, and one with neither", () => {
   const { b, h } = outstanding7();
   b.accepted({ jsonrpc: "2.0", id: 7, result: { action: "accept", content: { ok: true } }, error: { code: -32603, message: "x" } }, h);
