@@ -191,6 +191,9 @@ async function route({ url, q, req, res, body, run, harness }: Call): Promise<vo
       const headers = { ...CORS, "mcp-session-id": SESSION, "x-multi": ["a", "b"], "cache-control": "no-store" };
       if (type === "html") {
         res.writeHead(200, { ...headers, "content-type": "text/html; charset=utf-8" }).end(`<!doctype html><html><head><title>doc</title></head><body><p id="x">hello <b>doc</b></p></body></html>`);
+      } else if (type === "broken") {
+        // A JSON-RPC answer cut short: not JSON, though it says it is.
+        res.writeHead(200, { ...headers, "content-type": "application/json" }).end(`{"jsonrpc":"2.0","id":${JSON.stringify(idOf(body))},"result":{"a":1,,}`);
       } else if (type === "xml") {
         res.writeHead(200, { ...headers, "content-type": "application/xml" }).end(`<?xml version="1.0"?><r><a n="1">one</a><a n="2">two</a></r>`);
       } else {

@@ -63,6 +63,25 @@ export const fetchBodies: Behaviour[] = [
     },
   },
   {
+    // Chromium gives json()'s SyntaxError the caller's stack frames when the body had arrived before the call, and
+    // none when it parses later: a tap that parsed the text itself could not tell which (docs/benchmarks-tap.md).
+    name: "fetch: json() of an MCP answer that is not JSON rejects as the browser's does, stack frames included",
+    timing: true,
+    mcp: http("/mcp"),
+    async run({ token }) {
+      const broken = await fetch(`/mcp?k=${token}&type=broken`, { method: "POST", headers: mcpHeaders(), body: rpc("tools/call", { name: "x" }, 21) });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      let seen: unknown;
+      try {
+        await broken.json();
+      } catch (error) {
+        const e = error as Error;
+        seen = { error: describeError(e), stack: e.stack, own: Object.getOwnPropertyNames(e), syntaxError: e instanceof SyntaxError };
+      }
+      return { seen: { seen, bodyUsed: broken.bodyUsed, again: await settle(broken.text()) } };
+    },
+  },
+  {
     name: "fetch: response.clone() then both bodies read",
     mcp: http("/mcp"),
     async run({ token }) {
