@@ -22,6 +22,9 @@ export function CoverageBanner() {
           <li>Frames whose APIs the parent grabs before the tap is injected, and pages where extensions never run (other extensions, browser pages, web stores).</li>
           <li>Streamed or FormData request bodies; response headers a cross-origin server does not expose (the session id).</li>
           <li>MessagePort, MessageChannel and BroadcastChannel transports; stdio and native messaging (desktop clients).</li>
+          <li>
+            The page's non-MCP requests, so a URL fetched before the user consented (<code>url-no-prefetch</code>) shows only in an imported HAR of the page.
+          </li>
         </ul>
       </details>
       <button

@@ -197,7 +197,7 @@ function createInterner() {
       m.stream = one(m.stream)!;
       m.method = one(m.method);
     }
-    if (record.kind !== "end" && record.headers) {
+    if ((record.kind === "message" || record.kind === "response") && record.headers) {
       const key = JSON.stringify(record.headers);
       const known = headers.get(key);
       if (known) record.headers = known;

@@ -1,8 +1,8 @@
 import type { Problem } from "../engine/problem.ts";
 import { decodeBase64Text } from "./base64.ts";
 import { salvageHar } from "./harSalvage.ts";
-import { CAPTURE_VERSION, CaptureRecord as CaptureRecordSchema, pickHeaders } from "./record.ts";
-import type { CaptureRecord, EndRecord, MessageRecord, ResponseRecord, StreamKind, Transport } from "./record.ts";
+import { CAPTURE_VERSION, CaptureRecord as CaptureRecordSchema, originAndPath, pickHeaders } from "./record.ts";
+import type { CaptureRecord, EndRecord, MessageRecord, PageRequestRecord, ResponseRecord, StreamKind, Transport } from "./record.ts";
 import { splitSse } from "./sseEvents.ts";
 
 /**
@@ -166,7 +166,7 @@ function importEntry(raw: unknown, index: number, ctx: EntryContext): number | u
     requestBody?.includes('"jsonrpc"') === true ||
     (wsMessages?.some((m) => isObj(m) && typeof m.data === "string" && m.data.includes('"jsonrpc"')) ?? false) ||
     (decode(), responseText?.includes('"jsonrpc"') === true);
-  if (!looksLikeMcp) return undefined;
+  if (!looksLikeMcp) return pageRequest(raw, index, url, method, ctx);
   decode();
   if (decodeError !== undefined) problem(decodeError);
 
@@ -322,4 +322,17 @@ function nameValues(headers: unknown): [string, string][] {
 
 function header(headers: [string, string][], name: string): string | undefined {
   return headers.find(([n]) => n.toLowerCase() === name)?.[1];
+}
+
+/**
+ * An entry that carried no MCP: a `page-request` record with its method and its URL's origin and path only (no
+ * query, fragment, headers or bodies), at its start — what `url-no-prefetch` needs. Entries with an unreadable date
+ * or a URL that is not http(s) make none.
+ */
+function pageRequest(raw: Record<string, unknown>, index: number, url: string, method: string, ctx: EntryContext): number | undefined {
+  const start = Date.parse(str(raw.startedDateTime) ?? "");
+  const at = originAndPath(url);
+  if (Number.isNaN(start) || at === undefined) return undefined;
+  ctx.drafts.push({ v: CAPTURE_VERSION, seq: 0, time: start, transport: "http", url: at, client: str(raw.pageref) ?? ctx.creator, entry: index, kind: "page-request", method } satisfies PageRequestRecord);
+  return start;
 }

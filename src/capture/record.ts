@@ -86,7 +86,19 @@ export const EndRecord = z.object({
 });
 export type EndRecord = z.infer<typeof EndRecord>;
 
-export const CaptureRecord = z.discriminatedUnion("kind", [MessageRecord, ResponseRecord, EndRecord]);
+/**
+ * Another HTTP request of the page, one that carried no MCP (HAR imports: a HAR holds every request of the page).
+ * Only its method and its URL's origin and path are kept — no query, fragment, headers or bodies. The engine
+ * checks them against URL-mode elicitations the user has not accepted (`url-no-prefetch`).
+ */
+export const PageRequestRecord = z.object({
+  ...base,
+  kind: z.literal("page-request"),
+  method: z.string(),
+});
+export type PageRequestRecord = z.infer<typeof PageRequestRecord>;
+
+export const CaptureRecord = z.discriminatedUnion("kind", [MessageRecord, ResponseRecord, EndRecord, PageRequestRecord]);
 export type CaptureRecord = z.infer<typeof CaptureRecord>;
 export type CaptureRecordInput = z.input<typeof CaptureRecord>;
 
@@ -98,4 +110,15 @@ export function pickHeaders(all: Iterable<[string, string]>): Headers | undefine
     if (keptHeaders.includes(key)) (out ??= {})[key] = value;
   }
   return out;
+}
+
+/** `https://host:port/path` of an http(s) URL (no query, no fragment), or undefined. */
+export function originAndPath(url: string): string | undefined {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return undefined;
+  }
+  return parsed.protocol === "https:" || parsed.protocol === "http:" ? `${parsed.origin}${parsed.pathname}` : undefined;
 }

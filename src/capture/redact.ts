@@ -109,6 +109,7 @@ export function redactRecords(records: readonly CaptureRecord[], _options: Redac
       if (out.error !== undefined) out.error = redactText(out.error);
       return out;
     }
+    if (out.kind === "page-request") return out;
     if (out.headers) {
       const headers: Record<string, string> = {};
       for (const [name, value] of Object.entries(out.headers as Record<string, unknown>)) {

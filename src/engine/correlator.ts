@@ -1,4 +1,4 @@
-import type { CaptureRecord, EndRecord, MessageRecord, ResponseRecord } from "../capture/record.ts";
+import { originAndPath, type CaptureRecord, type EndRecord, type MessageRecord, type PageRequestRecord, type ResponseRecord } from "../capture/record.ts";
 import { classify, idKey as protocolIdKey, type Classified } from "../protocol/jsonrpc.ts";
 import { ELICIT_COMPLETE, ELICIT_METHOD } from "../protocol/elicitation.ts";
 import { MRTR_METHODS } from "../protocol/mrtr.ts";
@@ -57,6 +57,8 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
   const endpointAliases = new Map<string, string>();
   /** elicitationId → scopes that issued it (notify-same-client). */
   const elicitationIdOwners = new Map<string, Scope>();
+  /** URL-mode elicitations a server asked (elicitation/create, inputRequests), by their URL's origin + path. */
+  const urlElicitations = new Map<string, { el: Elicitation; flow: Flow; reported: boolean }[]>();
   /** Record (seq) of a server-sent elicitation/create or of the client's answer → its flow. */
   const strict = options.strict2260 === true;
   const payload = createPayloadCache();
@@ -600,7 +602,16 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
     const params = isObject(ep) ? ep : {};
     const el = createElicitation(key, mode, params.message, round, record.seq, p, record.time);
     if ("requestedSchema" in params) el.schema = params.requestedSchema;
-    if ("url" in params) el.url = params.url;
+    if ("url" in params) {
+      el.url = params.url;
+      // url-no-prefetch: watched until the user accepts (not for -32042 entries: no answer travels for them).
+      const at = mode === "url" && flow.kind !== "url-required-error" && typeof params.url === "string" ? originAndPath(params.url) : undefined;
+      if (at !== undefined) {
+        const list = urlElicitations.get(at);
+        if (list) list.push({ el, flow, reported: false });
+        else urlElicitations.set(at, [{ el, flow, reported: false }]);
+      }
+    }
     if (typeof params.elicitationId === "string") el.elicitationId = params.elicitationId;
     flow.elicitations = append(flow.elicitations, el);
     return el;
@@ -941,10 +952,31 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
     exchanges.close(ex);
   }
 
+  /**
+   * url-no-prefetch: another request of the page (HAR imports) for the URL of a URL-mode elicitation the user has
+   * not accepted (yet). Matched on origin and path, so the page's ordinary requests to the same server do not count.
+   */
+  function onPageRequest(record: PageRequestRecord): void {
+    const at = record.url === undefined ? undefined : originAndPath(record.url);
+    const list = at === undefined ? undefined : urlElicitations.get(at);
+    if (!list) return;
+    for (const entry of list) {
+      if (entry.reported || entry.el.action === "accept") continue;
+      entry.reported = true;
+      const answer = entry.el.action === null ? "before the user answered" : `after the user answered "${entry.el.action}"`;
+      env.report(
+        { rule: "url-no-prefetch", pointer: "", message: `The page requested the elicitation's URL (${record.method} ${at}) ${answer}: the client must not fetch or open it without the user's consent (elicitation asked in record ${entry.el.askRecord}).`, record: record.seq },
+        entry.flow,
+        entry.flow.revision,
+      );
+    }
+  }
+
   return {
     push(record: CaptureRecord): void {
       if (record.kind === "message") onMessage(record);
       else if (record.kind === "response") onResponse(record);
+      else if (record.kind === "page-request") onPageRequest(record);
       else onEnd(record);
     },
   };

@@ -58,9 +58,12 @@ export const TapEnd = z.object({
 export const TapRecord = z.discriminatedUnion("kind", [TapMessage, TapResponse, TapEnd]);
 export type TapRecord = z.infer<typeof TapRecord>;
 
-/** The record types without the fields the worker assigns (and `entry`, which only HAR imports have). */
+/**
+ * The record types without the fields the worker assigns (and `entry`, which only HAR imports have); the tap makes
+ * no `page-request` records (it leaves non-MCP traffic alone).
+ */
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
-export type RecordDraft = DistributiveOmit<CaptureRecord, "seq" | "v" | "entry">;
+export type RecordDraft = DistributiveOmit<Exclude<CaptureRecord, { kind: "page-request" }>, "seq" | "v" | "entry">;
 
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const sameShape: Same<TapRecord, RecordDraft> = true;

@@ -129,8 +129,10 @@ test("a HAR saved by Chromium: SSE elicitation, 202 answer, input_required round
   const getStream = entries.findIndex((e) => (e.request as Json).method === "GET" && String((e.request as Json).url).includes("/legacy/"));
   const streamEnd = records.find((r) => r.entry === getStream && r.kind === "end");
   assert.ok(streamEnd?.kind === "end" && (streamEnd.error === undefined || streamEnd.error === "abort"));
-  // Pages and scripts are not MCP.
-  assert.ok(!records.some((r) => r.url?.endsWith("/") || r.url?.endsWith("/page.js")));
+  // Pages and scripts are not MCP: each is one page-request record (method, origin and path), nothing more.
+  assert.ok(!records.some((r) => r.kind !== "page-request" && (r.url?.endsWith("/") || r.url?.endsWith("/page.js"))));
+  const script = records.find((r) => r.kind === "page-request" && r.url?.endsWith("/page.js"));
+  assert.ok(script?.kind === "page-request" && script.method === "GET" && entries[script.entry!] !== undefined, JSON.stringify(script));
   const all = messages(records);
 
   // Entry indexes point at the HAR entries the records came from.

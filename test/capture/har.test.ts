@@ -101,19 +101,30 @@ test("a GET stream: get-sse events carry the GET's headers; priming events are d
   assert.deepEqual(events[1]?.headers, { "mcp-session-id": "s-1", "last-event-id": "x_3" });
 });
 
-test("entries that are not MCP make no records; indexes still point at the HAR entries", () => {
+test("entries that are not MCP make one page-request record each: method, origin and path, nothing else; indexes point at the HAR entries", () => {
   const { records, problems } = importHar(
     har([
-      harEntry({ method: "GET", url: "http://127.0.0.1:3000/", started: "2026-01-01T00:00:00.000Z", mimeType: "text/html", text: "<!doctype html><p>hi" }),
+      harEntry({ method: "GET", url: "http://127.0.0.1:3000/?q=secret#top", started: "2026-01-01T00:00:00.000Z", headers: auth, mimeType: "text/html", text: "<!doctype html><p>hi" }),
       harEntry({ method: "GET", url: "http://127.0.0.1:3000/logo.png", started: "2026-01-01T00:00:00.100Z", mimeType: "image/png", text: "iVBORw0KGgo=", encoding: "base64" }),
-      harEntry({ url: "http://127.0.0.1:3000/api", started: "2026-01-01T00:00:00.200Z", body: '{"query":"{ me }"}', mimeType: "application/json", text: '{"data":{}}' }),
+      harEntry({ url: "http://127.0.0.1:3000/api?token=t0k", started: "2026-01-01T00:00:00.200Z", body: '{"query":"{ me }"}', mimeType: "application/json", text: '{"data":{}}' }),
+      harEntry({ method: "GET", url: "data:image/png;base64,iVBORw0KGgo=", started: "2026-01-01T00:00:00.250Z", mimeType: "image/png", text: "" }),
       harEntry({ started: "2026-01-01T00:00:00.300Z", body: initialize, mimeType: "application/json", text: initialized }),
     ]),
     "mixed.har",
   );
   assert.deepEqual(problems, []);
-  assert.deepEqual([...new Set(records.map((r) => r.entry))], [3]);
-  assert.deepEqual([...new Set(records.map((r) => r.exchange))], ["har:3"]);
+  assertValid(records);
+  const pages = records.filter((r) => r.kind === "page-request");
+  assert.deepEqual(
+    pages.map((r) => ({ ...r })),
+    [
+      { v: 1, seq: 0, time: Date.parse("2026-01-01T00:00:00.000Z"), transport: "http", url: "http://127.0.0.1:3000/", client: "WebInspector 537.36", entry: 0, kind: "page-request", method: "GET" },
+      { v: 1, seq: 1, time: Date.parse("2026-01-01T00:00:00.100Z"), transport: "http", url: "http://127.0.0.1:3000/logo.png", client: "WebInspector 537.36", entry: 1, kind: "page-request", method: "GET" },
+      { v: 1, seq: 2, time: Date.parse("2026-01-01T00:00:00.200Z"), transport: "http", url: "http://127.0.0.1:3000/api", client: "WebInspector 537.36", entry: 2, kind: "page-request", method: "POST" },
+    ],
+  );
+  assert.ok(!JSON.stringify(pages).includes("secret") && !JSON.stringify(pages).includes("t0k") && !JSON.stringify(pages).includes(SECRET));
+  assert.deepEqual([...new Set(records.filter((r) => r.kind !== "page-request").map((r) => r.exchange))], ["har:4"]);
 });
 
 test("an entry is MCP by its headers alone (an empty GET stream still shows)", () => {
@@ -171,7 +182,7 @@ test("a 202 whose unread body the client cancelled (net::ERR_ABORTED) is not a f
   response._failureText = "net::ERR_ABORTED";
   const { records, problems } = importHar(har([entry]), "accepted.har");
   assert.deepEqual(problems, []);
-  assert.deepEqual(records.map((r) => [r.kind, r.kind === "response" ? r.emptyBody : r.kind === "end" ? r.error : r.text]), [["message", answer], ["response", true], ["end", undefined]]);
+  assert.deepEqual(records.map((r) => [r.kind, r.kind === "response" ? r.emptyBody : r.kind === "end" ? r.error : r.kind === "message" ? r.text : r.method]), [["message", answer], ["response", true], ["end", undefined]]);
 });
 
 test("an event stream cut before the recorder kept its body: head and abort, no emptyBody, no problem (routine)", () => {

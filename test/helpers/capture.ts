@@ -57,6 +57,12 @@ export function captureBuilder(url = "http://127.0.0.1:3000/mcp", client = "test
       records.push({ ...base(), kind: "response", exchange, status: 200, headers: { "content-type": "text/event-stream", ...headers } });
       return exchange;
     },
+    /** Another request of the page that carried no MCP (as HAR imports make them): origin and path only. */
+    pageRequest(pageUrl: string, method = "GET"): number {
+      const record = { ...base(), url: pageUrl, kind: "page-request" as const, method };
+      records.push(record);
+      return record.seq;
+    },
     /** Later records come from another client (page origin): stateless clients on one endpoint. */
     useClient(next: string): void {
       client = next;

@@ -3,8 +3,6 @@
  * module; test/engine/coverage.test.ts holds the two lists together.
  */
 export const notChecked: Record<string, string> = {
-  "url-no-prefetch":
-    "side-channel: needs the client's other HTTP traffic (a request to the URL's origin before consent); captures hold only MCP messages, and the HAR importer keeps only MCP entries.",
   "url-not-mcp-authorization":
     "needs the server's Protected Resource Metadata and authorization-server metadata from the same session, which are not MCP messages and are not captured.",
   "url-accept-is-consent":
