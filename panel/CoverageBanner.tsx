@@ -23,7 +23,8 @@ export function CoverageBanner() {
           <li>Streamed or FormData request bodies; response headers a cross-origin server does not expose (the session id).</li>
           <li>MessagePort, MessageChannel and BroadcastChannel transports; stdio and native messaging (desktop clients).</li>
           <li>
-            The page's non-MCP requests, so a URL fetched before the user consented (<code>url-no-prefetch</code>) shows only in an imported HAR of the page.
+            The page's non-MCP requests, so a URL fetched before the user consented (<code>url-no-prefetch</code>) and a server using URL mode for its own
+            OAuth (<code>url-not-mcp-authorization</code>) show only in an imported HAR of the page.
           </li>
         </ul>
       </details>

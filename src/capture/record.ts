@@ -95,6 +95,21 @@ export const PageRequestRecord = z.object({
   ...base,
   kind: z.literal("page-request"),
   method: z.string(),
+  /**
+   * From the JSON answer of an OAuth metadata document (`/.well-known/oauth-protected-resource…`,
+   * `/.well-known/oauth-authorization-server…`, `…/.well-known/openid-configuration`): the few public fields
+   * `url-not-mcp-authorization` needs, and nothing else of the answer.
+   */
+  metadata: z
+    .object({
+      /** Protected Resource Metadata (RFC 9728): `resource` and `authorization_servers`. */
+      resource: z.string().optional(),
+      authorizationServers: z.array(z.string()).optional(),
+      /** Authorization Server Metadata (RFC 8414): `issuer` and `authorization_endpoint`. */
+      issuer: z.string().optional(),
+      authorizationEndpoint: z.string().optional(),
+    })
+    .optional(),
 });
 export type PageRequestRecord = z.infer<typeof PageRequestRecord>;
 

@@ -109,7 +109,17 @@ export function redactRecords(records: readonly CaptureRecord[], _options: Redac
       if (out.error !== undefined) out.error = redactText(out.error);
       return out;
     }
-    if (out.kind === "page-request") return out;
+    if (out.kind === "page-request") {
+      if (out.metadata) {
+        const m = { ...out.metadata };
+        if (m.resource !== undefined) m.resource = redactUrl(m.resource);
+        if (m.issuer !== undefined) m.issuer = redactUrl(m.issuer);
+        if (m.authorizationEndpoint !== undefined) m.authorizationEndpoint = redactUrl(m.authorizationEndpoint);
+        if (m.authorizationServers !== undefined) m.authorizationServers = m.authorizationServers.map(redactUrl);
+        out.metadata = m;
+      }
+      return out;
+    }
     if (out.headers) {
       const headers: Record<string, string> = {};
       for (const [name, value] of Object.entries(out.headers as Record<string, unknown>)) {

@@ -57,8 +57,12 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
   const endpointAliases = new Map<string, string>();
   /** elicitationId → scopes that issued it (notify-same-client). */
   const elicitationIdOwners = new Map<string, Scope>();
-  /** URL-mode elicitations a server asked (elicitation/create, inputRequests), by their URL's origin + path. */
-  const urlElicitations = new Map<string, { el: Elicitation; flow: Flow; reported: boolean }[]>();
+  /** URL-mode elicitations (elicitation/create, inputRequests, -32042 entries) by their URL's origin + path. */
+  const urlElicitations = new Map<string, UrlElicitation[]>();
+  /** url-not-mcp-authorization: origins of protected resources (PRM `resource`) → their authorization servers. */
+  const protectedBy = new Map<string, Set<string>>();
+  /** Authorization server issuer → origin + path of its `authorization_endpoint` (AS metadata). */
+  const authorizeAt = new Map<string, string>();
   /** Record (seq) of a server-sent elicitation/create or of the client's answer → its flow. */
   const strict = options.strict2260 === true;
   const payload = createPayloadCache();
@@ -604,12 +608,15 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
     if ("requestedSchema" in params) el.schema = params.requestedSchema;
     if ("url" in params) {
       el.url = params.url;
-      // url-no-prefetch: watched until the user accepts (not for -32042 entries: no answer travels for them).
-      const at = mode === "url" && flow.kind !== "url-required-error" && typeof params.url === "string" ? originAndPath(params.url) : undefined;
+      const at = mode === "url" && typeof params.url === "string" ? originAndPath(params.url) : undefined;
       if (at !== undefined) {
+        // url-no-prefetch watches it until the user accepts; not the entries of a -32042 error, for which no
+        // answer travels on the wire.
+        const entry: UrlElicitation = { el, flow, at, consentOnWire: flow.kind !== "url-required-error", prefetched: false, ownAuthorization: false };
         const list = urlElicitations.get(at);
-        if (list) list.push({ el, flow, reported: false });
-        else urlElicitations.set(at, [{ el, flow, reported: false }]);
+        if (list) list.push(entry);
+        else urlElicitations.set(at, [entry]);
+        checkOwnAuthorization(entry);
       }
     }
     if (typeof params.elicitationId === "string") el.elicitationId = params.elicitationId;
@@ -957,18 +964,67 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
    * not accepted (yet). Matched on origin and path, so the page's ordinary requests to the same server do not count.
    */
   function onPageRequest(record: PageRequestRecord): void {
+    if (record.metadata) learnAuthorization(record);
     const at = record.url === undefined ? undefined : originAndPath(record.url);
     const list = at === undefined ? undefined : urlElicitations.get(at);
     if (!list) return;
     for (const entry of list) {
-      if (entry.reported || entry.el.action === "accept") continue;
-      entry.reported = true;
+      if (!entry.consentOnWire || entry.prefetched || entry.el.action === "accept") continue;
+      entry.prefetched = true;
       const answer = entry.el.action === null ? "before the user answered" : `after the user answered "${entry.el.action}"`;
       env.report(
         { rule: "url-no-prefetch", pointer: "", message: `The page requested the elicitation's URL (${record.method} ${at}) ${answer}: the client must not fetch or open it without the user's consent (elicitation asked in record ${entry.el.askRecord}).`, record: record.seq },
         entry.flow,
         entry.flow.revision,
       );
+    }
+  }
+
+  /**
+   * url-not-mcp-authorization: OAuth metadata the page fetched (HAR imports). A Protected Resource Metadata document
+   * names the authorization servers of its resource; an authorization server's metadata names its
+   * `authorization_endpoint`. Every URL elicitation is checked again, as metadata may come after it.
+   */
+  function learnAuthorization(record: PageRequestRecord): void {
+    const meta = record.metadata!;
+    let learned = false;
+    if (meta.authorizationServers?.length) {
+      const resource = originOf(meta.resource ?? record.url);
+      if (resource !== undefined) {
+        let issuers = protectedBy.get(resource);
+        if (!issuers) protectedBy.set(resource, (issuers = new Set()));
+        for (const issuer of meta.authorizationServers) issuers.add(trimSlash(issuer));
+        learned = true;
+      }
+    }
+    const endpoint = meta.authorizationEndpoint === undefined ? undefined : originAndPath(meta.authorizationEndpoint);
+    if (meta.issuer !== undefined && endpoint !== undefined) {
+      authorizeAt.set(trimSlash(meta.issuer), endpoint);
+      learned = true;
+    }
+    if (learned) for (const list of urlElicitations.values()) for (const entry of list) checkOwnAuthorization(entry);
+  }
+
+  /** The elicitation's URL is the authorization endpoint of an authorization server of the MCP server itself. */
+  function checkOwnAuthorization(entry: UrlElicitation): void {
+    if (entry.ownAuthorization || protectedBy.size === 0) return;
+    const server = originOf(entry.flow.server);
+    const issuers = server === undefined ? undefined : protectedBy.get(server);
+    if (!issuers) return;
+    for (const issuer of issuers) {
+      if (authorizeAt.get(issuer) !== entry.at) continue;
+      entry.ownAuthorization = true;
+      env.report(
+        {
+          rule: "url-not-mcp-authorization",
+          pointer: `${entry.el.askPointer}/url`,
+          message: `The URL is the authorization endpoint of ${issuer}, an authorization server of this MCP server (its Protected Resource Metadata): URL elicitation must not stand in for MCP authorization.`,
+          record: entry.el.askRecord,
+        },
+        entry.flow,
+        entry.flow.revision,
+      );
+      return;
     }
   }
 
@@ -981,3 +1037,27 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
     },
   };
 }
+
+/** A URL-mode elicitation as the URL rules follow it. */
+interface UrlElicitation {
+  el: Elicitation;
+  flow: Flow;
+  /** Origin + path of its URL. */
+  at: string;
+  /** Whether the user's answer travels on the wire (not for the entries of a -32042 error). */
+  consentOnWire: boolean;
+  prefetched: boolean;
+  ownAuthorization: boolean;
+}
+
+function originOf(url: string | undefined): string | undefined {
+  if (url === undefined) return undefined;
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === "https:" || parsed.protocol === "http:" ? parsed.origin : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const trimSlash = (url: string): string => (url.endsWith("/") ? url.slice(0, -1) : url);

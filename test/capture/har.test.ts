@@ -127,6 +127,26 @@ test("entries that are not MCP make one page-request record each: method, origin
   assert.deepEqual([...new Set(records.filter((r) => r.kind !== "page-request").map((r) => r.exchange))], ["har:4"]);
 });
 
+test("OAuth metadata documents keep the four public fields url-not-mcp-authorization needs, and nothing else of the answer", () => {
+  const prm = { resource: "https://mcp.example.com/mcp", authorization_servers: ["https://auth.example.com", 7], scopes_supported: ["mcp"], secret_hint: "x" };
+  const as = { issuer: "https://auth.example.com", authorization_endpoint: "https://auth.example.com/authorize", token_endpoint: "https://auth.example.com/token" };
+  const { records, problems } = importHar(
+    har([
+      harEntry({ method: "GET", url: "https://mcp.example.com/.well-known/oauth-protected-resource/mcp", started: "2026-01-01T00:00:00.000Z", mimeType: "application/json", text: JSON.stringify(prm) }),
+      harEntry({ method: "GET", url: "https://auth.example.com/.well-known/oauth-authorization-server", started: "2026-01-01T00:00:00.100Z", mimeType: "application/json", text: Buffer.from(JSON.stringify(as)).toString("base64"), encoding: "base64" }),
+      harEntry({ method: "GET", url: "https://auth.example.com/.well-known/openid-configuration", started: "2026-01-01T00:00:00.200Z", mimeType: "application/json", text: "{not json" }),
+      harEntry({ method: "GET", url: "https://mcp.example.com/api/config", started: "2026-01-01T00:00:00.300Z", mimeType: "application/json", text: JSON.stringify(as) }),
+    ]),
+    "oauth.har",
+  );
+  assert.deepEqual(problems, []);
+  assertValid(records);
+  assert.deepEqual(
+    records.map((r) => (r.kind === "page-request" ? r.metadata : r.kind)),
+    [{ resource: "https://mcp.example.com/mcp", authorizationServers: ["https://auth.example.com"] }, { issuer: "https://auth.example.com", authorizationEndpoint: "https://auth.example.com/authorize" }, undefined, undefined],
+  );
+});
+
 test("an entry is MCP by its headers alone (an empty GET stream still shows)", () => {
   const { records } = importHar(
     har([harEntry({ method: "GET", started: "2026-01-01T00:00:00.000Z", headers: { "mcp-protocol-version": "2025-11-25" }, mimeType: "text/event-stream", text: "" })]),

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { CaptureRecord, Headers, MessageRecord } from "../../src/capture/record.ts";
+import type { CaptureRecord, Headers, MessageRecord, PageRequestRecord } from "../../src/capture/record.ts";
 import { analyze, type EngineOptions, type Finding } from "../../src/engine/index.ts";
 
 /**
@@ -58,8 +58,8 @@ export function captureBuilder(url = "http://127.0.0.1:3000/mcp", client = "test
       return exchange;
     },
     /** Another request of the page that carried no MCP (as HAR imports make them): origin and path only. */
-    pageRequest(pageUrl: string, method = "GET"): number {
-      const record = { ...base(), url: pageUrl, kind: "page-request" as const, method };
+    pageRequest(pageUrl: string, method = "GET", metadata?: PageRequestRecord["metadata"]): number {
+      const record = { ...base(), url: pageUrl, kind: "page-request" as const, method, ...(metadata && { metadata }) };
       records.push(record);
       return record.seq;
     },

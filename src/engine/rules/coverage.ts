@@ -3,8 +3,6 @@
  * module; test/engine/coverage.test.ts holds the two lists together.
  */
 export const notChecked: Record<string, string> = {
-  "url-not-mcp-authorization":
-    "needs the server's Protected Resource Metadata and authorization-server metadata from the same session, which are not MCP messages and are not captured.",
   "url-accept-is-consent":
     "an interpretation rule, not a check: the flow model applies it (an accepted URL elicitation is completed only by its completion notification or a successful retry).",
   "task-r3-extension": "a pointer to the 2026-07-28 tasks extension rules, which are out of scope for core MCP.",
