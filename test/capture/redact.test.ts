@@ -284,3 +284,29 @@ test("the demo capture (real SDK traffic) has nothing to redact: redaction keeps
   const { records } = importJsonl(readFileSync(new URL("../../demo/demo-capture.jsonl", import.meta.url), "utf8"), "demo.jsonl");
   assert.deepEqual(redactRecords(records), records);
 });
+
+test("page-request records: a credential in the URL or in OAuth metadata URLs is replaced, the rest kept (the URL rules still match)", () => {
+  const token = "ghp_PLANTEDinmetadata0123456789abcdefgh";
+  const records: CaptureRecord[] = [
+    { v: 1, seq: 0, time: 1, transport: "http", url: `https://auth.example.com/t/${token}/x`, kind: "page-request", method: "GET" },
+    {
+      v: 1,
+      seq: 1,
+      time: 2,
+      transport: "http",
+      url: "https://auth.example.com/.well-known/oauth-authorization-server",
+      kind: "page-request",
+      method: "GET",
+      metadata: { issuer: "https://auth.example.com", authorizationEndpoint: `https://auth.example.com/authorize/${token}`, resource: "https://mcp.example.com/mcp", authorizationServers: ["https://auth.example.com", `https://auth.example.com/${token}`] },
+    },
+  ];
+  const out = redactRecords(records);
+  assert.ok(!JSON.stringify(out).includes(token));
+  assert.equal(out[0]!.url, `https://auth.example.com/t/${REDACTED}/x`);
+  assert.deepEqual(out[1]!.kind === "page-request" && out[1]!.metadata, {
+    issuer: "https://auth.example.com",
+    authorizationEndpoint: `https://auth.example.com/authorize/${REDACTED}`,
+    resource: "https://mcp.example.com/mcp",
+    authorizationServers: ["https://auth.example.com", `https://auth.example.com/${REDACTED}`],
+  });
+});
