@@ -6,9 +6,10 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as esbuild from "esbuild";
-import { chromium } from "playwright-core";
+import { chromium, type Page } from "playwright-core";
 import { importHar } from "../../src/capture/har.ts";
 import type { CaptureRecord, MessageRecord } from "../../src/capture/record.ts";
+import { analyze } from "../../src/engine/index.ts";
 import { startLegacyServer } from "../peers/legacyServer.ts";
 import { startModernServer } from "../peers/modernServer.ts";
 
@@ -70,7 +71,11 @@ const parse = (text: string): Json | undefined => {
 const messages = (records: CaptureRecord[]): (MessageRecord & { json: Json })[] =>
   records.flatMap((r) => (r.kind === "message" ? [{ ...r, json: parse(r.text) ?? {} }] : []));
 
-test("a HAR saved by Chromium: SSE elicitation, 202 answer, input_required rounds with requestState", { timeout: 120_000 }, async (t) => {
+/**
+ * Runs `run` in a page of Chromium recording a HAR (Playwright's recorder, content embedded), the page served by
+ * the front with the real SDK servers of both eras behind it; returns the HAR's text and what `run` returned.
+ */
+async function recordHar<T>(t: { after(fn: () => Promise<void>): void }, run: (page: Page) => Promise<T>): Promise<{ harText: string; outcome: T }> {
   const dir = await mkdtemp(join(tmpdir(), "mcp-har-"));
   t.after(() => rm(dir, { recursive: true, force: true }));
   const harPath = join(dir, "capture.har");
@@ -91,19 +96,12 @@ test("a HAR saved by Chromium: SSE elicitation, 202 answer, input_required round
     headless: true,
     args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"],
   });
-  let outcome: { legacy: unknown; modern: unknown };
+  let outcome: T;
   try {
     const context = await browser.newContext({ recordHar: { path: harPath, content: "embed" } });
     const page = await context.newPage();
     await page.goto(`${front.origin}/`);
-    outcome = await page.evaluate(
-      async ([authorization, cookie]) => {
-        document.cookie = `session=${cookie}; path=/`;
-        const g = globalThis as unknown as Record<string, (url: string, authorization: string) => Promise<unknown>>;
-        return { legacy: await g.runLegacy!("/legacy/mcp", authorization), modern: await g.runModern!("/modern/mcp", authorization) };
-      },
-      [AUTHORIZATION, COOKIE_VALUE] as const,
-    );
+    outcome = await run(page);
     await context.close();
   } finally {
     await browser.close();
@@ -111,7 +109,20 @@ test("a HAR saved by Chromium: SSE elicitation, 202 answer, input_required round
     await legacy.close();
     await modern.close();
   }
-  const harText = await readFile(harPath, "utf8");
+  return { harText: await readFile(harPath, "utf8"), outcome };
+}
+
+test("a HAR saved by Chromium: SSE elicitation, 202 answer, input_required rounds with requestState", { timeout: 120_000 }, async (t) => {
+  const { harText, outcome } = await recordHar(t, (page) =>
+    page.evaluate(
+      async ([authorization, cookie]) => {
+        document.cookie = `session=${cookie}; path=/`;
+        const g = globalThis as unknown as Record<string, (url: string, authorization: string) => Promise<unknown>>;
+        return { legacy: await g.runLegacy!("/legacy/mcp", authorization), modern: await g.runModern!("/modern/mcp", authorization) };
+      },
+      [AUTHORIZATION, COOKIE_VALUE] as const,
+    ),
+  );
   // KEEP_HAR=<path> keeps a copy for a look at what Chromium wrote.
   if (process.env.KEEP_HAR) await writeFile(process.env.KEEP_HAR, harText);
 
@@ -184,4 +195,33 @@ test("a HAR saved by Chromium: SSE elicitation, 202 answer, input_required round
   const serialized = JSON.stringify(records);
   assert.ok(!serialized.includes("DO-NOT-LEAK"));
   assert.ok(!/authorization|cookie/i.test(serialized));
+});
+
+test("a HAR saved by Chromium: the page fetches a URL-mode elicitation's URL before it accepts (url-no-prefetch), and opens the next one only after", { timeout: 120_000 }, async (t) => {
+  const { harText, outcome } = await recordHar(t, (page) =>
+    page.evaluate(async (authorization) => {
+      const g = globalThis as unknown as Record<string, (url: string, authorization: string) => Promise<unknown>>;
+      return g.runLegacyUrl!("/legacy/mcp", authorization);
+    }, AUTHORIZATION),
+  );
+  // Both sign-ins finished: the server saw each URL visited.
+  assert.match(JSON.stringify(outcome), /sign-in: linked.*sign-in: linked/);
+  const { records, problems } = importHar(harText, "chromium-url.har");
+  assert.deepEqual(problems, []);
+  const entries = (JSON.parse(harText) as { log: { entries: Json[] } }).log.entries;
+  const visits = entries.flatMap((e, i) => (String((e.request as Json).url).includes("/consent/") ? [i] : []));
+  assert.equal(visits.length, 2, "two consent-page visits in the HAR");
+  const asks = messages(records).filter((m) => m.json.method === "elicitation/create");
+  assert.equal(asks.length, 2);
+
+  const report = analyze(records);
+  const signIns = report.flows.filter((f) => f.elicitations.some((e) => e.mode === "url"));
+  assert.equal(signIns.length, 2);
+  const prefetch = report.findings.filter((f) => f.rule === "url-no-prefetch");
+  // One finding: the first sign-in's URL, fetched before the accept; its evidence is that HAR entry.
+  assert.equal(prefetch.length, 1, JSON.stringify(prefetch));
+  assert.equal(prefetch[0]!.flow, signIns[0]!.id);
+  assert.equal(prefetch[0]!.entry, visits[0]);
+  assert.equal(prefetch[0]!.severity, "error");
+  assert.equal(prefetch[0]!.violator, "client");
 });

@@ -45,4 +45,28 @@ async function runModern(url: string, authorization: string): Promise<unknown> {
   return result;
 }
 
-Object.assign(globalThis, { runLegacy, runModern });
+/**
+ * 2025-11-25 URL mode, sign_in twice: the first time the page fetches the URL (a preview) before it accepts — what
+ * url-no-prefetch is about; the second time it accepts and opens the URL afterwards, as a client should. The server
+ * completes each sign-in once the URL was visited.
+ */
+async function runLegacyUrl(url: string, authorization: string): Promise<unknown> {
+  const client = new LegacyClient(clientInfo, { capabilities: { elicitation: { form: {}, url: {} } } });
+  let asked = 0;
+  client.setRequestHandler(ElicitRequestSchema, async (request) => {
+    const params = request.params as { mode?: string; url?: string };
+    if (params.mode !== "url" || typeof params.url !== "string") return { action: "decline" };
+    const target = params.url;
+    if (++asked === 1) await fetch(target, { mode: "no-cors" });
+    else setTimeout(() => void fetch(target, { mode: "no-cors" }), 300);
+    return { action: "accept" };
+  });
+  const transport = new LegacyTransport(new URL(url, location.href), { fetch: withAuthorization(authorization) });
+  await client.connect(transport);
+  const results = [await client.callTool({ name: "sign_in", arguments: {} }), await client.callTool({ name: "sign_in", arguments: {} })];
+  await transport.terminateSession();
+  await client.close();
+  return results;
+}
+
+Object.assign(globalThis, { runLegacy, runModern, runLegacyUrl });
