@@ -13,7 +13,7 @@ const OPEN_BELOW = 16 * 1024;
 export function summary(record: CaptureRecord): string {
   if (record.kind === "response") return `HTTP ${record.status}${record.headers?.["content-type"] ? ` ${record.headers["content-type"]}` : ""}${record.emptyBody ? " (empty body)" : ""}`;
   if (record.kind === "end") return record.error ? `ended: ${record.error}` : "ended";
-  if (record.kind === "page-request") return `page request ${record.method} (not MCP)`;
+  if (record.kind === "page-request") return `page request (not MCP): ${record.method} ${record.url ?? ""}`;
   if (record.event === "endpoint") return "endpoint event";
   if (record.text.length > SUMMARY_MAX) return "message (large)";
   const parsed = parseJson(record.text);

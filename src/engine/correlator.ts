@@ -977,6 +977,8 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
         entry.flow,
         entry.flow.revision,
       );
+      // The evidence belongs with the flow's messages, where the panel shows a finding's evidence.
+      touch(entry.flow, record.seq);
     }
   }
 

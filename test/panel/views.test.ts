@@ -11,6 +11,7 @@ import { exportJsonl } from "../../src/capture/jsonl.ts";
 import { analyze } from "../../src/engine/index.ts";
 import { ensureBuilt } from "../extension/built.ts";
 import { launchWithExtension, type ExtensionBrowser } from "../extension/chromium.ts";
+import { har as harOf, harEntry, rpc, sse } from "../capture/harFixture.ts";
 import { demo, SECRETS, secretCapture, XSS, xssCapture } from "./corpus.ts";
 
 /**
@@ -308,6 +309,33 @@ describe("panel views in Chromium", { timeout: 300_000 }, () => {
     // The free-text filter searches the imported payloads.
     await page.getByLabel("Filter flows").fill("lisbon");
     await page.getByRole("heading", { name: /^Flows \(\d+ of 19\)$/ }).waitFor();
+    assert.deepEqual(panel.errors, []);
+    await panel.close();
+  });
+
+  test("a HAR where the page fetched a sign-in URL before consenting: the finding's evidence is that request, among the flow's messages", async () => {
+    const headers = { "Content-Type": "application/json", "Mcp-Session-Id": "s1", "MCP-Protocol-Version": "2025-11-25" };
+    const ask = rpc({ jsonrpc: "2.0", id: 5, method: "elicitation/create", params: { mode: "url", elicitationId: "e1", url: "https://mcp.example.com/ui/set_api_key?s=1", message: "Set your API key at the provider" } });
+    const har = harOf([
+      harEntry({ url: "https://mcp.example.com/mcp", started: "2026-01-01T00:00:00.000Z", body: rpc({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: { elicitation: { url: {} } }, clientInfo: { name: "t", version: "1" } } }), mimeType: "application/json", text: rpc({ jsonrpc: "2.0", id: 0, result: { protocolVersion: "2025-11-25", capabilities: {}, serverInfo: { name: "s", version: "1" } } }), responseHeaders: { "Content-Type": "application/json", "Mcp-Session-Id": "s1" } }),
+      harEntry({ url: "https://mcp.example.com/mcp", started: "2026-01-01T00:00:00.500Z", headers, body: rpc({ jsonrpc: "2.0", method: "notifications/initialized" }), status: 202, mimeType: "", text: "" }),
+      harEntry({ url: "https://mcp.example.com/mcp", started: "2026-01-01T00:00:01.000Z", headers, body: rpc({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "set_key", arguments: {} } }), mimeType: "text/event-stream", text: sse(`id: a_0\ndata: ${ask}`), wait: 10, receive: 100 }),
+      harEntry({ method: "GET", url: "https://mcp.example.com/ui/set_api_key?s=1", started: "2026-01-01T00:00:01.500Z", mimeType: "text/html", text: "<p>set key" }),
+      harEntry({ url: "https://mcp.example.com/mcp", started: "2026-01-01T00:00:03.000Z", headers, body: rpc({ jsonrpc: "2.0", id: 5, result: { action: "accept" } }), status: 202, mimeType: "", text: "" }),
+    ]);
+    const panel = await openPanel("");
+    const { page } = panel;
+    await importInto(page, "prefetch.har", har);
+    assert.deepEqual(await shown(page), expected(har, "prefetch.har"));
+    const findings = page.getByRole("table", { name: "Findings" });
+    await findings.getByRole("row", { name: /^rule url-no-prefetch, 1 finding$/ }).waitFor();
+    await findings.locator("tr[data-finding]", { hasText: "url-no-prefetch" }).click();
+    await page.getByRole("tab", { name: "Messages", selected: true }).waitFor();
+    const evidence = page.locator(".messages li.evidence");
+    await evidence.waitFor();
+    assert.match(await evidence.innerText(), /page request \(not MCP\): GET https:\/\/mcp\.example\.com\/ui\/set_api_key/);
+    assert.doesNotMatch(await evidence.innerText(), /s=1/, "no query string is kept");
+    await panel.shot("prefetch-evidence");
     assert.deepEqual(panel.errors, []);
     await panel.close();
   });
