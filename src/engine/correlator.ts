@@ -55,15 +55,15 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
   const exchanges = createExchanges();
   /** HTTP+SSE (2024-11-05 transport): POST endpoint URL → the EventSource's server key. */
   const endpointAliases = new Map<string, string>();
-  /** elicitationId → scopes that issued it (notify-same-client). */
+  /** Server endpoint + elicitationId → the scope (session) that issued it (notify-same-client). */
   const elicitationIdOwners = new Map<string, Scope>();
+  const ownerKey = (scope: Scope, id: string): string => `${scope.server}\u0000${id}`;
   /** URL-mode elicitations (elicitation/create, inputRequests, -32042 entries) by their URL's origin + path. */
   const urlElicitations = new Map<string, UrlElicitation[]>();
   /** url-not-mcp-authorization: origins of protected resources (PRM `resource`) → their authorization servers. */
   const protectedBy = new Map<string, Set<string>>();
   /** Authorization server issuer → origin + path of its `authorization_endpoint` (AS metadata). */
   const authorizeAt = new Map<string, string>();
-  /** Record (seq) of a server-sent elicitation/create or of the client's answer → its flow. */
   const strict = options.strict2260 === true;
   const payload = createPayloadCache();
 
@@ -632,7 +632,7 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
       report({ rule: "url-elicitation-id-unique", pointer: `${p}/elicitationId`, message: `elicitationId "${id}" was already used for a different elicitation (record ${prior.record}).` });
     }
     (scope.elicitationIds ??= new Map()).set(id, { url: ep.url, message: ep.message, flow, index, record: seq });
-    elicitationIdOwners.set(id, scope);
+    elicitationIdOwners.set(ownerKey(scope, id), scope);
   }
 
   function onUrlRequired(ctx: MessageContext, req: ClientRequest, error: Record<string, unknown>): void {
@@ -808,7 +808,8 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
     if (id === undefined) return;
     const known = scope.elicitationIds?.get(id);
     if (!known) {
-      const owner = elicitationIdOwners.get(id);
+      // Another session of the same server issued it; another server's id that happens to be equal is not this one.
+      const owner = elicitationIdOwners.get(ownerKey(scope, id));
       if (owner && owner !== scope) {
         reporter(owner.elicitationIds?.get(id)?.flow ?? null, revision)({ rule: "notify-same-client", pointer: `${at}/params/elicitationId`, message: `Completion for "${id}" was delivered to another session than the one that issued it.` });
       } else report({ rule: "notify-known-id", pointer: `${at}/params/elicitationId`, message: `Completion for unknown elicitationId "${id}".` });

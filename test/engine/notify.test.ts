@@ -143,6 +143,20 @@ test("notify-same-client: the completion for an id issued on session A arrives o
   expectNone(r, "notify-known-id");
 });
 
+test("notify-same-client: not for another server that reuses the id (SDK servers number them alike): that is its own unknown id", () => {
+  const b = captureBuilder("http://127.0.0.1:3000/mcp");
+  issued(b, "A");
+  b.useServer("http://127.0.0.1:4000/mcp");
+  const hb = legacySession(b, "2025-11-25", { elicitation: { url: {} } }, "B");
+  const g = b.get(hb);
+  b.sse(g, notification(COMPLETE, { elicitationId: "e1" }), "get-sse", hb);
+  const r = b.analyze();
+  expectNone(r, "notify-same-client");
+  const f = expectFinding(r, "notify-known-id");
+  assert.equal(f.flow, null);
+  assert.equal(r.flows[0]!.elicitations[0]!.completed, false);
+});
+
 test("notify-same-client: clean on the issuing session's GET stream", () => {
   const b = captureBuilder();
   const { h } = issued(b, "A");

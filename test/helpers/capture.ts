@@ -63,6 +63,10 @@ export function captureBuilder(url = "http://127.0.0.1:3000/mcp", client = "test
       records.push(record);
       return record.seq;
     },
+    /** Later records go to another server endpoint (several MCP servers in one capture). */
+    useServer(next: string): void {
+      url = next;
+    },
     /** Later records come from another client (page origin): stateless clients on one endpoint. */
     useClient(next: string): void {
       client = next;
