@@ -58,8 +58,13 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
   /** Server endpoint + elicitationId → the scope (session) that issued it (notify-same-client). */
   const elicitationIdOwners = new Map<string, Scope>();
   const ownerKey = (scope: Scope, id: string): string => `${scope.server}\u0000${id}`;
-  /** URL-mode elicitations (elicitation/create, inputRequests, -32042 entries) by their URL's origin + path. */
+  /**
+   * URL-mode elicitations (elicitation/create, inputRequests, -32042 entries) by their URL's origin + path, for the
+   * two rules that need the page's other requests (HAR imports). URLs are parsed only once such a record comes:
+   * until then (always, for live captures) they wait unparsed in `unindexed`.
+   */
   const urlElicitations = new Map<string, UrlElicitation[]>();
+  let unindexed: UrlElicitation[] = [];
   /** url-not-mcp-authorization: origins of protected resources (PRM `resource`) → their authorization servers. */
   const protectedBy = new Map<string, Set<string>>();
   /** Authorization server issuer → origin + path of its `authorization_endpoint` (AS metadata). */
@@ -608,15 +613,11 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
     if ("requestedSchema" in params) el.schema = params.requestedSchema;
     if ("url" in params) {
       el.url = params.url;
-      const at = mode === "url" && typeof params.url === "string" ? originAndPath(params.url) : undefined;
-      if (at !== undefined) {
+      if (mode === "url" && typeof params.url === "string") {
         // url-no-prefetch watches it until the user accepts; not the entries of a -32042 error, for which no
         // answer travels on the wire.
-        const entry: UrlElicitation = { el, flow, at, consentOnWire: flow.kind !== "url-required-error", prefetched: false, ownAuthorization: false };
-        const list = urlElicitations.get(at);
-        if (list) list.push(entry);
-        else urlElicitations.set(at, [entry]);
-        checkOwnAuthorization(entry);
+        unindexed.push({ el, flow, url: params.url, at: undefined, consentOnWire: flow.kind !== "url-required-error", prefetched: false, ownAuthorization: false });
+        if (protectedBy.size > 0) indexUrls();
       }
     }
     if (typeof params.elicitationId === "string") el.elicitationId = params.elicitationId;
@@ -965,6 +966,7 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
    * not accepted (yet). Matched on origin and path, so the page's ordinary requests to the same server do not count.
    */
   function onPageRequest(record: PageRequestRecord): void {
+    indexUrls();
     if (record.metadata) learnAuthorization(record);
     const at = record.url === undefined ? undefined : originAndPath(record.url);
     const list = at === undefined ? undefined : urlElicitations.get(at);
@@ -980,6 +982,21 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
       );
       // The evidence belongs with the flow's messages, where the panel shows a finding's evidence.
       touch(entry.flow, record.seq);
+    }
+  }
+
+  /** Files the URL elicitations not yet indexed under their origin + path (checking each for its own authorization). */
+  function indexUrls(): void {
+    if (unindexed.length === 0) return;
+    const fresh = unindexed;
+    unindexed = [];
+    for (const entry of fresh) {
+      entry.at = originAndPath(entry.url);
+      if (entry.at === undefined) continue;
+      const list = urlElicitations.get(entry.at);
+      if (list) list.push(entry);
+      else urlElicitations.set(entry.at, [entry]);
+      checkOwnAuthorization(entry);
     }
   }
 
@@ -1010,7 +1027,7 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
 
   /** The elicitation's URL is the authorization endpoint of an authorization server of the MCP server itself. */
   function checkOwnAuthorization(entry: UrlElicitation): void {
-    if (entry.ownAuthorization || protectedBy.size === 0) return;
+    if (entry.ownAuthorization || entry.at === undefined || protectedBy.size === 0) return;
     const server = originOf(entry.flow.server);
     const issuers = server === undefined ? undefined : protectedBy.get(server);
     if (!issuers) return;
@@ -1045,8 +1062,9 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
 interface UrlElicitation {
   el: Elicitation;
   flow: Flow;
-  /** Origin + path of its URL. */
-  at: string;
+  url: string;
+  /** Origin + path of its URL, once indexed (undefined before, or for a URL that is not http(s)). */
+  at: string | undefined;
   /** Whether the user's answer travels on the wire (not for the entries of a -32042 error). */
   consentOnWire: boolean;
   prefetched: boolean;
