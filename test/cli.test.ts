@@ -8,6 +8,8 @@ import { after, before, describe, test } from "node:test";
 import { exportHar } from "../src/capture/harExport.ts";
 import { importCapture } from "../src/capture/import.ts";
 import { analyze } from "../src/engine/index.ts";
+import { catalogue } from "../src/engine/rules/catalogue.ts";
+import { notChecked } from "../src/engine/rules/coverage.ts";
 
 /**
  * `mcp-elicit lint` as CI runs it: the built bin (bin/mcp-elicit.js → dist/cli), real files, exit status, flags, the
@@ -144,5 +146,35 @@ describe("mcp-elicit lint", () => {
     const usage = spawnSync(process.execPath, ["bin/mcp-elicit.js"], { encoding: "utf8" });
     assert.equal(usage.status, 2);
     assert.match(usage.stderr, /Usage: mcp-elicit lint/);
+  });
+});
+
+describe("mcp-elicit rules and --version", () => {
+  const cli = (args: string[]) => spawnSync(process.execPath, ["bin/mcp-elicit.js", ...args], { encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
+
+  test("rules --json lists every catalogue rule with its default severity and whether lint checks it", () => {
+    const run = cli(["rules", "--json"]);
+    assert.equal(run.status, 0, run.stderr);
+    const rows = JSON.parse(run.stdout) as { id: string; severity: string; checked: boolean; why?: string }[];
+    assert.deepEqual(rows.map((r) => [r.id, r.severity]), catalogue.map((r) => [r.id, r.severity]));
+    assert.deepEqual(rows.filter((r) => !r.checked).map((r) => r.id).sort(), Object.keys(notChecked).sort());
+    assert.ok(rows.filter((r) => !r.checked).every((r) => typeof r.why === "string" && r.why.length > 0));
+    assert.equal(rows.find((r) => r.id === "url-no-prefetch")?.checked, true);
+  });
+
+  test("rules prints one line per rule and a count; every id it prints is accepted by --disable", () => {
+    const run = cli(["rules"]);
+    assert.equal(run.status, 0, run.stderr);
+    const lines = run.stdout.trimEnd().split("\n");
+    assert.match(lines.at(-1)!, new RegExp(`^${catalogue.length} rules; lint checks ${catalogue.length - Object.keys(notChecked).length}, `));
+    const ids = lines.slice(0, catalogue.length).map((l) => l.split(/\s+/)[0]!);
+    assert.deepEqual(ids, catalogue.map((r) => r.id));
+    assert.equal(lint([DEMO, "--disable", ids.join(",")]).status, 0);
+  });
+
+  test("--version prints package.json's version", () => {
+    const run = cli(["--version"]);
+    assert.equal(run.status, 0);
+    assert.equal(run.stdout.trim(), `mcp-elicit ${(JSON.parse(readFileSync("package.json", "utf8")) as { version: string }).version}`);
   });
 });

@@ -3,13 +3,17 @@ import { parseArgs } from "node:util";
 import { importCapture } from "../capture/import.ts";
 import { analyze } from "../engine/index.ts";
 import { catalogue } from "../engine/rules/catalogue.ts";
+import { notChecked } from "../engine/rules/coverage.ts";
+import pkg from "../../package.json" with { type: "json" };
 import type { Severity } from "../engine/rules/types.ts";
 import { atLeast, toJson, toText, type FileReport } from "./report.ts";
 
 const USAGE = `Usage: mcp-elicit lint [options] <capture.har|capture.jsonl|->…
+       mcp-elicit rules [--json]
 
-Analyses MCP elicitation traffic in HAR or JSONL captures and checks it against the rule catalogue.
+lint: analyses MCP elicitation traffic in HAR or JSONL captures and checks it against the rule catalogue.
 "-" reads a capture from standard input.
+rules: lists the catalogue's rules (id, default severity, revisions, whether lint checks it, title).
 
 Options:
   --json                  print the stable JSON report (docs/cli.md)
@@ -18,6 +22,7 @@ Options:
   --strict-2260           SEP-2260 strict profile: unrelated and GET-stream elicitations are errors
   --no-color              no colours (also when NO_COLOR is set or output is not a terminal)
   -h, --help              this help
+  --version               the version
 
 Exit status: 0 no error-severity finding, 1 at least one, 2 an input that could not be read.`;
 
@@ -34,6 +39,7 @@ export async function main(argv: string[]): Promise<number> {
         "strict-2260": { type: "boolean", default: false },
         "no-color": { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
+        version: { type: "boolean", default: false },
       },
     });
   } catch (e) {
@@ -45,7 +51,15 @@ export async function main(argv: string[]): Promise<number> {
     console.log(USAGE);
     return 0;
   }
+  if (values.version) {
+    console.log(`mcp-elicit ${pkg.version}`);
+    return 0;
+  }
   const [command, ...files] = positionals;
+  if (command === "rules" && files.length === 0) {
+    process.stdout.write(rulesList(values.json) + "\n");
+    return 0;
+  }
   if (command !== "lint" || files.length === 0) {
     console.error(command && command !== "lint" ? `mcp-elicit: unknown command "${command}"\n\n${USAGE}` : USAGE);
     return 2;
@@ -91,4 +105,22 @@ async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString("utf8");
+}
+
+/** The catalogue as `mcp-elicit rules` prints it: every rule id, so `--disable` can be written without guessing. */
+function rulesList(json: boolean): string {
+  const rows = catalogue.map((r) => ({
+    id: r.id,
+    severity: r.severity,
+    revisions: r.revisions,
+    violator: r.violator,
+    checked: !(r.id in notChecked),
+    ...(r.id in notChecked && { why: notChecked[r.id] }),
+    title: r.title,
+  }));
+  if (json) return JSON.stringify(rows, null, 2);
+  const width = Math.max(...rows.map((r) => r.id.length));
+  const lines = rows.map((r) => `${r.id.padEnd(width)}  ${r.severity.padEnd(7)}  ${r.checked ? "checked" : "not    "}  ${r.revisions}: ${r.title.replace(/`/g, "")}`);
+  const unchecked = rows.filter((r) => !r.checked).length;
+  return [...lines, "", `${rows.length} rules; lint checks ${rows.length - unchecked}, the other ${unchecked} are explained in docs/rules.md ("Not checked").`].join("\n");
 }
