@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { performance } from "node:perf_hooks";
-import { transformSync } from "esbuild";
+import { buildSync, transformSync } from "esbuild";
 
 const SSE_EVENTS = Number(process.env.BENCH_TAP_SSE_EVENTS ?? 8);
 const SSE_SPACING_MS = Number(process.env.BENCH_TAP_SSE_SPACING_MS ?? 4);
@@ -15,6 +15,12 @@ const SESSION = `bench-${process.pid}-${Math.random().toString(36).slice(2, 10)}
 
 const script = transformSync(readFileSync(new URL("./page.ts", import.meta.url), "utf8"), { loader: "ts", format: "esm", target: "es2022" }).code;
 const html = `<!doctype html><meta charset="utf-8"><title>bench:tap</title><script type="module">${script}</script>`;
+/** BENCH_TAP_CLIENT=sdk: the page calls the tools through the real SDK client (pageSdk.ts), bundled once at start. */
+const sdkHtml = (): string => {
+  const bundle = buildSync({ entryPoints: [new URL("./pageSdk.ts", import.meta.url).pathname], bundle: true, format: "esm", target: "es2022", platform: "browser", write: false, logLevel: "warning" });
+  return `<!doctype html><meta charset="utf-8"><title>bench:tap (SDK client)</title><script type="module">${bundle.outputFiles[0]!.text.replaceAll("</script", "<\\/script")}</script>`;
+};
+const SDK_HTML = process.env.BENCH_TAP_CLIENT === "sdk" ? sdkHtml() : undefined;
 
 const now = (): number => performance.timeOrigin + performance.now();
 
@@ -55,14 +61,19 @@ function stream(res: ServerResponse, id: unknown, token: unknown): void {
 
 function handle(req: IncomingMessage, res: ServerResponse): void {
   const url = req.url ?? "/";
-  if (req.method === "GET" && url.startsWith("/bench.html")) {
+  if (req.method === "GET" && (url.startsWith("/bench.html") || (SDK_HTML !== undefined && url.startsWith("/bench-sdk.html")))) {
     res.writeHead(200, {
       "content-type": "text/html; charset=utf-8",
       "cross-origin-opener-policy": "same-origin",
       "cross-origin-embedder-policy": "require-corp",
       "cache-control": "no-store",
     });
-    res.end(html);
+    res.end(url.startsWith("/bench-sdk.html") ? SDK_HTML : html);
+    return;
+  }
+  if (req.method === "GET" && url === "/mcp") {
+    // No standalone GET stream here (the SDK client asks for one after initialize): 405, as the spec allows.
+    res.writeHead(405, { allow: "POST" }).end();
     return;
   }
   if (url === "/favicon.ico") {
