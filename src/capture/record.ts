@@ -127,13 +127,21 @@ export function pickHeaders(all: Iterable<[string, string]>): Headers | undefine
   return out;
 }
 
-/** `https://host:port/path` of an http(s) URL (no query, no fragment), or undefined. */
-export function originAndPath(url: string): string | undefined {
-  let parsed: URL;
+/** An http(s) URL, parsed; undefined for anything else. */
+function httpUrl(url: string): URL | undefined {
   try {
-    parsed = new URL(url);
+    const parsed = new URL(url);
+    return parsed.protocol === "https:" || parsed.protocol === "http:" ? parsed : undefined;
   } catch {
     return undefined;
   }
-  return parsed.protocol === "https:" || parsed.protocol === "http:" ? `${parsed.origin}${parsed.pathname}` : undefined;
 }
+
+/** `https://host:port/path` of an http(s) URL (no query, no fragment), or undefined. */
+export function originAndPath(url: string): string | undefined {
+  const parsed = httpUrl(url);
+  return parsed && `${parsed.origin}${parsed.pathname}`;
+}
+
+/** `https://host:port` of an http(s) URL, or undefined. */
+export const originOf = (url: string): string | undefined => httpUrl(url)?.origin;

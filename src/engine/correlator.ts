@@ -1,4 +1,4 @@
-import { originAndPath, type CaptureRecord, type EndRecord, type MessageRecord, type PageRequestRecord, type ResponseRecord } from "../capture/record.ts";
+import { originAndPath, originOf, type CaptureRecord, type EndRecord, type MessageRecord, type PageRequestRecord, type ResponseRecord } from "../capture/record.ts";
 import { classify, idKey as protocolIdKey, type Classified } from "../protocol/jsonrpc.ts";
 import { ELICIT_COMPLETE, ELICIT_METHOD } from "../protocol/elicitation.ts";
 import { MRTR_METHODS } from "../protocol/mrtr.ts";
@@ -614,9 +614,8 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
     if ("url" in params) {
       el.url = params.url;
       if (mode === "url" && typeof params.url === "string") {
-        // url-no-prefetch watches it until the user accepts; not the entries of a -32042 error, for which no
-        // answer travels on the wire.
-        unindexed.push({ el, flow, url: params.url, at: undefined, consentOnWire: flow.kind !== "url-required-error", prefetched: false, ownAuthorization: false });
+        // Followed by url-no-prefetch until the user accepts, and by url-not-mcp-authorization.
+        unindexed.push({ el, flow, url: params.url, at: undefined, prefetched: false, ownAuthorization: false });
         if (protectedBy.size > 0) indexUrls();
       }
     }
@@ -972,7 +971,8 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
     const list = at === undefined ? undefined : urlElicitations.get(at);
     if (!list) return;
     for (const entry of list) {
-      if (!entry.consentOnWire || entry.prefetched || entry.el.action === "accept") continue;
+      // Not the entries of a -32042 error: no answer travels on the wire for them, so consent cannot be seen.
+      if (entry.flow.kind === "url-required-error" || entry.prefetched || entry.el.action === "accept") continue;
       entry.prefetched = true;
       const answer = entry.el.action === null ? "before the user answered" : `after the user answered "${entry.el.action}"`;
       env.report(
@@ -1009,7 +1009,7 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
     const meta = record.metadata!;
     let learned = false;
     if (meta.authorizationServers?.length) {
-      const resource = originOf(meta.resource ?? record.url);
+      const resource = originOf(meta.resource ?? record.url ?? "");
       if (resource !== undefined) {
         let issuers = protectedBy.get(resource);
         if (!issuers) protectedBy.set(resource, (issuers = new Set()));
@@ -1065,20 +1065,8 @@ interface UrlElicitation {
   url: string;
   /** Origin + path of its URL, once indexed (undefined before, or for a URL that is not http(s)). */
   at: string | undefined;
-  /** Whether the user's answer travels on the wire (not for the entries of a -32042 error). */
-  consentOnWire: boolean;
   prefetched: boolean;
   ownAuthorization: boolean;
-}
-
-function originOf(url: string | undefined): string | undefined {
-  if (url === undefined) return undefined;
-  try {
-    const parsed = new URL(url);
-    return parsed.protocol === "https:" || parsed.protocol === "http:" ? parsed.origin : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 const trimSlash = (url: string): string => (url.endsWith("/") ? url.slice(0, -1) : url);

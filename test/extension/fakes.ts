@@ -1,3 +1,8 @@
+import type { HubPort } from "../../src/background/hub.ts";
+import type { WorkerToPanel } from "../../src/shared/panelProtocol.ts";
+import { PANEL_PORT, PANEL_SOURCE, PROTOCOL_VERSION } from "../../src/shared/tags.ts";
+import { createFlowStore } from "../../panel/store.ts";
+
 /** In-memory runtime ports for the relay/worker/panel logic: messages are JSON-copied and delivered a task later. */
 export interface FakePort {
   name: string;
@@ -47,4 +52,22 @@ export async function settle(check: () => boolean, what: string): Promise<void> 
     await tick(5);
   }
   throw new Error(`timed out waiting for ${what}`);
+}
+
+/**
+ * A panel connected to the worker's `hub` and subscribed to `tabId`, as panel.html connects: the messages it got, the
+ * FlowStore they fed, a sender of panel messages, and the worker's end of the port.
+ */
+export function connectPanel(hub: { connectPanel(port: HubPort): void }, tabId: number) {
+  const pair = portPair(PANEL_PORT, { url: "chrome-extension://x/panel.html" });
+  hub.connectPanel(pair.server as HubPort);
+  const messages: WorkerToPanel[] = [];
+  const store = createFlowStore();
+  pair.client.onMessage.addListener((m) => {
+    messages.push(m as WorkerToPanel);
+    store.apply(m as WorkerToPanel);
+  });
+  const send = (kind: string, extra: object = {}) => pair.client.postMessage({ source: PANEL_SOURCE, v: PROTOCOL_VERSION, kind, tabId, ...extra });
+  send("subscribe");
+  return { messages, store, send, port: pair.server };
 }

@@ -10,11 +10,9 @@ import { badgeFor } from "../../src/background/badge.ts";
 import { createUplink } from "../../src/content/uplink.ts";
 import { KEPT_HEADERS } from "../../src/page/mcp.ts";
 import { senderRole } from "../../src/page/messageTap.ts";
-import { CONTENT_PORT, PANEL_PORT, PANEL_SOURCE, PROTOCOL_VERSION } from "../../src/shared/tags.ts";
-import type { WorkerToPanel } from "../../src/shared/panelProtocol.ts";
+import { CONTENT_PORT } from "../../src/shared/tags.ts";
 import type { TapRecord } from "../../src/shared/tapRecord.ts";
-import { createFlowStore } from "../../panel/store.ts";
-import { portPair, settle, tick, type FakePort } from "./fakes.ts";
+import { connectPanel, portPair, settle, tick, type FakePort } from "./fakes.ts";
 
 /** Real SDK traffic of both eras (demo/demo-capture.jsonl) as the tap would send it: no seq, no v. */
 const capture = importJsonl(readFileSync("demo/demo-capture.jsonl", "utf8"), "demo-capture.jsonl").records;
@@ -33,18 +31,9 @@ function world() {
     return pair.client;
   };
   const panel = (tabId: number) => {
-    const pair = portPair(PANEL_PORT, { url: "chrome-extension://x/panel.html" });
-    serverPorts.push(pair.server);
-    hub.connectPanel(pair.server as HubPort);
-    const messages: WorkerToPanel[] = [];
-    const store = createFlowStore();
-    pair.client.onMessage.addListener((m) => {
-      messages.push(m as WorkerToPanel);
-      store.apply(m as WorkerToPanel);
-    });
-    const send = (kind: string, extra: object = {}) => pair.client.postMessage({ source: PANEL_SOURCE, v: PROTOCOL_VERSION, kind, tabId, ...extra });
-    send("subscribe");
-    return { messages, store, send };
+    const connected = connectPanel(hub, tabId);
+    serverPorts.push(connected.port);
+    return connected;
   };
   return {
     store,

@@ -7,10 +7,8 @@ import { createMemoryStore } from "../../src/background/store.ts";
 import { importJsonl } from "../../src/capture/jsonl.ts";
 import type { CaptureRecord } from "../../src/capture/record.ts";
 import { analyze } from "../../src/engine/index.ts";
-import type { WorkerToPanel } from "../../src/shared/panelProtocol.ts";
-import { CONTENT_PORT, CONTENT_SOURCE, PANEL_PORT, PANEL_SOURCE, PROTOCOL_VERSION } from "../../src/shared/tags.ts";
-import { createFlowStore } from "../../panel/store.ts";
-import { portPair, settle, tick } from "../extension/fakes.ts";
+import { CONTENT_PORT, CONTENT_SOURCE, PROTOCOL_VERSION } from "../../src/shared/tags.ts";
+import { connectPanel, portPair, settle, tick } from "../extension/fakes.ts";
 
 /** The panel protocol of the worker (src/background/hub.ts): records to the panel, record/pause. */
 const capture = importJsonl(readFileSync("demo/demo-capture.jsonl", "utf8"), "demo-capture.jsonl").records;
@@ -25,19 +23,7 @@ function world(recordChunkChars?: number) {
     content.client.postMessage({ source: CONTENT_SOURCE, v: PROTOCOL_VERSION, kind: "records", doc: "doc-1", top: true, first, records: drafts(records), rejected: 0 });
     first += records.length;
   };
-  const panel = () => {
-    const pair = portPair(PANEL_PORT, { url: "chrome-extension://x/panel.html" });
-    hub.connectPanel(pair.server as HubPort);
-    const messages: WorkerToPanel[] = [];
-    const store = createFlowStore();
-    pair.client.onMessage.addListener((m) => {
-      messages.push(m as WorkerToPanel);
-      store.apply(m as WorkerToPanel);
-    });
-    const send = (kind: string, extra: object = {}) => pair.client.postMessage({ source: PANEL_SOURCE, v: PROTOCOL_VERSION, kind, tabId: 7, ...extra });
-    send("subscribe");
-    return { messages, store, send };
-  };
+  const panel = () => connectPanel(hub, 7);
   return { hub, sendRecords, panel };
 }
 
