@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DIRECTIONS, STREAM_KINDS, TRANSPORTS } from "./kinds.ts";
 
 /**
  * A capture record: one thing the tap (or an importer) observed. Records are the only input of the engine.
@@ -8,15 +9,15 @@ import { z } from "zod";
  */
 export const CAPTURE_VERSION = 1;
 
-export const Transport = z.enum(["http", "eventsource", "websocket", "postMessage", "stdio"]);
+export const Transport = z.enum(TRANSPORTS);
 export type Transport = z.infer<typeof Transport>;
 
-/** Where a message travelled: an HTTP body (request or JSON response), a POST's SSE stream, the GET SSE stream, … */
-export const StreamKind = z.enum(["body", "post-sse", "get-sse", "eventsource", "websocket", "postMessage", "stdio"]);
+/** Where a message travelled (kinds.ts); `envelope`: inside a host's envelope, no HTTP delivery facts known. */
+export const StreamKind = z.enum(STREAM_KINDS);
 export type StreamKind = z.infer<typeof StreamKind>;
 
 /** c2s: client to server (a POST body, a frame the page sent); s2c: server to client. */
-export const Direction = z.enum(["c2s", "s2c"]);
+export const Direction = z.enum(DIRECTIONS);
 export type Direction = z.infer<typeof Direction>;
 
 /** The headers that matter, lower-cased names. Authorization and cookie values are never kept. */
@@ -65,6 +66,17 @@ export const MessageRecord = z.object({
   text: z.string(),
   /** Set when the tap cut the text at its size cap; the engine reports such a message instead of parsing it. */
   truncated: z.number().int().optional(),
+  /**
+   * The adapter that took the message out of a host's envelope (src/capture/envelopes): `inspector-v2`, `mcp-b`,
+   * `generic`, `proxy` (Inspector v1's proxy query; the stream kind stays real) or `decode:<rule id>`.
+   */
+  envelope: z.string().optional(),
+  /** The upstream MCP server when the capture names it (a proxy's `?url=`, a backend's connect config); the engine's server key. */
+  server: z.string().optional(),
+  /** Origin and path of the proxy or backend the message went through, shown beside the server. */
+  via: z.string().optional(),
+  /** The upstream's transport as the proxy or backend names it: `streamable-http`, `sse`, `stdio`, … */
+  upstreamTransport: z.string().optional(),
 });
 export type MessageRecord = z.infer<typeof MessageRecord>;
 
@@ -127,21 +139,4 @@ export function pickHeaders(all: Iterable<[string, string]>): Headers | undefine
   return out;
 }
 
-/** An http(s) URL, parsed; undefined for anything else. */
-function httpUrl(url: string): URL | undefined {
-  try {
-    const parsed = new URL(url);
-    return parsed.protocol === "https:" || parsed.protocol === "http:" ? parsed : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** `https://host:port/path` of an http(s) URL (no query, no fragment), or undefined. */
-export function originAndPath(url: string): string | undefined {
-  const parsed = httpUrl(url);
-  return parsed && `${parsed.origin}${parsed.pathname}`;
-}
-
-/** `https://host:port` of an http(s) URL, or undefined. */
-export const originOf = (url: string): string | undefined => httpUrl(url)?.origin;
+export { httpUrl, originAndPath, originOf } from "./url.ts";

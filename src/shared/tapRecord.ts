@@ -1,4 +1,5 @@
 import * as z from "zod/mini";
+import { DIRECTIONS, STREAM_KINDS, TRANSPORTS } from "../capture/kinds.ts";
 import type { CaptureRecord } from "../capture/record.ts";
 import { MESSAGE_CAP } from "./tags.ts";
 
@@ -22,7 +23,7 @@ const Headers = z.object({
 
 const base = {
   time: z.number(),
-  transport: z.enum(["http", "eventsource", "websocket", "postMessage", "stdio"]),
+  transport: z.enum(TRANSPORTS),
   exchange: z.optional(short),
   url: z.optional(text),
   client: z.optional(short),
@@ -31,14 +32,19 @@ const base = {
 export const TapMessage = z.object({
   ...base,
   kind: z.literal("message"),
-  direction: z.enum(["c2s", "s2c"]),
-  stream: z.enum(["body", "post-sse", "get-sse", "eventsource", "websocket", "postMessage", "stdio"]),
+  direction: z.enum(DIRECTIONS),
+  stream: z.enum(STREAM_KINDS),
   method: z.optional(short),
   headers: z.optional(Headers),
   eventId: z.optional(short),
   event: z.optional(short),
   text,
   truncated: z.optional(z.int()),
+  // Set by the worker's envelope stage (src/capture/envelopes), not by the tap; here so the types stay equal.
+  envelope: z.optional(short),
+  server: z.optional(text),
+  via: z.optional(text),
+  upstreamTransport: z.optional(short),
 });
 
 export const TapResponse = z.object({

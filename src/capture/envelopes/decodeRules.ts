@@ -1,0 +1,128 @@
+import { isJsonRpc, namesJsonRpc } from "./jsonRpc.ts";
+import { carried, connectionOf, isObj, NOT_JSON, type Adapter, type DecodeRule, type Draft, type Seen, type Tally } from "./types.ts";
+
+/**
+ * "Decode as MCP" (Wireshark's Decode As…): the user says that traffic to a URL carries MCP at a JSON pointer.
+ * A rule is explicit, so it goes before every built-in adapter, and everything of the traffic it matches is the
+ * host's: a body whose pointer finds no JSON-RPC message (an `{"ok":true}` answer, a keep-alive) is dropped, as
+ * are the HTTP heads and ends of the exchanges it matched. Messages found are stamped `decode:<rule id>`.
+ */
+export const DECODE_PREFIX = "decode:";
+
+const DIRECTIONS = new Set(["c2s", "s2c", "both"]);
+const KEYS = new Set(["id", "label", "url", "method", "pointer", "direction"]);
+
+/** One rule from untrusted JSON (a CLI argument, a rules file, storage): the rule, or what is wrong with it. */
+export function validateDecodeRule(value: unknown): DecodeRule | string {
+  if (!isObj(value)) return "a decode rule is a JSON object";
+  const unknown = Object.keys(value).filter((k) => !KEYS.has(k));
+  if (unknown.length) return `unknown member${unknown.length > 1 ? "s" : ""} ${unknown.map((k) => JSON.stringify(k)).join(", ")} (a rule has id, url, pointer, direction, and optionally method and label)`;
+  const { id, label, url, method, pointer, direction } = value;
+  if (typeof id !== "string" || id === "" || id.length > 64) return '"id" must be a non-empty string (at most 64 characters)';
+  if (typeof url !== "string" || url === "") return '"url" must be a non-empty string (a substring of the URL, or a pattern with * wildcards)';
+  if (typeof pointer !== "string" || (pointer !== "" && !pointer.startsWith("/"))) return '"pointer" must be a JSON pointer (RFC 6901): "" or starting with "/", e.g. "/message"';
+  if (/~[^01]|~$/.test(pointer)) return '"pointer" has a "~" not followed by 0 or 1 (RFC 6901 escapes are ~0 and ~1)';
+  if (typeof direction !== "string" || !DIRECTIONS.has(direction)) return '"direction" must be "c2s", "s2c" or "both"';
+  if (method !== undefined && (typeof method !== "string" || !/^[A-Za-z]+$/.test(method))) return '"method" must be an HTTP method such as "POST"';
+  if (label !== undefined && typeof label !== "string") return '"label" must be a string';
+  return {
+    id,
+    ...(label !== undefined && { label }),
+    url,
+    ...(method !== undefined && { method: method.toUpperCase() }),
+    pointer,
+    direction: direction as DecodeRule["direction"],
+  };
+}
+
+/** A list of rules (an array of rule objects): the rules, or every problem found, each naming the rule. */
+export function validateDecodeRules(value: unknown): { rules: DecodeRule[]; errors: string[] } {
+  if (!Array.isArray(value)) return { rules: [], errors: ["decode rules are a JSON array of rule objects"] };
+  const rules: DecodeRule[] = [];
+  const errors: string[] = [];
+  const ids = new Set<string>();
+  value.forEach((raw, i) => {
+    const rule = validateDecodeRule(raw);
+    if (typeof rule === "string") return void errors.push(`rule ${i + 1}: ${rule}`);
+    if (ids.has(rule.id)) return void errors.push(`rule ${i + 1}: id ${JSON.stringify(rule.id)} is used twice`);
+    ids.add(rule.id);
+    rules.push(rule);
+  });
+  return { rules, errors };
+}
+
+/** `*` matches any run of characters and the pattern must match the whole URL; without `*`, a substring. */
+export function urlMatcher(pattern: string): (url: string) => boolean {
+  if (!pattern.includes("*")) return (url) => url.includes(pattern);
+  const source = pattern.split("*").map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*");
+  const re = new RegExp(`^${source}$`, "s");
+  return (url) => re.test(url);
+}
+
+/** RFC 6901 evaluation; undefined when the pointer names nothing in the document. */
+export function resolvePointer(document: unknown, pointer: string): unknown {
+  if (pointer === "") return document;
+  let node = document;
+  for (const raw of pointer.slice(1).split("/")) {
+    const token = raw.replace(/~1/g, "/").replace(/~0/g, "~");
+    if (Array.isArray(node)) {
+      // § 4: an array index is "0" or digits without a leading zero.
+      if (!/^(0|[1-9][0-9]*)$/.test(token)) return undefined;
+      node = node[Number(token)];
+    } else if (isObj(node) && Object.prototype.hasOwnProperty.call(node, token)) node = node[token];
+    else return undefined;
+  }
+  return node;
+}
+
+export function createDecodeRules(rules: readonly DecodeRule[]): Adapter {
+  const compiled = rules.map((rule) => ({ rule, matches: urlMatcher(rule.url), envelope: DECODE_PREFIX + rule.id }));
+  /** HTTP exchanges a rule matched, by id: their heads and ends are the host's. */
+  const matched = new Set<string>();
+
+  const ruleFor = (record: Draft): (typeof compiled)[number] | undefined => {
+    const url = record.url;
+    if (url === undefined) return undefined;
+    const method = record.kind === "message" ? record.method?.toUpperCase() : undefined;
+    for (const c of compiled) {
+      if (c.rule.method !== undefined && c.rule.method !== method) continue;
+      if (c.matches(url)) return c;
+    }
+    return undefined;
+  };
+
+  return {
+    name: "decode",
+    push(seen: Seen, tally: Tally): Draft[] | undefined {
+      const record = seen.record;
+      if (compiled.length === 0 || record.kind === "page-request") return undefined;
+      if (record.kind !== "message") {
+        const known = record.exchange !== undefined && matched.has(record.exchange);
+        // Heads and ends carry no method: a rule that names one claims them through the exchange only.
+        const claimed = known || compiled.some((c) => c.rule.method === undefined && record.url !== undefined && c.matches(record.url));
+        if (record.kind === "end" && known) matched.delete(record.exchange!);
+        return claimed && record.transport === "http" ? [] : undefined;
+      }
+      const c = ruleFor(record);
+      if (!c) return undefined;
+      if (record.transport === "http" && record.exchange !== undefined) matched.add(record.exchange);
+      const direction = c.rule.direction === "both" ? record.direction : c.rule.direction;
+      const stamp = { envelope: c.envelope };
+      if (record.truncated !== undefined) return [{ ...carried(record, record.text, direction, stamp, connectionOf(record)), truncated: record.truncated }];
+      const json = seen.json();
+      if (json === NOT_JSON) return record.text.trim() === "" ? [] : (tally.unreadable(), []);
+      let value = resolvePointer(json, c.rule.pointer);
+      // String-encoded envelopes: `{"payload": "{\"jsonrpc\":…}"}`.
+      if (typeof value === "string") {
+        try {
+          value = JSON.parse(value);
+        } catch {
+          return [];
+        }
+      }
+      if (!isJsonRpc(value)) return namesJsonRpc(value) ? (tally.unreadable(), []) : [];
+      tally.found(c.envelope);
+      return [carried(record, JSON.stringify(value), direction, stamp, connectionOf(record))];
+    },
+  };
+}

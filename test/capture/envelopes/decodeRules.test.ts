@@ -1,0 +1,70 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { createUnwrapper, validateDecodeRules, type DecodeRule, type Draft } from "../../../src/capture/envelopes/index.ts";
+import { resolvePointer, urlMatcher, validateDecodeRule } from "../../../src/capture/envelopes/decodeRules.ts";
+
+const rule: DecodeRule = { id: "d1", url: "https://agent.example/v1/*/turn", method: "POST", pointer: "/items/0/payload", direction: "both" };
+const exchange = (text: string, answer: string, url = "https://agent.example/v1/abc/turn"): Draft[] => [
+  { time: 1, transport: "http", exchange: "t1", url, kind: "message", direction: "c2s", stream: "body", method: "POST", text },
+  { time: 2, transport: "http", exchange: "t1", url, kind: "response", status: 200 },
+  { time: 3, transport: "http", exchange: "t1", url, kind: "message", direction: "s2c", stream: "body", method: "POST", text: answer },
+  { time: 4, transport: "http", exchange: "t1", url, kind: "end" },
+];
+
+test("a decode rule takes the message at its pointer (a string there is parsed once); the rest of its exchange is dropped", () => {
+  const unwrap = createUnwrapper({ rules: [rule] });
+  const out = exchange(
+    JSON.stringify({ items: [{ payload: JSON.stringify({ jsonrpc: "2.0", id: 5, method: "tools/call", params: { name: "x" } }) }] }),
+    JSON.stringify({ items: [{ payload: { jsonrpc: "2.0", id: 5, result: {} } }] }),
+  ).flatMap((r) => unwrap.push(r));
+  assert.deepEqual(out.map((d) => (d.kind === "message" ? [d.direction, d.envelope, d.stream, d.text] : d.kind)), [
+    ["c2s", "decode:d1", "envelope", '{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"x"}}'],
+    ["s2c", "decode:d1", "envelope", '{"jsonrpc":"2.0","id":5,"result":{}}'],
+  ]);
+  assert.deepEqual(unwrap.counts(), { "decode:d1": 2 });
+});
+
+test("a decode rule: an answer with nothing at the pointer is dropped quietly; bad JSON is counted; other URLs and methods are untouched", () => {
+  const unwrap = createUnwrapper({ rules: [rule] });
+  const out = exchange("{not json", '{"ok":true}').flatMap((r) => unwrap.push(r));
+  assert.deepEqual(out, []);
+  assert.deepEqual(unwrap.counts(), { unreadable: 1 });
+  const elsewhere = exchange('{"items":[{"payload":{"jsonrpc":"2.0","id":1,"method":"x"}}]}', "{}", "https://agent.example/v2/abc/turn");
+  assert.equal(elsewhere.flatMap((r) => unwrap.push(r)).length, 4, "URL does not match: generic sees no single JSON-RPC member either");
+  const get: Draft = { time: 1, transport: "http", exchange: "g", url: "https://agent.example/v1/abc/turn", kind: "message", direction: "s2c", stream: "body", method: "GET", text: '{"items":[{"payload":{"jsonrpc":"2.0","id":1,"result":{}}}]}' };
+  assert.deepEqual(unwrap.push(get), [get], "the rule says POST");
+});
+
+test("a decode rule's direction overrides the record's; postMessage and WebSocket keep their connection as exchange", () => {
+  const unwrap = createUnwrapper({ rules: [{ id: "pm", url: "https://widget.example", pointer: "/m", direction: "s2c" }] });
+  const [m] = unwrap.push({ time: 1, transport: "postMessage", exchange: "pm:a>b", url: "https://widget.example", client: "https://host.example", kind: "message", direction: "c2s", stream: "postMessage", text: '{"m":{"jsonrpc":"2.0","method":"notifications/message","params":{}}}' });
+  assert.ok(m?.kind === "message");
+  assert.deepEqual([m.direction, m.exchange, m.envelope], ["s2c", "pm:a>b", "decode:pm"]);
+});
+
+test("decode rule validation names what is wrong", () => {
+  assert.deepEqual(validateDecodeRule({ id: "a", url: "x", pointer: "/p", direction: "c2s", method: "post" }), { id: "a", url: "x", pointer: "/p", direction: "c2s", method: "POST" });
+  assert.match(validateDecodeRule({ id: "a", url: "x", path: "/p", direction: "c2s" }) as string, /unknown member "path"/);
+  assert.match(validateDecodeRule({ id: "a", url: "x", pointer: "p", direction: "c2s" }) as string, /RFC 6901/);
+  assert.match(validateDecodeRule({ id: "a", url: "x", pointer: "/a~2", direction: "c2s" }) as string, /~0 and ~1/);
+  assert.match(validateDecodeRule({ id: "a", url: "", pointer: "", direction: "c2s" }) as string, /"url"/);
+  assert.match(validateDecodeRule({ id: "a", url: "x", pointer: "", direction: "up" }) as string, /"direction"/);
+  assert.match(validateDecodeRule([]) as string, /JSON object/);
+  const many = validateDecodeRules([{ id: "a", url: "x", pointer: "", direction: "both" }, { id: "a", url: "y", pointer: "", direction: "both" }, 3]);
+  assert.deepEqual(many.errors, ['rule 2: id "a" is used twice', "rule 3: a decode rule is a JSON object"]);
+  assert.equal(many.rules.length, 1);
+  assert.deepEqual(validateDecodeRules({}).errors, ["decode rules are a JSON array of rule objects"]);
+});
+
+test("URL patterns and JSON pointers", () => {
+  assert.equal(urlMatcher("/api/turn")("https://a.example/api/turn?x=1"), true);
+  assert.equal(urlMatcher("https://a.example/*/turn")("https://a.example/v1/turn"), true);
+  assert.equal(urlMatcher("https://a.example/*/turn")("https://a.example/v1/turn?x"), false);
+  assert.equal(urlMatcher("https://a.example/v1.turn*")("https://a.example/v1xturn"), false, "dots are literal");
+  const doc = { "a/b": { "m~n": [10, 20] }, "": 1 };
+  assert.equal(resolvePointer(doc, "/a~1b/m~0n/1"), 20);
+  assert.equal(resolvePointer(doc, "/"), 1);
+  assert.equal(resolvePointer(doc, "/a~1b/m~0n/01"), undefined);
+  assert.equal(resolvePointer(doc, "/missing"), undefined);
+  assert.equal(resolvePointer(doc, ""), doc);
+});

@@ -1,0 +1,59 @@
+import type { Draft } from "../../../src/capture/envelopes/index.ts";
+
+/**
+ * The records the tap makes of one MCP Inspector v2 session (2.12.0): the page POSTs /api/mcp/connect, opens
+ * GET /api/mcp/events?sessionId=… (a fetch stream, `event: <type>` + `data: {"type","data"}`) and POSTs each
+ * JSON-RPC message to /api/mcp/send, answered {"ok":true} after the answer went out on the events stream
+ * (clients/web/build/index.js: `await responseWait` before `c.json({ ok: true })`). Here: initialize, initialized,
+ * a tools/call that elicits, the user's accept, the result; and one of the backend's `fetch_request` reports,
+ * which holds the upstream HTTP exchange (JSON-RPC text inside) and is not a message.
+ */
+export function inspectorSession(options: { sessionId?: string; upstream?: string; backend?: string; exchangePrefix?: string; start?: number } = {}) {
+  const sessionId = options.sessionId ?? "9b1d-session";
+  const upstream = options.upstream ?? "http://127.0.0.1:3001/mcp";
+  const backend = options.backend ?? "http://127.0.0.1:6274";
+  const x = options.exchangePrefix ?? "x";
+  const client = backend;
+  let t = options.start ?? 1_767_225_600_000;
+  const at = (): number => (t += 5);
+  const records: Draft[] = [];
+  const http = { transport: "http" as const, client };
+  const post = (exchange: string, path: string, body: unknown, answer: unknown): void => {
+    const url = `${backend}/api/mcp/${path}`;
+    records.push({ ...http, exchange, url, time: at(), kind: "message", direction: "c2s", stream: "body", method: "POST", headers: { "content-type": "application/json" }, text: JSON.stringify(body) });
+    records.push({ ...http, exchange, url, time: at(), kind: "response", status: 200, headers: { "content-type": "application/json" } });
+    records.push({ ...http, exchange, url, time: at(), kind: "message", direction: "s2c", stream: "body", method: "POST", text: JSON.stringify(answer) });
+    records.push({ ...http, exchange, url, time: at(), kind: "end" });
+  };
+  const events = `${backend}/api/mcp/events?sessionId=${encodeURIComponent(sessionId)}`;
+  const event = (type: string, data: unknown): void =>
+    void records.push({ ...http, exchange: `${x}-events`, url: events, time: at(), kind: "message", direction: "s2c", stream: "get-sse", method: "GET", ...(type !== "message" && { event: type }), text: JSON.stringify({ type, data }) });
+  const send = (n: number, message: Record<string, unknown>, answer?: () => void): void => {
+    const exchange = `${x}-send-${n}`;
+    const url = `${backend}/api/mcp/send`;
+    records.push({ ...http, exchange, url, time: at(), kind: "message", direction: "c2s", stream: "body", method: "POST", headers: { "content-type": "application/json" }, text: JSON.stringify({ sessionId, message, protocolVersion: "2025-11-25" }) });
+    answer?.();
+    records.push({ ...http, exchange, url, time: at(), kind: "response", status: 200, headers: { "content-type": "application/json" } });
+    records.push({ ...http, exchange, url, time: at(), kind: "message", direction: "s2c", stream: "body", method: "POST", text: '{"ok":true}' });
+    records.push({ ...http, exchange, url, time: at(), kind: "end" });
+  };
+
+  post(`${x}-connect`, "connect", { config: { type: "streamable-http", url: upstream } }, { sessionId });
+  records.push({ ...http, exchange: `${x}-events`, url: events, time: at(), kind: "response", status: 200, headers: { "content-type": "text/event-stream" } });
+  send(1, { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: { elicitation: { form: {} } }, clientInfo: { name: "mcp-inspector", version: "0.0.0" } } }, () => {
+    event("fetch_request", { id: "f1", method: "POST", url: upstream, requestBody: '{"jsonrpc":"2.0","id":0,"method":"initialize"}', responseBody: '{"jsonrpc":"2.0","id":0,"result":{}}' });
+    event("message", { jsonrpc: "2.0", id: 0, result: { protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "upstream", version: "1" } } });
+  });
+  send(2, { jsonrpc: "2.0", method: "notifications/initialized" });
+  const tools = `${x}-send-3`;
+  const toolsUrl = `${backend}/api/mcp/send`;
+  // tools/call: its send stays open while the server asks and the user answers (its {ok:true} comes after the result).
+  records.push({ ...http, exchange: tools, url: toolsUrl, time: at(), kind: "message", direction: "c2s", stream: "body", method: "POST", text: JSON.stringify({ sessionId, message: { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "book", arguments: {} } }, protocolVersion: "2025-11-25" }) });
+  event("message", { jsonrpc: "2.0", id: 7, method: "elicitation/create", params: { mode: "form", message: "Your name?", requestedSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] } } });
+  send(4, { jsonrpc: "2.0", id: 7, result: { action: "accept", content: { name: "Ada" } } });
+  event("message", { jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: "booked" }] } });
+  records.push({ ...http, exchange: tools, url: toolsUrl, time: at(), kind: "response", status: 200, headers: { "content-type": "application/json" } });
+  records.push({ ...http, exchange: tools, url: toolsUrl, time: at(), kind: "message", direction: "s2c", stream: "body", method: "POST", text: '{"ok":true}' });
+  records.push({ ...http, exchange: tools, url: toolsUrl, time: at(), kind: "end" });
+  return { records, sessionId, upstream, backend };
+}
