@@ -75,10 +75,13 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
   /** URL parsing costs more than the rest of a record's handling: one parse per distinct URL. */
   const endpointOf = new Map<string, string>();
   const serverKey = (record: CaptureRecord): string => {
-    const url = record.url ?? "";
+    // The upstream a proxy or host backend names (capture-format.md, "Envelopes"): two upstreams behind one proxy are two servers.
+    const server = record.kind === "message" ? record.server : undefined;
+    const url = server ?? record.url ?? "";
     const alias = endpointAliases.get(url);
     if (alias) return alias;
-    if (record.transport !== "http") return `${record.transport}:${url}`;
+    if (server !== undefined && !/^https?:/i.test(server)) return server;
+    if (record.transport !== "http" && server === undefined) return `${record.transport}:${url}`;
     let key = endpointOf.get(url);
     if (key === undefined) {
       try {
@@ -96,6 +99,8 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
     if (ex?.scope) return ex.scope;
     const server = serverKey(record);
     const client = record.client ?? "";
+    // An envelope's messages have no session header; their exchange names the connection (a backend session, a channel, a socket).
+    if (record.stream === "envelope") return scopes.get(server, client, record.exchange ?? "");
     const sessionId = record.headers?.["mcp-session-id"] ?? ex?.requestHeaders?.["mcp-session-id"] ?? ex?.responseHeaders?.["mcp-session-id"];
     if (sessionId !== undefined) return scopes.get(server, client, sessionId);
     if (record.stream === "get-sse") return scopes.latestSession(server, client) ?? scopes.get(server, client, "");
@@ -121,6 +126,8 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
       method: req?.method ?? "(none)",
       target: req?.target ?? null,
       server: scope.server,
+      via: record.via,
+      envelope: record.envelope,
       session: scope.sessionId,
       elicitations: [],
       rounds: req ? [createRound(1, req.id as Round["requestId"], req.record, req.time)] : [],
@@ -852,7 +859,8 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
       env.problem(record, `Invalid JSON in a ${record.direction === "c2s" ? "client" : "server"} message: ${(e as Error).message}`);
       return;
     }
-    const exchange = exchanges.get(record);
+    // Enveloped messages carry no HTTP delivery facts (status, which stream, headers): correlated by id in their scope, like postMessage.
+    const exchange = record.stream === "envelope" ? undefined : exchanges.get(record);
     if (exchange && record.direction === "c2s") exchange.requestHeaders ??= record.headers;
     if (exchange && record.stream === "get-sse") resume(record, exchange);
     const scope = resolveScope(record, exchange);

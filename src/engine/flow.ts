@@ -54,8 +54,11 @@ export interface Flow {
   method: string;
   /** Tool or prompt name, or resource URI. */
   target: string | null;
-  /** Endpoint URL (origin + path) of the server. */
+  /** Endpoint URL (origin + path) of the server: the upstream when a proxy or host backend names it. */
   server: string;
+  /** The proxy or host backend the flow went through (origin + path), and the envelope adapter (record.ts). */
+  via?: string;
+  envelope?: string;
   session: string;
   elicitations: Elicitation[];
   rounds: Round[];

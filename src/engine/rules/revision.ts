@@ -75,6 +75,7 @@ export function checkEnvelopeAnswer(defects: EnvelopeDefects, code: unknown, sta
 
 /** rev-header-missing for 2025-06-18 / 2025-11-25: every HTTP request after initialize carries the header. */
 export function checkLegacyHeader(record: MessageRecord, at: string, report: Report): void {
-  if (record.transport !== "http" || record.headers?.["mcp-protocol-version"] !== undefined) return;
+  // An enveloped message's headers were the host's request's, not an MCP POST's (stream "envelope").
+  if (record.transport !== "http" || record.stream === "envelope" || record.headers?.["mcp-protocol-version"] !== undefined) return;
   report({ rule: "rev-header-missing", pointer: at, message: "HTTP request after initialize has no MCP-Protocol-Version header." });
 }

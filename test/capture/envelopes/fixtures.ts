@@ -1,4 +1,5 @@
-import type { Draft } from "../../../src/capture/envelopes/index.ts";
+import { createUnwrapper, type Draft, type Unwrapper } from "../../../src/capture/envelopes/index.ts";
+import type { CaptureRecord } from "../../../src/capture/record.ts";
 
 /**
  * The records the tap makes of one MCP Inspector v2 session (2.12.0): the page POSTs /api/mcp/connect, opens
@@ -56,4 +57,9 @@ export function inspectorSession(options: { sessionId?: string; upstream?: strin
   records.push({ ...http, exchange: tools, url: toolsUrl, time: at(), kind: "message", direction: "s2c", stream: "body", method: "POST", text: '{"ok":true}' });
   records.push({ ...http, exchange: tools, url: toolsUrl, time: at(), kind: "end" });
   return { records, sessionId, upstream, backend };
+}
+
+/** What the worker does with the tap's records: each through the unwrapper, then numbered and stored. */
+export function store(drafts: readonly Draft[], unwrap: Unwrapper = createUnwrapper()): CaptureRecord[] {
+  return drafts.flatMap((d) => unwrap.push(d)).map((d, seq) => ({ ...d, v: 1, seq }) as CaptureRecord);
 }
