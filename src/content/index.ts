@@ -1,7 +1,9 @@
-// The ISOLATED-world relay, at document_start in every frame (manifest.json). Wiring only: listen.ts, uplink.ts.
+// The ISOLATED-world relay, at document_start in every frame (manifest.json). Wiring only: listen.ts, uplink.ts,
+// rules.ts.
 import { ext } from "../shared/ext.ts";
-import { CONTENT_PORT } from "../shared/tags.ts";
+import { CONTENT_PORT, DECODE_RULES_KEY } from "../shared/tags.ts";
 import { listenToTap } from "./listen.ts";
+import { feedRules } from "./rules.ts";
 import { createUplink } from "./uplink.ts";
 
 const uplink = createUplink({
@@ -9,5 +11,15 @@ const uplink = createUplink({
   doc: `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`,
   top: window === window.top,
 });
-listenToTap(window, (envelopes, rejected) => uplink.push(envelopes, rejected));
+const toTap = listenToTap(window, (envelopes, rejected) => uplink.push(envelopes, rejected));
 uplink.hello();
+feedRules(
+  {
+    read: () => ext.storage.local.get(DECODE_RULES_KEY).then((items) => items[DECODE_RULES_KEY]),
+    onChange: (listener) =>
+      ext.storage.onChanged.addListener((changes, area) => {
+        if (area === "local" && DECODE_RULES_KEY in changes) listener(changes[DECODE_RULES_KEY]!.newValue);
+      }),
+  },
+  toTap,
+);

@@ -1,4 +1,4 @@
-import { MAX_ENVELOPE_CHARS, TAP_CHANNEL, TAP_ENVELOPE_PREFIX, TAP_SOURCE } from "../shared/tags.ts";
+import { MAX_ENVELOPE_CHARS, TAP_CHANNEL, TAP_ENVELOPE_PREFIX, TAP_RULES, TAP_SOURCE } from "../shared/tags.ts";
 
 /**
  * Receives the tap's envelopes on its private channel (src/page/emit.ts). Registered at document_start, before the
@@ -11,8 +11,21 @@ import { MAX_ENVELOPE_CHARS, TAP_CHANNEL, TAP_ENVELOPE_PREFIX, TAP_SOURCE } from
  * tap's envelope head (tags.ts TAP_ENVELOPE_PREFIX) and is not oversized; anything else is dropped and counted. The
  * text is forwarded as it is: this runs on the page's main thread, so the JSON parse and the schema checks of
  * every record are left to the worker, which makes them anyway (src/background/tabSession.ts).
+ *
+ * The other way, the relay tells the tap its decode rules (src/content/rules.ts) as a `TAP_RULES` event with a JSON
+ * string `detail` on the same channel; the returned function sends one (the last one waits for the hand-over).
  */
-export function listenToTap(win: Window, onEnvelopes: (envelopes: string[], rejected: number) => void): void {
+export function listenToTap(win: Window, onEnvelopes: (envelopes: string[], rejected: number) => void): (rules: string) => void {
+  let channel: EventTarget | undefined;
+  let waiting: string | undefined;
+  const toTap = (rules: string): void => {
+    if (!channel) return void (waiting = rules);
+    try {
+      channel.dispatchEvent(new CustomEvent(TAP_RULES, { detail: rules }));
+    } catch {
+      // The tap never throws into its channel; nothing to do if the frame is going away.
+    }
+  };
   const onEnvelope = (event: Event): void => {
     try {
       const detail: unknown = (event as CustomEvent).detail;
@@ -24,12 +37,16 @@ export function listenToTap(win: Window, onEnvelopes: (envelopes: string[], reje
   };
 
   const onHandOver = (event: Event): void => {
-    const channel = (event as MouseEvent).relatedTarget;
+    const target = (event as MouseEvent).relatedTarget;
     // This window's own event (the `event.source === window` of a message), carrying an EventTarget.
-    if (event.target !== win || event.eventPhase !== Event.AT_TARGET || channel === null || typeof channel.addEventListener !== "function") return;
+    if (event.target !== win || event.eventPhase !== Event.AT_TARGET || target === null || typeof target.addEventListener !== "function") return;
     event.stopImmediatePropagation();
     win.removeEventListener(TAP_CHANNEL, onHandOver, true);
-    channel.addEventListener(TAP_SOURCE, onEnvelope);
+    target.addEventListener(TAP_SOURCE, onEnvelope);
+    channel = target;
+    if (waiting !== undefined) toTap(waiting);
+    waiting = undefined;
   };
   win.addEventListener(TAP_CHANNEL, onHandOver, true);
+  return toTap;
 }

@@ -31,6 +31,8 @@ export interface Emitter {
    * must stay ahead of it. Records behind an unfilled slot wait (up to HOLD_MS).
    */
   reserve(): (records: RecordDraft[]) => void;
+  /** The private channel (below): the relay also sends the tap its decode rules on it (tags.ts TAP_RULES). */
+  channel: EventTarget;
 }
 
 /**
@@ -142,6 +144,7 @@ export function createEmitter(win: Window, N: Natives, quiet = QUIET_MS, most = 
   N.listen(win, "pagehide", () => send(take(true)), true);
 
   return {
+    channel,
     emit(record) {
       push(record);
       track(record);

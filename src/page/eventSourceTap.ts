@@ -14,7 +14,8 @@ interface Connection {
 
 /**
  * `EventSource`, the deprecated HTTP+SSE transport (2024-11-05): the server's first event is `endpoint` (the URL
- * to POST to), then `message` events. Nothing is recorded for an EventSource until it carries one of those; each
+ * to POST to), then `message` events. Nothing is recorded for an EventSource until it carries one of those (or a
+ * decode rule matches its URL when it is made); each
  * (re)connection is an exchange: a 200 head, its events, an end (`network` on error, `abort` on close()).
  */
 export function tapEventSource(win: Window & typeof globalThis, tap: Tap, N: Natives, wrap: Wrap): void {
@@ -30,7 +31,9 @@ export function tapEventSource(win: Window & typeof globalThis, tap: Tap, N: Nat
   };
 
   wrap.ctor(win, "EventSource", (source) => {
-    const c: Connection = { url: N.eventSourceUrl(source), mcp: false, openedAt: tap.now(), exchange: undefined };
+    const url = N.eventSourceUrl(source);
+    // A decode rule's stream is recorded from its first event, whatever the events carry.
+    const c: Connection = { url, mcp: tap.rules.any() && tap.rules.matches(url, "GET"), openedAt: tap.now(), exchange: undefined };
     WeakMapPrototypeSet(connections, source, c);
     const onEvent = (type: string) => (event: Event) => {
       try {

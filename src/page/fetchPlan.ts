@@ -1,4 +1,5 @@
 import { MESSAGE_CAP } from "../shared/tags.ts";
+import { hostApiOf, type HostApi } from "./hostApi.ts";
 import { isJsonType, looksJsonRpc, scanHeaders, type KeptHeaders, type Tap } from "./mcp.ts";
 import type { Natives } from "./natives.ts";
 import { ArrayBufferIsView, byteLengthOf, endpointOf, isArrayBuffer, ProxyCtor, ReflectGet, StringPrototypeIncludes } from "./primordials.ts";
@@ -14,6 +15,10 @@ export interface Plan {
   body: string | undefined | Promise<string | undefined>;
   /** Known MCP at call time; undefined while an async body decides. */
   mcp: boolean | undefined;
+  /** A call of MCP Inspector v2's backend API (hostApi.ts). */
+  host: HostApi | undefined;
+  /** A decode rule matches: the answer is recorded whatever its content type. */
+  decoded: boolean;
   /** The request's signal was aborted (then every failure is an abort). */
   aborted(): boolean;
 }
@@ -48,6 +53,9 @@ export function planFetch(tap: Tap, N: Natives, request: Request, seen: SeenBody
   const headers = N.requestHeaders(request);
   const scan = scanHeaders((name) => N.headersGet(headers, name));
   const body = seen.value;
+  const url = N.requestUrl(request);
+  const host = hostApiOf(url, method);
+  const decoded = tap.rules.any() && tap.rules.matches(url, method);
   let text: string | undefined;
   let pending: Promise<string | undefined> | undefined;
 
@@ -57,17 +65,16 @@ export function planFetch(tap: Tap, N: Natives, request: Request, seen: SeenBody
       if (byteLengthOf(body) <= MESSAGE_CAP) text = tap.decode(body as ArrayBuffer);
     } else if (isBlob(N, body)) {
       const type = N.blobType!(body);
-      if (N.blobSize!(body) <= MESSAGE_CAP && (type === "" || StringPrototypeIncludes(type, "json"))) pending = N.blobText(body as Blob);
+      if (N.blobSize!(body) <= MESSAGE_CAP && (type === "" || StringPrototypeIncludes(type, "json") || decoded)) pending = N.blobText(body as Blob);
     }
     // FormData, URLSearchParams: not JSON-RPC. A ReadableStream body could be, but reading it needs a tee of what
     // the page sends (and `duplex`): not seen (docs/extension.md).
-  } else if (body === undefined && method !== "GET" && method !== "HEAD" && isJsonType(scan.kept?.["content-type"])) {
+  } else if (body === undefined && method !== "GET" && method !== "HEAD" && (isJsonType(scan.kept?.["content-type"]) || decoded)) {
     // A Request input's body, read from a copy of the tap's own Request; what the browser sends is left as it was.
     pending = N.requestText(N.requestClone(request));
   }
 
-  let mcp: boolean | undefined = (text !== undefined && looksJsonRpc(text)) || scan.mcp ? true : undefined;
-  const url = N.requestUrl(request);
+  let mcp: boolean | undefined = (text !== undefined && looksJsonRpc(text)) || scan.mcp || host !== undefined || decoded ? true : undefined;
   if (!mcp && pending === undefined) {
     // The standalone GET stream of a client that sends no Mcp-* header there: known by its endpoint.
     if (method !== "GET" || !tap.hasEndpoints() || !StringPrototypeIncludes(scan.accept, "text/event-stream") || !tap.hasEndpoint(endpointOf(url))) return undefined;
@@ -75,7 +82,7 @@ export function planFetch(tap: Tap, N: Natives, request: Request, seen: SeenBody
   }
   if (mcp) tap.addEndpoint(endpointOf(url));
   const signal = N.requestSignal(request);
-  return { exchange: tap.id("f"), url, method, time: tap.now(), headers: scan.kept, body: pending ?? text, mcp, aborted: () => N.signalAborted(signal) };
+  return { exchange: tap.id("f"), url, method, time: tap.now(), headers: scan.kept, body: pending ?? text, mcp, host, decoded, aborted: () => N.signalAborted(signal) };
 }
 
 function isBlob(N: Natives, value: unknown): value is Blob {

@@ -1,9 +1,10 @@
 import type { RecordDraft } from "../shared/tapRecord.ts";
 import { createBodyWatch, type BodyWatch } from "./bodyWatch.ts";
 import { planFetch, watchInit, type Plan, type SeenBody } from "./fetchPlan.ts";
+import { connectSummary, isHostMessageEvent } from "./hostApi.ts";
 import { capped, failure, isEventStream, isJsonType, looksJsonRpc, pickHeaders, type Tap } from "./mcp.ts";
 import type { Natives } from "./natives.ts";
-import { append, endpointOf, isBlank, JSONParse, PromiseCtor, PromisePrototypeThen, ReflectApply, ReflectConstruct } from "./primordials.ts";
+import { append, endpointOf, isBlank, JSONParse, PromiseCtor, PromisePrototypeThen, ReflectApply, ReflectConstruct, StringPrototypeIncludes } from "./primordials.ts";
 import { createSseSplitter, readText } from "./sse.ts";
 import type { Wrap } from "./wrap.ts";
 
@@ -40,8 +41,9 @@ export function tapFetch(win: Window & typeof globalThis, tap: Tap, N: Natives, 
     if ((self !== undefined && self !== null && self !== win) || args.length === 0) return plain(target, self, args);
     const input = args[0];
     const init = args[1];
-    // A URL string alone sets no header: never MCP (an MCP GET stream asks for text/event-stream).
-    if (typeof input === "string" && init === undefined) return parses(input) ? ReflectApply(target, self, args) : plain(target, self, args);
+    // A URL string alone sets no header: never MCP (an MCP GET stream asks for text/event-stream), unless a decode
+    // rule or the Inspector's events path (hostApi.ts) may match it.
+    if (typeof input === "string" && init === undefined && !tap.rules.any() && !StringPrototypeIncludes(input, "/api/mcp/events")) return parses(input) ? ReflectApply(target, self, args) : plain(target, self, args);
     const seen: SeenBody = { read: false, value: undefined };
     let request: Request;
     try {
@@ -77,6 +79,7 @@ function follow(tap: Tap, N: Natives, wrap: Wrap, bodies: BodyWatch, plan: Plan,
     if (plan.mcp === undefined) plan.mcp = text !== undefined && looksJsonRpc(text);
     if (!plan.mcp) return;
     tap.addEndpoint(endpointOf(plan.url));
+    if (text && plan.host === "connect") text = connectSummary(text);
     if (text) emit({ time: plan.time, kind: "message", direction: "c2s", stream: "body", method: plan.method, ...capped(text), ...(plan.headers && { headers: plan.headers }) });
   };
   let waiting: (() => void)[] | undefined;
@@ -144,7 +147,7 @@ function onResponse(
     whenDecided(() => emit({ ...head, emptyBody: false }));
     const split = createSseSplitter((event) => {
       // Priming events (an id and empty data) carry no JSON-RPC text; the SDK clients skip them too.
-      if (isBlank(event.data)) return;
+      if (isBlank(event.data) || (plan.host === "events" && !isHostMessageEvent(event))) return;
       const at = tap.now();
       whenDecided(() =>
         emit({
@@ -180,7 +183,7 @@ function onResponse(
       () => {
         // A body cut short by an abort is kept when what arrived is the whole JSON (the client read it, then aborted).
         const whole = error === undefined || isWholeJson(text);
-        const body = text.length > 0 && isJsonType(contentType) ? [draft({ time: tap.now(), kind: "message", direction: "s2c", stream: "body", method: plan.method, ...capped(text) })] : [];
+        const body = text.length > 0 && (isJsonType(contentType) || plan.decoded) ? [draft({ time: tap.now(), kind: "message", direction: "s2c", stream: "body", method: plan.method, ...capped(text) })] : [];
         const records = [draft({ ...head, ...(whole && { emptyBody: text.length === 0 }) })];
         for (let i = 0; i < body.length; i++) append(records, body[i]!);
         append(records, draft({ time: tap.now(), kind: "end", ...(error !== undefined && !whole && { error }) }));

@@ -1,4 +1,5 @@
 import type { RecordDraft } from "../shared/tapRecord.ts";
+import type { DecodeMatcher } from "./decodeRules.ts";
 import { MESSAGE_CAP } from "../shared/tags.ts";
 import {
   ReflectGetOwnPropertyDescriptor,
@@ -107,4 +108,6 @@ export interface Tap {
   hasEndpoint(url: string): boolean;
   hasEndpoints(): boolean;
   decode(bytes: AllowSharedBufferSource): string;
+  /** The user's "Decode as MCP" rules, as the relay last sent them: traffic they match is recorded whatever it carries. */
+  rules: DecodeMatcher;
 }

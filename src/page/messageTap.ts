@@ -1,7 +1,7 @@
 import { capped, looksJsonRpc, type Tap } from "./mcp.ts";
 import type { Natives } from "./natives.ts";
 import { dataJson } from "./json.ts";
-import { ArrayIsArray, JSONParse, RegExpPrototypeExec, WeakMapCtor, WeakMapPrototypeGet, WeakMapPrototypeSet } from "./primordials.ts";
+import { ArrayIsArray, JSONParse, ReflectGetOwnPropertyDescriptor, ReflectOwnKeys, RegExpPrototypeExec, WeakMapCtor, WeakMapPrototypeGet, WeakMapPrototypeSet } from "./primordials.ts";
 
 /** Methods only a client sends, and methods only a server sends (notifications included). */
 const CLIENT_METHOD = /^(initialize|server\/discover|(tools|prompts|resources|completion|logging|tasks)\/.*|notifications\/(initialized|roots\/list_changed|cancelled))$/;
@@ -16,27 +16,115 @@ export type Role = "client" | "server";
  * peer whose role is not known yet counts as the server's (the host page is usually the client).
  */
 export function senderRole(message: unknown, known: Role | undefined): Role | undefined {
-  const first = ArrayIsArray(message) ? (message as unknown[])[0] : message;
+  const first = ArrayIsArray(message) ? own(message, 0) : message;
   if (first === null || typeof first !== "object") return known;
-  const m = first as Record<string, unknown>;
-  if (typeof m.method === "string") {
-    if (RegExpPrototypeExec(CLIENT_METHOD, m.method) !== null) return "client";
-    if (RegExpPrototypeExec(SERVER_METHOD, m.method) !== null) return "server";
+  const method = own(first, "method");
+  if (typeof method === "string") {
+    if (RegExpPrototypeExec(CLIENT_METHOD, method) !== null) return "client";
+    if (RegExpPrototypeExec(SERVER_METHOD, method) !== null) return "server";
     return known;
   }
-  const result = m.result;
+  const result = own(first, "result");
   if (result !== null && typeof result === "object") {
-    if ("serverInfo" in result && "protocolVersion" in result) return "server";
-    if ("action" in result) return "client";
+    if (own(result, "serverInfo") !== undefined && own(result, "protocolVersion") !== undefined) return "server";
+    if (own(result, "action") !== undefined) return "client";
   }
   return known;
 }
 
+/** An own data member, read by descriptor: a structured clone has only those, and no page getter ever runs. */
+function own(value: unknown, key: string | number): unknown {
+  return value !== null && typeof value === "object" ? ReflectGetOwnPropertyDescriptor(value, key)?.value : undefined;
+}
+
+/** What a window message carries, when the tap keeps it. */
+interface Carried {
+  /** The data as JSON text (a string as it came). */
+  text: string;
+  /** The JSON-RPC message inside, for the sender's role (senderRole). */
+  message: unknown;
+  /** The sender's role, when the envelope says it (MCP-B). */
+  role?: Role;
+  /** The MCP-B channel: each is a connection of its own. */
+  channel?: string;
+}
+
+/** Most members of a message object looked at for one holding a JSON-RPC message (the generic fallback). */
+const MAX_MEMBERS = 32;
+
+/** A JSON-RPC message or batch by its cheap mark: `jsonrpc: "2.0"` (the first of a batch). */
+function isJsonRpc(value: unknown): boolean {
+  const first = ArrayIsArray(value) ? own(value, 0) : value;
+  return own(first, "jsonrpc") === "2.0";
+}
+
 /**
- * `message` events carrying JSON-RPC (MCP over postMessage between frames). Received messages only: each frame
- * runs its own tap, so a message between two frames is recorded once, where it arrives. `url` is always the
- * server side's origin and `client` the client side's, so both directions fall in one scope. The tap's own records
- * never travel as window messages (emit.ts), so every message here is the page's.
+ * The one member of an object that holds a JSON-RPC message (the generic envelope `{"rpc": <message>}`), or
+ * undefined when none or several do, or the object has more than MAX_MEMBERS members.
+ */
+function nestedMessage(value: unknown): unknown {
+  if (value === null || typeof value !== "object" || ArrayIsArray(value)) return undefined;
+  const keys = ReflectOwnKeys(value);
+  if (keys.length > MAX_MEMBERS) return undefined;
+  let found: unknown;
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i];
+    if (typeof key !== "string") continue;
+    const member = own(value, key);
+    if (!isJsonRpc(member)) continue;
+    if (found !== undefined) return undefined;
+    found = member;
+  }
+  return found;
+}
+
+/**
+ * Which window messages the tap keeps:
+ * - a JSON-RPC message or batch, as an object or as JSON text;
+ * - an MCP-B envelope (`@mcp-b/transports`: `{channel, type: "mcp", direction, payload}`, the tab and iframe
+ *   transports alike) whose payload is a message; its plain-string handshakes (`mcp-check-ready`, …) are not;
+ * - an object with one member holding a JSON-RPC message (text that names `"jsonrpc"` is kept anyway);
+ * - anything from an origin a decode rule names.
+ * Everything else costs a few own-property reads.
+ */
+function carried(data: unknown, origin: string, tap: Tap): Carried | undefined {
+  if (typeof data === "string") {
+    if (!looksJsonRpc(data) && !(tap.rules.any() && tap.rules.matches(origin, undefined))) return undefined;
+    let message: unknown;
+    try {
+      message = JSONParse(data);
+    } catch {
+      message = undefined;
+    }
+    return { text: data, message: isJsonRpc(message) ? message : nestedMessage(message) };
+  }
+  if (data === null || typeof data !== "object") return undefined;
+  let message: unknown;
+  let role: Role | undefined;
+  let channel: string | undefined;
+  if (own(data, "type") === "mcp" && ReflectGetOwnPropertyDescriptor(data, "payload") !== undefined) {
+    const direction = own(data, "direction");
+    if (direction !== "client-to-server" && direction !== "server-to-client") return undefined;
+    message = own(data, "payload");
+    if (message === null || typeof message !== "object") return undefined;
+    role = direction === "client-to-server" ? "client" : "server";
+    const name = own(data, "channel");
+    channel = typeof name === "string" ? name : "";
+  } else if (isJsonRpc(data)) message = data;
+  else {
+    message = nestedMessage(data);
+    if (message === undefined && !(tap.rules.any() && tap.rules.matches(origin, undefined))) return undefined;
+  }
+  const text = dataJson(data, false);
+  return text === undefined ? undefined : { text, message, ...(role && { role }), ...(channel !== undefined && { channel }) };
+}
+
+/**
+ * `message` events carrying MCP (over postMessage between frames, or between two ends in one window: MCP-B's tab
+ * transport). Received messages only: each frame runs its own tap, so a message between two frames is recorded
+ * once, where it arrives, and one in a window once, by the one listener. `url` is always the server side's origin
+ * and `client` the client side's, so both directions fall in one scope. The tap's own records never travel as
+ * window messages (emit.ts), so every message here is the page's.
  */
 export function tapMessages(win: Window & typeof globalThis, tap: Tap, N: Natives): void {
   const roles = new WeakMapCtor<object, Role>();
@@ -46,43 +134,26 @@ export function tapMessages(win: Window & typeof globalThis, tap: Tap, N: Native
     "message",
     (event) => {
       try {
-        const data: unknown = N.messageData(event);
-        let text: string;
-        let message: unknown;
-        if (typeof data === "string") {
-          if (!looksJsonRpc(data)) return;
-          text = data;
-          try {
-            message = JSONParse(data);
-          } catch {
-            message = undefined;
-          }
-        } else if (data !== null && typeof data === "object") {
-          const first = ArrayIsArray(data) ? (data as unknown[])[0] : data;
-          if (first === null || typeof first !== "object" || (first as { jsonrpc?: unknown }).jsonrpc !== "2.0") return;
-          const json = dataJson(data, false);
-          if (json === undefined) return;
-          text = json;
-          message = data;
-        } else return;
+        const origin = N.messageOrigin(event) || tap.client;
+        const seen = carried(N.messageData(event), origin, tap);
+        if (!seen) return;
         const peer = N.messageSource(event) ?? undefined;
         const known = peer ? WeakMapPrototypeGet(roles, peer) : selfRole;
-        const role = senderRole(message, known) ?? "server";
+        const role = seen.role ?? senderRole(seen.message, known) ?? "server";
         if (peer) WeakMapPrototypeSet(roles, peer, role);
         else selfRole = role;
-        const origin = N.messageOrigin(event) || tap.client;
         const server = role === "server" ? origin : tap.client;
         const client = role === "server" ? tap.client : origin;
         tap.emit({
           transport: "postMessage",
-          exchange: `pm:${client}>${server}`,
+          exchange: seen.channel === undefined ? `pm:${client}>${server}` : `pm:${client}>${server}#${seen.channel}`,
           url: server,
           client,
           time: tap.now(),
           kind: "message",
           direction: role === "server" ? "s2c" : "c2s",
           stream: "postMessage",
-          ...capped(text),
+          ...capped(seen.text),
         });
       } catch {
         // Never into the page.

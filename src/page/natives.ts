@@ -66,6 +66,7 @@ export function captureNatives(win: Window & typeof globalThis) {
     xhrResponseText: getter<string>(xhr, "responseText")!,
     xhrResponse: getter<unknown>(xhr, "response")!,
     xhrGetResponseHeader: xhr ? uncurry(xhr.getResponseHeader) : undefined!,
+    customEventDetail: getter<unknown>(win.CustomEvent.prototype, "detail")!,
     messageData: getter<unknown>(message, "data")!,
     messageOrigin: getter<string>(message, "origin")!,
     messageSource: getter<MessageEventSource | null>(message, "source")!,

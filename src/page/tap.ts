@@ -1,4 +1,6 @@
 import type { RecordDraft } from "../shared/tapRecord.ts";
+import { TAP_RULES } from "../shared/tags.ts";
+import { createDecodeMatcher } from "./decodeRules.ts";
 import { createEmitter } from "./emit.ts";
 import { tapEventSource } from "./eventSourceTap.ts";
 import { tapFetch } from "./fetchTap.ts";
@@ -24,6 +26,15 @@ export function installTap(win: Window & typeof globalThis): void {
   const prefix = StringPrototypeSlice(NumberPrototypeToString(MathRandom(), 36), 2, 8);
   const decoder = new N.TextDecoder();
   const endpoints = new SetCtor<string>();
+  const rules = createDecodeMatcher();
+  // The relay's decode rules (src/content/rules.ts), a JSON string: they apply to what the page does from then on.
+  N.listen(emitter.channel, TAP_RULES, (event) => {
+    try {
+      rules.set(N.customEventDetail(event));
+    } catch {
+      // A malformed update leaves the rules as they were.
+    }
+  });
   let exchanges = 0;
   const tap: Tap = {
     emit: (record: RecordDraft) => emitter.emit(record),
@@ -35,6 +46,7 @@ export function installTap(win: Window & typeof globalThis): void {
     hasEndpoint: (url) => SetPrototypeHas(endpoints, url),
     hasEndpoints: () => SetPrototypeHas(endpoints, ANY),
     decode: (bytes) => N.decode(decoder, bytes),
+    rules,
   };
   const hooks: ((win: Window & typeof globalThis, tap: Tap, N: Natives, wrap: Wrap) => void)[] = [tapFetch, tapXhr, tapEventSource, tapWebSocket, tapMessages];
   for (let i = 0; i < hooks.length; i++) {

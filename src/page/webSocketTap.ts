@@ -9,6 +9,8 @@ interface Socket {
   url: string;
   openedAt: number;
   mcp: boolean;
+  /** A decode rule matched the URL when the socket was made: recorded from its open, every frame. */
+  decoded: boolean;
   exchange?: string;
   /** Frames wait behind a Blob frame being read, so records keep the order of the wire. */
   queue: Promise<void> | undefined;
@@ -20,7 +22,7 @@ const MCP_PROTOCOL = /\bmcp\b/i;
 /**
  * `WebSocket`: frames sent (prototype `send`) and received (a `message` listener of ours, added first at
  * construction). A socket is recorded from its first JSON-RPC frame (or from `open` when it negotiated an `mcp`
- * subprotocol): a 101 head at the open time, the frames, an end at close (`network` when not clean).
+ * subprotocol, or a decode rule matched its URL): a 101 head at the open time, the frames, an end at close (`network` when not clean).
  */
 export function tapWebSocket(win: Window & typeof globalThis, tap: Tap, N: Natives, wrap: Wrap): void {
   if (typeof win.WebSocket !== "function") return;
@@ -65,11 +67,12 @@ export function tapWebSocket(win: Window & typeof globalThis, tap: Tap, N: Nativ
   };
 
   wrap.ctor(win, "WebSocket", (socket) => {
-    const s: Socket = { url: N.webSocketUrl(socket), openedAt: tap.now(), mcp: false, exchange: undefined, queue: undefined, pending: 0 };
+    const url = N.webSocketUrl(socket);
+    const s: Socket = { url, openedAt: tap.now(), mcp: false, decoded: tap.rules.any() && tap.rules.matches(url, undefined), exchange: undefined, queue: undefined, pending: 0 };
     WeakMapPrototypeSet(sockets, socket, s);
     N.listen(socket, "open", () => {
       s.openedAt = tap.now();
-      if (RegExpPrototypeExec(MCP_PROTOCOL, N.webSocketProtocol(socket)) !== null) begin(s);
+      if (s.decoded || RegExpPrototypeExec(MCP_PROTOCOL, N.webSocketProtocol(socket)) !== null) begin(s);
     });
     N.listen(socket, "message", (event) => {
       try {

@@ -1,4 +1,5 @@
 import type { RecordDraft } from "../shared/tapRecord.ts";
+import { connectSummary, hostApiOf, isHostMessageEvent, type HostApi } from "./hostApi.ts";
 import { capped, failure, isEventStream, isJsonType, looksJsonRpc, pickHeaders, scanHeaders, type KeptHeaders, type Tap } from "./mcp.ts";
 import { dataJson } from "./json.ts";
 import type { Natives } from "./natives.ts";
@@ -35,6 +36,9 @@ interface XhrRequest {
   ended?: boolean;
   /** The reserved place of a non-SSE response (emit.ts `reserve`). */
   fill?: (records: RecordDraft[]) => void;
+  /** MCP Inspector v2's backend API (hostApi.ts), or a decode rule's match: set by send(). */
+  host?: HostApi;
+  decoded?: boolean;
 }
 
 /**
@@ -78,7 +82,7 @@ export function tapXhr(win: Window & typeof globalThis, tap: Tap, N: Natives, wr
       const base = N.baseURI ? N.baseURI(win.document) : undefined;
       const method = strings[0] as string;
       const url = N.urlHref(new N.URL(strings[1] as string, base));
-      WeakMapPrototypeSet(requests, xhr, { method: isStandardMethod(method) ? StringPrototypeToUpperCase(method) : method, url, headers: [], sent: false, exchange: undefined, kept: undefined, headAt: undefined, sse: undefined, ended: false, fill: undefined });
+      WeakMapPrototypeSet(requests, xhr, { method: isStandardMethod(method) ? StringPrototypeToUpperCase(method) : method, url, headers: [], sent: false, exchange: undefined, kept: undefined, headAt: undefined, sse: undefined, ended: false, fill: undefined, host: undefined, decoded: false });
     } catch {
       WeakMapPrototypeDelete(requests, xhr);
     }
@@ -136,14 +140,17 @@ export function tapXhr(win: Window & typeof globalThis, tap: Tap, N: Natives, wr
     // Only a first send() after open() (in the OPENED state) sends anything.
     if (!request || request.sent || N.xhrReadyState(xhr) !== 1) return undefined;
     request.sent = true;
-    const text = typeof body === "string" ? body : isArrayBuffer(body) || ArrayBufferIsView(body) ? tap.decode(body as ArrayBuffer) : undefined;
+    let text = typeof body === "string" ? body : isArrayBuffer(body) || ArrayBufferIsView(body) ? tap.decode(body as ArrayBuffer) : undefined;
     const scan = scanHeaders(headerOf(request));
     const endpoint = endpointOf(request.url);
-    const mcp = (text !== undefined && looksJsonRpc(text)) || scan.mcp || (request.method === "GET" && StringPrototypeIncludes(scan.accept, "text/event-stream") && tap.hasEndpoint(endpoint));
+    request.host = hostApiOf(request.url, request.method);
+    request.decoded = tap.rules.any() && tap.rules.matches(request.url, request.method);
+    const mcp = (text !== undefined && looksJsonRpc(text)) || scan.mcp || request.host !== undefined || request.decoded || (request.method === "GET" && StringPrototypeIncludes(scan.accept, "text/event-stream") && tap.hasEndpoint(endpoint));
     if (!mcp) return undefined;
     tap.addEndpoint(endpoint);
     request.exchange = tap.id("x");
     request.kept = scan.kept;
+    if (text && request.host === "connect") text = connectSummary(text);
     if (text) emit(request, { time: tap.now(), kind: "message", direction: "c2s", stream: "body", method: request.method, ...capped(text), ...(scan.kept && { headers: scan.kept }) });
     if (!WeakMapPrototypeHas(watched, xhr)) {
       WeakMapPrototypeSet(watched, xhr, true);
@@ -176,7 +183,7 @@ export function tapXhr(win: Window & typeof globalThis, tap: Tap, N: Natives, wr
         const stream = request.method === "GET" ? "get-sse" : "post-sse";
         emit(request, { time: request.headAt, kind: "response", status, ...headers(xhr), emptyBody: false });
         request.sse = createTextFeed((event) => {
-          if (isBlank(event.data)) return;
+          if (isBlank(event.data) || (request.host === "events" && !isHostMessageEvent(event))) return;
           emit(request, {
             time: tap.now(),
             kind: "message",
@@ -198,7 +205,7 @@ export function tapXhr(win: Window & typeof globalThis, tap: Tap, N: Natives, wr
     const head = { time: request.headAt, kind: "response", status, ...headers(xhr) };
     const finish = (text: string | undefined): void => {
       const records = [draft(request, { ...head, ...(text !== undefined && { emptyBody: text.length === 0 }) })];
-      if (text && isJsonType(N.xhrGetResponseHeader(xhr, "content-type"))) append(records, draft(request, { time: tap.now(), kind: "message", direction: "s2c", stream: "body", method: request.method, ...capped(text) }));
+      if (text && (isJsonType(N.xhrGetResponseHeader(xhr, "content-type")) || request.decoded)) append(records, draft(request, { time: tap.now(), kind: "message", direction: "s2c", stream: "body", method: request.method, ...capped(text) }));
       append(records, draft(request, { time: tap.now(), kind: "end" }));
       request.ended = true;
       request.fill?.(records);

@@ -24,13 +24,13 @@ test("web-ext lint: dist/firefox has no errors and no warning but Preact's own i
   assert.ok(report.warnings.length <= 1);
 });
 
-test("the extension asks for no permissions and Firefox gets its own manifest", () => {
+test("the extension asks for storage only (decode rules; no install warning) and Firefox gets its own manifest", () => {
   ensureBuilt();
   const chrome = JSON.parse(readFileSync("dist/chrome/manifest.json", "utf8"));
   const firefox = JSON.parse(readFileSync("dist/firefox/manifest.json", "utf8"));
   for (const manifest of [chrome, firefox]) {
     assert.equal(manifest.manifest_version, 3);
-    assert.equal(manifest.permissions, undefined);
+    assert.deepEqual(manifest.permissions, ["storage"]);
     assert.equal(manifest.host_permissions, undefined);
   }
   assert.deepEqual(chrome.background, { service_worker: "background.js" });
