@@ -3,6 +3,7 @@ import { chunkRecords, PanelCommand, RECORD_CHUNK_CHARS, type WorkerToPanel } fr
 import { PROTOCOL_VERSION, WORKER_SOURCE } from "../shared/tags.ts";
 import { debug } from "../shared/debug.ts";
 import { badgeFor, type Badge } from "./badge.ts";
+import { createMemoryRuleStorage, createRuleBook, type RuleChange, type RuleStorage } from "./ruleBook.ts";
 import { newMeta, type RecordStore } from "./store.ts";
 import { createTabSession, DEFAULT_LIMITS, emptyDelta, type Limits, type SessionDelta, type TabSession } from "./tabSession.ts";
 
@@ -27,6 +28,8 @@ export interface HubOptions {
   recordChunkChars?: number;
   /** Least time between two acks on one relay's port (ACK_MS). */
   ackMs?: number;
+  /** Where the decode rules are kept (storage.local in the extension; memory by default). */
+  rules?: RuleStorage;
 }
 
 /**
@@ -61,6 +64,10 @@ export function createHub(options: HubOptions) {
   const panels = new Map<number, Set<PanelLink>>();
   const badges = new Map<number, string>();
   let barrier: Promise<unknown> = Promise.resolve();
+  // Rules apply to what arrives from then on: the sessions already loaded get them too, and every panel is told.
+  const book = createRuleBook(options.rules ?? createMemoryRuleStorage(), (rules) => {
+    for (const [tabId, s] of sessions) void serial(tabId, async () => (await s).setRules(rules));
+  });
 
   const serial = <T>(tabId: number, step: () => Promise<T>): Promise<T | undefined> => {
     const previous = chains.get(tabId) ?? Promise.resolve();
@@ -79,10 +86,9 @@ export function createHub(options: HubOptions) {
   const session = (tabId: number): Promise<TabSession> => {
     let s = sessions.get(tabId);
     if (!s) {
-      s = store
-        .load(tabId)
-        .catch(() => undefined)
-        .then((loaded) => createTabSession(loaded?.meta ?? newMeta(tabId), loaded?.records ?? [], limits));
+      s = Promise.all([store.load(tabId).catch(() => undefined), book.loaded]).then(([loaded]) =>
+        createTabSession(loaded?.meta ?? newMeta(tabId), loaded?.records ?? [], limits, book.rules()),
+      );
       sessions.set(tabId, s);
     }
     return s;
@@ -174,6 +180,11 @@ export function createHub(options: HubOptions) {
 
     /** A panel's port: commands in (validated), a snapshot then deltas out. */
     connectPanel(port: HubPort): void {
+      const tellRules = (tabId: number, change: RuleChange, changed: boolean): void => {
+        post(port, { ...envelope, kind: "decodeRules", tabId, rules: change.rules, ...(change.error !== undefined && { error: change.error }) });
+        if (!changed || change.error !== undefined) return;
+        for (const links of panels.values()) for (const other of links) if (other.port !== port) post(other.port, { ...envelope, kind: "decodeRules", tabId: other.tabId, rules: change.rules });
+      };
       let link: PanelLink | undefined;
       const unlink = (): void => {
         if (!link) return;
@@ -187,6 +198,10 @@ export function createHub(options: HubOptions) {
         if (!parsed.success) return;
         const command = parsed.data;
         const tabId = command.tabId;
+        // The rules are the browser's, not the tab's: they change in the rule book's own order.
+        if (command.kind === "decodeRules") return void book.loaded.then(() => tellRules(tabId, { rules: [...book.rules()] }, false));
+        if (command.kind === "addDecodeRule") return void book.add(command.rule).then((change) => tellRules(tabId, change, true));
+        if (command.kind === "removeDecodeRule") return void book.remove(command.id).then((change) => tellRules(tabId, change, true));
         void serial(tabId, async () => {
           const s = await session(tabId);
           switch (command.kind) {

@@ -1,12 +1,17 @@
 // The background worker (a service worker in Chrome, an event page in Firefox). Wiring only: hub.ts.
 import "../shared/jitless.ts";
 import { ext } from "../shared/ext.ts";
-import { CONTENT_PORT, PANEL_PORT } from "../shared/tags.ts";
+import { CONTENT_PORT, DECODE_RULES_KEY, PANEL_PORT } from "../shared/tags.ts";
 import { createHub } from "./hub.ts";
 import { openIdbStore } from "./idbStore.ts";
 
 const hub = createHub({
   store: openIdbStore(),
+  // storage.local, not IndexedDB: every relay reads the rules there at document_start and follows its onChanged.
+  rules: {
+    read: () => ext.storage.local.get(DECODE_RULES_KEY).then((items) => items[DECODE_RULES_KEY]),
+    write: (value) => ext.storage.local.set({ [DECODE_RULES_KEY]: value }),
+  },
   badge(tabId, badge) {
     // The tab may be gone already; a badge is never worth an error.
     void ext.action.setBadgeText({ tabId, text: badge.text }).catch(() => undefined);

@@ -2,6 +2,7 @@ import { CaptureRecord } from "../capture/record.ts";
 import { createEngine, type Finding, type Flow, type Problem } from "../engine/index.ts";
 import type { Severity } from "../engine/rules/types.ts";
 import { tapEnvelopeRecords, type ContentBatch } from "../shared/contentProtocol.ts";
+import type { DecodeRule } from "../shared/decodeRules.ts";
 import type { TabStats } from "../shared/panelProtocol.ts";
 import type { TabMeta } from "./store.ts";
 
@@ -39,7 +40,7 @@ const MAX_DOCS = 500;
  * One tab: its records, the engine that has seen exactly those records, and the counts the panel and the badge
  * show. Built from the stored records on wake (a replay), then fed batch by batch.
  */
-export function createTabSession(meta: TabMeta, stored: readonly CaptureRecord[], limits: Limits = DEFAULT_LIMITS) {
+export function createTabSession(meta: TabMeta, stored: readonly CaptureRecord[], limits: Limits = DEFAULT_LIMITS, rules: readonly DecodeRule[] = []) {
   let engine = createEngine();
   let records: CaptureRecord[] = [];
   const severities: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
@@ -122,6 +123,10 @@ export function createTabSession(meta: TabMeta, stored: readonly CaptureRecord[]
       return { navigated, stored: fresh, delta, ackUpTo: last };
     },
     clear,
+    /** New decode rules, for what arrives from now on. */
+    setRules(next: readonly DecodeRule[]): void {
+      rules = next;
+    },
     records: (): readonly CaptureRecord[] => records,
     flows: (): readonly Flow[] => engine.flows(),
     findings: (): readonly Finding[] => engine.findings(),
