@@ -16,6 +16,8 @@ export interface TabMeta {
   paused?: boolean;
   /** Records seen while paused. */
   skipped?: number;
+  /** The envelope stage's counts (panelProtocol.ts TabStats.envelopes), summed over worker restarts. */
+  envelopes?: Record<string, number>;
   /** The current top-frame document; a new one is a navigation. */
   topDoc?: string;
   /** Per document, the highest relay number stored: what a relay resends after a worker restart is stored once. */

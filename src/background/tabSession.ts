@@ -1,4 +1,5 @@
 import { CaptureRecord } from "../capture/record.ts";
+import { createUnwrapper, type Unwrapper } from "../capture/envelopes/index.ts";
 import { createEngine, type Finding, type Flow, type Problem } from "../engine/index.ts";
 import type { Severity } from "../engine/rules/types.ts";
 import { tapEnvelopeRecords, type ContentBatch } from "../shared/contentProtocol.ts";
@@ -44,6 +45,8 @@ export function createTabSession(meta: TabMeta, stored: readonly CaptureRecord[]
   let engine = createEngine();
   let records: CaptureRecord[] = [];
   const severities: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
+  // The envelope stage runs before records are numbered: the engine and the store see what it yields.
+  let unwrapper = primed(rules, stored);
 
   const feed = (record: CaptureRecord, into?: SessionDelta): void => {
     records.push(record);
@@ -66,6 +69,7 @@ export function createTabSession(meta: TabMeta, stored: readonly CaptureRecord[]
     meta.rejected = 0;
     meta.bytes = 0;
     meta.skipped = 0;
+    meta.envelopes = {};
   };
 
   return {
@@ -84,7 +88,7 @@ export function createTabSession(meta: TabMeta, stored: readonly CaptureRecord[]
       const seen = meta.docs[batch.doc] ?? -1;
       const delta = emptyDelta();
       const fresh: CaptureRecord[] = [];
-      const take = (raw: unknown): void => {
+      const keep = (record: CaptureRecord): void => {
         if (meta.paused) {
           // DevTools' Network panel keeps nothing while its record button is off; the count says what was missed.
           meta.skipped = (meta.skipped ?? 0) + 1;
@@ -94,17 +98,31 @@ export function createTabSession(meta: TabMeta, stored: readonly CaptureRecord[]
           meta.dropped++;
           return;
         }
+        record.seq = meta.nextSeq++;
+        if (record.kind === "message") meta.bytes += record.text.length;
+        fresh.push(record);
+        feed(record, delta);
+      };
+      const take = (raw: unknown): void => {
         // The worker trusts no one: version skew after an update, a compromised renderer.
-        const parsed = CaptureRecord.safeParse(raw !== null && typeof raw === "object" ? { ...raw, seq: meta.nextSeq, v: 1 } : raw);
+        const parsed = CaptureRecord.safeParse(raw !== null && typeof raw === "object" ? { ...raw, seq: 0, v: 1 } : raw);
         if (!parsed.success) {
           meta.rejected++;
           return;
         }
-        meta.nextSeq++;
-        if (parsed.data.kind === "message") meta.bytes += parsed.data.text.length;
-        fresh.push(parsed.data);
-        feed(parsed.data, delta);
+        // Even while paused: a host's connect seen then names the server of what is recorded later.
+        const { seq: _seq, v: _v, ...draft } = parsed.data;
+        for (const out of unwrapper.push(draft)) {
+          if (out === draft) keep(parsed.data);
+          else {
+            // What an adapter made from a checked record; checked again all the same, so nothing malformed is stored.
+            const made = CaptureRecord.safeParse({ ...out, seq: 0, v: 1 });
+            if (made.success) keep(made.data);
+            else meta.rejected++;
+          }
+        }
       };
+      const counted = unwrapper.counts();
       batch.records.forEach((item, i) => {
         if (batch.first + i <= seen) return; // resent after a worker restart: stored already
         if (typeof item !== "string") return take(item);
@@ -113,6 +131,7 @@ export function createTabSession(meta: TabMeta, stored: readonly CaptureRecord[]
         if (inside) inside.forEach(take);
         else meta.rejected++;
       });
+      if (!meta.paused) addCounts(meta, counted, unwrapper.counts());
       const last = batch.first + batch.records.length - 1;
       if (last > seen) {
         delete meta.docs[batch.doc]; // re-inserted last: the oldest documents are pruned first
@@ -125,7 +144,7 @@ export function createTabSession(meta: TabMeta, stored: readonly CaptureRecord[]
     clear,
     /** New decode rules, for what arrives from now on. */
     setRules(next: readonly DecodeRule[]): void {
-      rules = next;
+      unwrapper = primed(next, records);
     },
     records: (): readonly CaptureRecord[] => records,
     flows: (): readonly Flow[] => engine.flows(),
@@ -138,9 +157,33 @@ export function createTabSession(meta: TabMeta, stored: readonly CaptureRecord[]
       preserveLog: meta.preserveLog,
       recording: !meta.paused,
       skipped: meta.skipped ?? 0,
+      envelopes: { ...meta.envelopes },
     }),
     severities: (): Readonly<Record<Severity, number>> => severities,
   };
 }
 
 export type TabSession = ReturnType<typeof createTabSession>;
+
+/**
+ * An unwrapper for `rules` that has seen the stored records an envelope stage made (they pass through unchanged):
+ * what it keeps of a host's session (Inspector v2's connect → upstream) is in memory, and the worker may have
+ * been stopped since those records came. Records without a stamp are not pushed again: they taught it nothing.
+ */
+function primed(rules: readonly DecodeRule[], stored: readonly CaptureRecord[]): Unwrapper {
+  const unwrapper = createUnwrapper({ rules });
+  for (const record of stored) {
+    if (record.kind !== "message" || record.envelope === undefined) continue;
+    const { seq: _seq, v: _v, ...draft } = record;
+    unwrapper.push(draft);
+  }
+  return unwrapper;
+}
+
+/** Adds what the unwrapper counted since `before` to the tab's counts (they outlive the worker, in its meta). */
+function addCounts(meta: TabMeta, before: Record<string, number>, after: Record<string, number>): void {
+  for (const [key, n] of Object.entries(after)) {
+    const added = n - (before[key] ?? 0);
+    if (added > 0) (meta.envelopes ??= {})[key] = (meta.envelopes[key] ?? 0) + added;
+  }
+}

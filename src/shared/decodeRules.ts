@@ -1,4 +1,5 @@
 import * as z from "zod/mini";
+import type { DecodeRule as EnvelopeRule } from "../capture/envelopes/index.ts";
 import { MAX_DECODE_RULES, MAX_RULE_URL } from "./tags.ts";
 
 /**
@@ -13,10 +14,10 @@ export const DecodeRuleInput = z.object({
   url: z.string().check(z.minLength(1), z.maxLength(MAX_RULE_URL)),
   /** An HTTP method token (absent: any method, and traffic without one). */
   method: z.optional(z.string().check(z.regex(/^[A-Za-z]{1,16}$/))),
-  /** RFC 6901: "" (the whole body) or `/`-separated reference tokens. */
+  /** RFC 6901: "" (the whole body) or `/`-separated reference tokens; `~` only as the escapes `~0` and `~1`. */
   pointer: z.string().check(
     z.maxLength(1024),
-    z.refine((p) => p === "" || p.startsWith("/")),
+    z.refine((p) => (p === "" || p.startsWith("/")) && !/~[^01]|~$/.test(p)),
   ),
   direction: z.enum(["c2s", "s2c", "both"]),
 });
@@ -36,3 +37,8 @@ export const StoredRules = z.object({
   rules: z.array(DecodeRule).check(z.maxLength(MAX_DECODE_RULES)),
 });
 export type StoredRules = z.infer<typeof StoredRules>;
+
+// The rule the worker keeps is the rule the envelope stage applies (src/capture/envelopes/types.ts).
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const sameRule: Same<DecodeRule, EnvelopeRule> = true;
+void sameRule;

@@ -1,0 +1,133 @@
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import "../../src/shared/jitless.ts";
+import { createHub, type HubPort } from "../../src/background/hub.ts";
+import { createMemoryRuleStorage } from "../../src/background/ruleBook.ts";
+import { createMemoryStore } from "../../src/background/store.ts";
+import { createUplink } from "../../src/content/uplink.ts";
+import type { CaptureRecord } from "../../src/capture/record.ts";
+import { CONTENT_PORT } from "../../src/shared/tags.ts";
+import type { TapRecord } from "../../src/shared/tapRecord.ts";
+import { inspectorSession } from "../capture/envelopes/fixtures.ts";
+import { connectPanel, portPair, settle, type FakePort } from "./fakes.ts";
+
+/**
+ * The worker's envelope stage (src/background/tabSession.ts): the tap's records go through the unwrapper
+ * (src/capture/envelopes) before they are numbered and stored; its counts reach the panel in TabStats.envelopes.
+ */
+function world(rules = createMemoryRuleStorage()) {
+  const store = createMemoryStore();
+  let hub = createHub({ store, flushMs: 5, rules });
+  const ports: FakePort[] = [];
+  const content = (tabId: number) => () => {
+    const pair = portPair(CONTENT_PORT, { tab: { id: tabId }, url: "http://127.0.0.1/" });
+    ports.push(pair.server);
+    hub.connectContent(pair.server as HubPort);
+    return pair.client;
+  };
+  return {
+    store,
+    rules,
+    get hub() {
+      return hub;
+    },
+    content,
+    restart() {
+      for (const port of ports.splice(0)) port.disconnect();
+      hub = createHub({ store, flushMs: 5, rules });
+    },
+  };
+}
+
+const messages = (records: readonly CaptureRecord[]) => records.flatMap((r) => (r.kind === "message" ? [r] : []));
+
+describe("the envelope stage in the worker", () => {
+  test("an Inspector v2 session is stored as the MCP messages it carried, numbered from 0, counted for the panel", async () => {
+    const w = world();
+    const { records, upstream, backend } = inspectorSession();
+    const relay = createUplink({ connect: w.content(4), doc: "doc", top: true });
+    relay.push(records as TapRecord[]);
+    await settle(() => relay.state().queued === 0, "acks");
+    const stored = w.store.tabs.get(4)!.records;
+    assert.deepEqual(stored.map((r) => r.seq), [...stored.keys()]);
+    assert.equal(stored.length, 7, "the host's heads, ends, wrappers and {ok:true} answers are not stored");
+    for (const m of messages(stored)) {
+      assert.equal(m.envelope, "inspector-v2");
+      assert.equal(m.stream, "envelope");
+      assert.equal(m.server, upstream);
+      assert.equal(m.via, `${backend}/api/mcp`);
+    }
+    const panel = connectPanel(w.hub, 4);
+    await settle(() => panel.messages.length > 0, "snapshot");
+    assert.deepEqual(panel.store.stats.value.envelopes, { "inspector-v2": 7 });
+    const s = await w.hub.session(4);
+    assert.deepEqual(s.problems(), [], "no input problems from the host's own bodies");
+    assert.equal(s.flows().length, 1);
+    assert.equal(s.flows()[0]!.status, "complete");
+  });
+
+  test("the counts survive a worker restart and a replay; clear resets them", async () => {
+    const w = world();
+    const { records } = inspectorSession();
+    const relay = createUplink({ connect: w.content(5), doc: "doc", top: true });
+    const half = records.findIndex((r) => r.kind === "message" && r.text.includes("tools/call"));
+    relay.push(records.slice(0, half) as TapRecord[]);
+    await settle(() => relay.state().queued === 0, "first half");
+    w.restart();
+    relay.push(records.slice(half) as TapRecord[]);
+    await settle(() => relay.state().queued === 0 && w.store.tabs.get(5)!.records.length === 7, "second half");
+    const s = await w.hub.session(5);
+    assert.deepEqual(s.stats().envelopes, { "inspector-v2": 7 });
+    assert.deepEqual(w.store.tabs.get(5)!.meta.envelopes, { "inspector-v2": 7 });
+    s.clear();
+    assert.deepEqual(s.stats().envelopes, {});
+  });
+
+  test(
+    "a worker stopped between the connect and a later send keeps the session's upstream server",
+    { todo: "the unwrapper keeps a backend session's upstream in memory; the woken worker pushes it the stored stamped records (tabSession.ts `primed`), which it does not learn from yet (src/capture/envelopes, branch env)" },
+    async () => {
+      const w = world();
+      const { records, upstream } = inspectorSession();
+      const relay = createUplink({ connect: w.content(6), doc: "doc", top: true });
+      const half = records.findIndex((r) => r.kind === "message" && r.text.includes("tools/call"));
+      relay.push(records.slice(0, half) as TapRecord[]);
+      await settle(() => relay.state().queued === 0, "first half");
+      w.restart();
+      relay.push(records.slice(half) as TapRecord[]);
+      await settle(() => relay.state().queued === 0 && w.store.tabs.get(6)!.records.length === 7, "second half");
+      assert.deepEqual(new Set(messages(w.store.tabs.get(6)!.records).map((m) => m.server)), new Set([upstream]));
+    },
+  );
+
+  test("a decode rule added from the panel applies to what the tap sends from then on, and is counted under its id", async () => {
+    const w = world();
+    const tab = 8;
+    const url = "http://127.0.0.1:5000/bridge/send";
+    const body = (message: object) => JSON.stringify({ rpc: JSON.stringify(message) });
+    const bridge = (exchange: string, message: object): TapRecord[] => [
+      { transport: "http", exchange, url, client: "http://127.0.0.1:5000", time: 1, kind: "message", direction: "c2s", stream: "body", method: "POST", text: body(message) },
+      { transport: "http", exchange, url, client: "http://127.0.0.1:5000", time: 2, kind: "response", status: 200 },
+      { transport: "http", exchange, url, client: "http://127.0.0.1:5000", time: 3, kind: "message", direction: "s2c", stream: "body", method: "POST", text: '{"ok":true}' },
+      { transport: "http", exchange, url, client: "http://127.0.0.1:5000", time: 4, kind: "end" },
+    ];
+    const relay = createUplink({ connect: w.content(tab), doc: "doc", top: true });
+    relay.push(bridge("b1", { jsonrpc: "2.0", id: 1, method: "tools/list" }));
+    await settle(() => relay.state().queued === 0, "before the rule");
+    const before = w.store.tabs.get(tab)!.records.length;
+    assert.equal(before, 4, "without a rule the records are stored as they came");
+
+    const panel = connectPanel(w.hub, tab);
+    panel.send("addDecodeRule", { rule: { url: "*/bridge/*", method: "POST", pointer: "/rpc", direction: "both" } });
+    await settle(() => panel.messages.some((m) => m.kind === "decodeRules"), "the rule");
+    relay.push(bridge("b2", { jsonrpc: "2.0", id: 2, method: "tools/list" }));
+    await settle(() => relay.state().queued === 0 && (panel.store.stats.value.envelopes?.["decode:d1"] ?? 0) === 1, "after the rule");
+    const after = w.store.tabs.get(tab)!.records.slice(before);
+    assert.equal(after.length, 1);
+    const m = after[0]!;
+    assert.ok(m.kind === "message");
+    assert.equal(m.envelope, "decode:d1");
+    assert.equal(m.direction, "c2s");
+    assert.deepEqual(JSON.parse(m.text), { jsonrpc: "2.0", id: 2, method: "tools/list" });
+  });
+});
