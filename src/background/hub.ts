@@ -141,6 +141,31 @@ export function createHub(options: HubOptions) {
     }
   };
 
+  /** Each document's ack, through the port its relay uses now: items that waited (TabSession `release`) are acked later. */
+  const ackers = new Map<string, (doc: string, upTo: number) => void>();
+  const releases = new Map<number, ReturnType<typeof setTimeout>>();
+  let stopped = false;
+  /** Stores the tab's waiting items once they have waited long enough (tabSession.ts HOLD_MS). */
+  const scheduleRelease = (tabId: number, s: TabSession): void => {
+    const at = s.nextRelease();
+    if (at === undefined || releases.has(tabId) || stopped) return;
+    const current = sessions.get(tabId);
+    releases.set(
+      tabId,
+      setTimeout(() => {
+        releases.delete(tabId);
+        void serial(tabId, async () => {
+          if (sessions.get(tabId) !== current) return; // the tab was closed or the browser restarted meanwhile
+          const result = s.release();
+          if (result.stored.length > 0 || result.acks.size > 0) await store.append(s.meta, result.stored);
+          for (const [doc, upTo] of result.acks) ackers.get(doc)?.(doc, upTo);
+          if (result.stored.length > 0) publish(tabId, s, result.delta);
+          scheduleRelease(tabId, s);
+        });
+      }, Math.max(0, at - Date.now())),
+    );
+  };
+
   return {
     /** A content relay's port: record batches in, acks out (after the records are stored). */
     connectContent(port: HubPort): void {
@@ -149,6 +174,7 @@ export function createHub(options: HubOptions) {
       let ack: { doc: string; upTo: number } | undefined;
       let ackedAt = -Infinity;
       let ackTimer: ReturnType<typeof setTimeout> | undefined;
+      let doc: string | undefined;
       const sendAck = (): void => {
         ackTimer = undefined;
         if (!ack) return;
@@ -156,7 +182,16 @@ export function createHub(options: HubOptions) {
         post(port, { ...envelope, kind: "ack", ...ack });
         ack = undefined;
       };
-      port.onDisconnect.addListener(() => clearTimeout(ackTimer));
+      const queueAck = (batchDoc: string, upTo: number): void => {
+        ack = { doc: batchDoc, upTo: ack?.doc === batchDoc ? Math.max(ack.upTo, upTo) : upTo };
+        const wait = ackedAt + ackMs - Date.now();
+        if (wait <= 0) sendAck();
+        else ackTimer ??= setTimeout(sendAck, wait);
+      };
+      port.onDisconnect.addListener(() => {
+        clearTimeout(ackTimer);
+        if (doc !== undefined && ackers.get(doc) === queueAck) ackers.delete(doc);
+      });
       port.onMessage.addListener((message) => {
         const parsed = ContentBatch.safeParse(message);
         void serial(tabId, async () => {
@@ -166,14 +201,14 @@ export function createHub(options: HubOptions) {
             return;
           }
           const batch = parsed.data;
+          doc = batch.doc;
+          ackers.set(batch.doc, queueAck);
           const result = s.ingest(batch);
           if (result.navigated) await store.reset(s.meta);
           if (result.stored.length > 0 || s.records().length > 0 || s.meta.dropped > 0 || result.navigated) await store.append(s.meta, result.stored);
-          ack = { doc: batch.doc, upTo: ack?.doc === batch.doc ? Math.max(ack.upTo, result.ackUpTo) : result.ackUpTo };
-          const wait = ackedAt + ackMs - Date.now();
-          if (wait <= 0) sendAck();
-          else ackTimer ??= setTimeout(sendAck, wait);
+          queueAck(batch.doc, result.ackUpTo);
           publish(tabId, s, result.navigated ? "reset" : result.delta);
+          scheduleRelease(tabId, s);
         });
       });
     },
@@ -239,6 +274,8 @@ export function createHub(options: HubOptions) {
     },
 
     removeTab(tabId: number): Promise<unknown> {
+      clearTimeout(releases.get(tabId));
+      releases.delete(tabId);
       return serial(tabId, async () => {
         sessions.delete(tabId);
         badges.delete(tabId);
@@ -248,6 +285,8 @@ export function createHub(options: HubOptions) {
 
     /** Browser start-up or install: stored tab ids belong to another session. */
     resetAll(): Promise<unknown> {
+      for (const timer of releases.values()) clearTimeout(timer);
+      releases.clear();
       sessions.clear();
       badges.clear();
       barrier = Promise.all([barrier, ...chains.values()]).catch(() => undefined).then(() => store.clearAll()).catch(() => undefined);
@@ -256,6 +295,12 @@ export function createHub(options: HubOptions) {
 
     /** The session of a tab, for tests. */
     session,
+    /** Cancels the hub's timers: a stopped worker runs nothing (tests that stop a worker stop its hub). */
+    stop(): void {
+      for (const timer of releases.values()) clearTimeout(timer);
+      releases.clear();
+      stopped = true;
+    },
   };
 }
 

@@ -38,6 +38,28 @@ export interface IngestResult {
 const MAX_DOCS = 500;
 
 /**
+ * Items with window messages wait until none has come for HOLD_MS (more than the tap's FLUSH_MS of 250: the other
+ * frames' batches of the same moments are in by then), but no item waits longer than MAX_HOLD_MS (a page that
+ * never stops posting messages).
+ */
+export const HOLD_MS = 400;
+export const MAX_HOLD_MS = 2000;
+
+/** A relay item waiting (`release`): its document, its relay number, when it came, and its records unchecked. */
+interface Held {
+  doc: string;
+  number: number;
+  arrived: number;
+  records: unknown[];
+}
+
+const isWindowMessage = (raw: unknown): boolean => raw !== null && typeof raw === "object" && (raw as { transport?: unknown }).transport === "postMessage";
+const timeOf = (raw: unknown): number => {
+  const time = raw !== null && typeof raw === "object" ? (raw as { time?: unknown }).time : undefined;
+  return typeof time === "number" ? time : -Infinity;
+};
+
+/**
  * One tab: its records, the engine that has seen exactly those records, and the counts the panel and the badge
  * show. Built from the stored records on wake (a replay), then fed batch by batch.
  */
@@ -72,76 +94,145 @@ export function createTabSession(meta: TabMeta, stored: readonly CaptureRecord[]
     meta.envelopes = {};
   };
 
+  // The batch being stored: what keep() adds to.
+  let fresh: CaptureRecord[] = [];
+  let delta = emptyDelta();
+  const keep = (record: CaptureRecord): void => {
+    if (meta.paused) {
+      // DevTools' Network panel keeps nothing while its record button is off; the count says what was missed.
+      meta.skipped = (meta.skipped ?? 0) + 1;
+      return;
+    }
+    if (records.length >= limits.maxRecords || meta.bytes >= limits.maxBytes) {
+      meta.dropped++;
+      return;
+    }
+    record.seq = meta.nextSeq++;
+    if (record.kind === "message") meta.bytes += record.text.length;
+    fresh.push(record);
+    feed(record, delta);
+  };
+  const take = (raw: unknown): void => {
+    // The worker trusts no one: version skew after an update, a compromised renderer.
+    const parsed = CaptureRecord.safeParse(raw !== null && typeof raw === "object" ? { ...raw, seq: 0, v: 1 } : raw);
+    if (!parsed.success) {
+      meta.rejected++;
+      return;
+    }
+    // Even while paused: a host's connect seen then names the server of what is recorded later.
+    const { seq: _seq, v: _v, ...draft } = parsed.data;
+    for (const out of unwrapper.push(draft)) {
+      if (out === draft) keep(parsed.data);
+      else {
+        // What an adapter made from a checked record; checked again all the same, so nothing malformed is stored.
+        const made = CaptureRecord.safeParse({ ...out, seq: 0, v: 1 });
+        if (made.success) keep(made.data);
+        else meta.rejected++;
+      }
+    }
+  };
+  /** Runs `store` as one step: its records, and the unwrapper's counts, go to the panel and the store together. */
+  const step = (store: () => void): { stored: CaptureRecord[]; delta: SessionDelta } => {
+    fresh = [];
+    delta = emptyDelta();
+    const counted = unwrapper.counts();
+    store();
+    if (!meta.paused) addCounts(meta, counted, unwrapper.counts());
+    return { stored: fresh, delta };
+  };
+  const storedUpTo = (doc: string, number: number): void => {
+    if (number <= (meta.docs[doc] ?? -1)) return;
+    delete meta.docs[doc]; // re-inserted last: the oldest documents are pruned first
+    meta.docs[doc] = number;
+    const docs = Object.keys(meta.docs);
+    for (const old of docs.slice(0, Math.max(0, docs.length - MAX_DOCS))) delete meta.docs[old];
+  };
+
+  /**
+   * Items (tap envelopes) that carry window messages wait (HOLD_MS, MAX_HOLD_MS), then go in the order of their
+   * records' times across documents: a message between a page and its iframe is recorded by the tap of the frame
+   * that receives it, so the two halves of one conversation come through two relays, each batching for up to
+   * FLUSH_MS (src/page/emit.ts), and their arrival order is not the order on the wire. Each document's own order
+   * is kept; later items of a document with an item waiting wait behind it. Acks follow what is stored.
+   */
+  let held: Held[] = [];
+  const waiting = new Map<string, number>();
+  const firstHeld = (doc: string): number | undefined => held.find((h) => h.doc === doc)?.number;
+
+  const clearAll = (): void => {
+    clear();
+    held = [];
+    waiting.clear();
+  };
+
   return {
     meta,
-    ingest(batch: Omit<ContentBatch, "source" | "v" | "kind">): IngestResult {
+    ingest(batch: Omit<ContentBatch, "source" | "v" | "kind">, now = Date.now()): IngestResult {
       let navigated = false;
       if (batch.top && batch.doc !== meta.topDoc) {
         // DevTools' Network panel clears on navigation unless "Preserve log" is on; so does this.
-        if (meta.topDoc !== undefined && !meta.preserveLog && (records.length > 0 || meta.dropped > 0)) {
-          clear();
+        if (meta.topDoc !== undefined && !meta.preserveLog && (records.length > 0 || meta.dropped > 0 || held.length > 0)) {
+          clearAll();
           navigated = true;
         }
         meta.topDoc = batch.doc;
       }
       meta.rejected += batch.rejected;
-      const seen = meta.docs[batch.doc] ?? -1;
-      const delta = emptyDelta();
-      const fresh: CaptureRecord[] = [];
-      const keep = (record: CaptureRecord): void => {
-        if (meta.paused) {
-          // DevTools' Network panel keeps nothing while its record button is off; the count says what was missed.
-          meta.skipped = (meta.skipped ?? 0) + 1;
-          return;
-        }
-        if (records.length >= limits.maxRecords || meta.bytes >= limits.maxBytes) {
-          meta.dropped++;
-          return;
-        }
-        record.seq = meta.nextSeq++;
-        if (record.kind === "message") meta.bytes += record.text.length;
-        fresh.push(record);
-        feed(record, delta);
-      };
-      const take = (raw: unknown): void => {
-        // The worker trusts no one: version skew after an update, a compromised renderer.
-        const parsed = CaptureRecord.safeParse(raw !== null && typeof raw === "object" ? { ...raw, seq: 0, v: 1 } : raw);
-        if (!parsed.success) {
-          meta.rejected++;
-          return;
-        }
-        // Even while paused: a host's connect seen then names the server of what is recorded later.
-        const { seq: _seq, v: _v, ...draft } = parsed.data;
-        for (const out of unwrapper.push(draft)) {
-          if (out === draft) keep(parsed.data);
-          else {
-            // What an adapter made from a checked record; checked again all the same, so nothing malformed is stored.
-            const made = CaptureRecord.safeParse({ ...out, seq: 0, v: 1 });
-            if (made.success) keep(made.data);
-            else meta.rejected++;
+      const seen = Math.max(meta.docs[batch.doc] ?? -1, waiting.get(batch.doc) ?? -1);
+      const result = step(() =>
+        batch.records.forEach((item, i) => {
+          const number = batch.first + i;
+          if (number <= seen) return; // resent after a worker restart: stored already
+          // A tap envelope, forwarded as JSON text: the relay leaves parsing and checking to the worker, off the page's thread.
+          const inside = typeof item === "string" ? tapEnvelopeRecords(item) : [item];
+          if (!inside) meta.rejected++;
+          if (waiting.has(batch.doc) || inside?.some(isWindowMessage)) {
+            held.push({ doc: batch.doc, number, arrived: now, records: inside ?? [] });
+            waiting.set(batch.doc, number);
+            return;
           }
-        }
-      };
-      const counted = unwrapper.counts();
-      batch.records.forEach((item, i) => {
-        if (batch.first + i <= seen) return; // resent after a worker restart: stored already
-        if (typeof item !== "string") return take(item);
-        // A tap envelope, forwarded as JSON text: the relay leaves parsing and checking to the worker, off the page's thread.
-        const inside = tapEnvelopeRecords(item);
-        if (inside) inside.forEach(take);
-        else meta.rejected++;
-      });
-      if (!meta.paused) addCounts(meta, counted, unwrapper.counts());
+          inside?.forEach(take);
+          storedUpTo(batch.doc, number);
+        }),
+      );
+      const next = firstHeld(batch.doc);
       const last = batch.first + batch.records.length - 1;
-      if (last > seen) {
-        delete meta.docs[batch.doc]; // re-inserted last: the oldest documents are pruned first
-        meta.docs[batch.doc] = last;
-        const docs = Object.keys(meta.docs);
-        for (const doc of docs.slice(0, Math.max(0, docs.length - MAX_DOCS))) delete meta.docs[doc];
-      }
-      return { navigated, stored: fresh, delta, ackUpTo: last };
+      return { navigated, ...result, ackUpTo: next === undefined ? last : next - 1 };
     },
-    clear,
+    /** When waiting items may go (ms since the epoch), or undefined when none waits. */
+    nextRelease: (): number | undefined => (held.length > 0 ? Math.min(held.at(-1)!.arrived + HOLD_MS, held[0]!.arrived + MAX_HOLD_MS) : undefined),
+    /**
+     * Stores the waiting items, merged by time: all of them once none has come for HOLD_MS (or with `all`), else
+     * those that have waited HOLD_MS once the oldest has waited MAX_HOLD_MS. Says what each document may ack.
+     */
+    release(now = Date.now(), all = false): { stored: CaptureRecord[]; delta: SessionDelta; acks: Map<string, number> } {
+      const quiet = held.length > 0 && held.at(-1)!.arrived + HOLD_MS <= now;
+      const ready = held.filter((h) => all || quiet || (held[0]!.arrived + MAX_HOLD_MS <= now && h.arrived + HOLD_MS <= now));
+      held = held.slice(ready.length);
+      const acks = new Map<string, number>();
+      const queues = new Map<string, unknown[]>();
+      for (const item of ready) {
+        const queue = queues.get(item.doc) ?? [];
+        queue.push(...item.records);
+        queues.set(item.doc, queue);
+        acks.set(item.doc, item.number);
+      }
+      const result = step(() => {
+        const heads = [...queues.values()].map((queue) => ({ queue, at: 0 }));
+        for (;;) {
+          let best: (typeof heads)[number] | undefined;
+          for (const head of heads) if (head.at < head.queue.length && (!best || timeOf(head.queue[head.at]) < timeOf(best.queue[best.at]))) best = head;
+          if (!best) break;
+          take(best.queue[best.at++]);
+        }
+      });
+      for (const [doc, number] of acks) {
+        storedUpTo(doc, number);
+        if (waiting.get(doc) === number) waiting.delete(doc);
+      }
+      return { ...result, acks };
+    },
+    clear: clearAll,
     /** New decode rules, for what arrives from now on. */
     setRules(next: readonly DecodeRule[]): void {
       unwrapper = primed(next, records);

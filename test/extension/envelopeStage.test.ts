@@ -33,6 +33,7 @@ function world(rules = createMemoryRuleStorage()) {
     },
     content,
     restart() {
+      hub.stop();
       for (const port of ports.splice(0)) port.disconnect();
       hub = createHub({ store, flushMs: 5, rules });
     },
@@ -129,5 +130,59 @@ describe("the envelope stage in the worker", () => {
     assert.equal(m.envelope, "decode:d1");
     assert.equal(m.direction, "c2s");
     assert.deepEqual(JSON.parse(m.text), { jsonrpc: "2.0", id: 2, method: "tools/list" });
+  });
+});
+
+describe("window messages from several frames", () => {
+  /** One conversation between a page and its iframe: each frame's tap records what it receives. */
+  const pm = (direction: "c2s" | "s2c", time: number, message: object): TapRecord => ({
+    transport: "postMessage",
+    exchange: "pm:http://127.0.0.1:1>http://127.0.0.1:2",
+    url: "http://127.0.0.1:2",
+    client: "http://127.0.0.1:1",
+    time,
+    kind: "message",
+    direction,
+    stream: "postMessage",
+    text: JSON.stringify({ jsonrpc: "2.0", ...message }),
+  });
+  const conversation = {
+    // The frame (server side) receives the client's messages…
+    frame: [pm("c2s", 10, { id: 1, method: "tools/call", params: { name: "x" } }), pm("c2s", 30, { id: 0, result: { action: "decline" } })],
+    // …and the page the server's, in between on the wire.
+    page: [pm("s2c", 20, { id: 0, method: "elicitation/create", params: { mode: "form", message: "?", requestedSchema: { type: "object", properties: {} } } }), pm("s2c", 40, { id: 1, result: { content: [] } })],
+  };
+
+  test("are stored in the order of their times, whichever relay's batch came first", async () => {
+    const w = world();
+    const page = createUplink({ connect: w.content(11), doc: "page", top: true });
+    const frame = createUplink({ connect: w.content(11), doc: "frame", top: false });
+    page.hello();
+    frame.push(conversation.frame);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    page.push(conversation.page);
+    await settle(() => page.state().queued === 0 && frame.state().queued === 0, "acks after the hold");
+    const stored = w.store.tabs.get(11)!.records;
+    assert.deepEqual(stored.map((r) => [r.seq, r.time]), [[0, 10], [1, 20], [2, 30], [3, 40]]);
+    const s = await w.hub.session(11);
+    assert.equal(s.flows().length, 1);
+    assert.equal(s.flows()[0]!.status, "complete");
+    assert.deepEqual(s.findings().filter((f) => f.severity === "error"), [], "the answer follows its question");
+  });
+
+  test("a worker stopped while they wait loses nothing and stores nothing twice", async () => {
+    const w = world();
+    const page = createUplink({ connect: w.content(12), doc: "page", top: true });
+    const frame = createUplink({ connect: w.content(12), doc: "frame", top: false });
+    page.hello();
+    frame.push(conversation.frame);
+    page.push(conversation.page);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    w.restart(); // before the hold ended: nothing was acked, so the relays send it all again
+    frame.push([]);
+    page.push([]);
+    await settle(() => page.state().queued === 0 && frame.state().queued === 0 && (w.store.tabs.get(12)?.records.length ?? 0) === 4, "after the restart");
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    assert.deepEqual(w.store.tabs.get(12)!.records.map((r) => r.time), [10, 20, 30, 40]);
   });
 });
