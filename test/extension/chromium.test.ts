@@ -1,16 +1,15 @@
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import * as esbuild from "esbuild";
 import type { Page } from "playwright-core";
-import { exportJsonl } from "../../src/capture/jsonl.ts";
 import type { CaptureRecord } from "../../src/capture/record.ts";
 import { analyze } from "../../src/engine/index.ts";
 import { ensureBuilt } from "./built.ts";
 import { launchWithExtension, type ExtensionBrowser } from "./chromium.ts";
+import { assertPanelShows as panelShows, cliReport, type CliFile } from "./panelMatches.ts";
 import { BROKEN_ANSWER, startFixtureHost, type FixtureHost } from "./fixtures/host.ts";
 
 /**
@@ -37,12 +36,6 @@ interface FixtureWindow {
   mcpRelease(): void;
   done?: Promise<unknown>;
 }
-type CliReport = {
-  files: {
-    flows: { id: string; kind: string; revision: string | null; method: string; target: string | null; rounds: number; status: string; elicitations: { mode: string; action: string | null; completed: boolean }[] }[];
-    findings: { rule: string; severity: string; flow: string | null; entry: number; message: string }[];
-  }[];
-};
 
 let host: FixtureHost;
 let browser: ExtensionBrowser;
@@ -100,41 +93,8 @@ function assertSeqs(records: CaptureRecord[]): void {
   assert.deepEqual(records.map((r) => r.seq), records.map((_, i) => i));
 }
 
-async function cli(records: CaptureRecord[], name: string): Promise<CliReport["files"][number]> {
-  const file = join(scratch, `${name}.jsonl`);
-  await writeFile(file, exportJsonl(records));
-  const run = spawnSync(process.execPath, ["dist/cli/mcp-elicit.js", "lint", file, "--json"], { encoding: "utf8" });
-  const report = JSON.parse(run.stdout) as CliReport;
-  return report.files[0]!;
-}
-
-/** The panel, opened as a page for the tab, must list exactly the CLI's flows and findings. */
-async function assertPanelShows(tabId: number, expected: CliReport["files"][number]): Promise<void> {
-  const panel = await browser.context.newPage();
-  try {
-    await panel.goto(`chrome-extension://${browser.extensionId}/panel.html?tabId=${tabId}`);
-    await panel.getByRole("heading", { name: `Flows (${expected.flows.length})` }).waitFor({ timeout: 10_000 });
-    await panel.getByRole("heading", { name: `Findings (${expected.findings.length})` }).waitFor({ timeout: 10_000 });
-    const flowRows = panel.getByRole("table", { name: "Flows" }).getByRole("row", { name: /^flow / });
-    assert.equal(await flowRows.count(), expected.flows.length);
-    // The panel's columns by name (panel/FlowList.tsx, panel/FindingList.tsx write `data-col`).
-    const cells = (selector: string, columns: string[]) =>
-      panel.$$eval(selector, (rows, columns) => rows.map((row) => columns.map((c) => row.querySelector(`td[data-col="${c}"]`)?.textContent ?? "")), columns);
-    assert.deepEqual(
-      await cells("tr[data-flow]", ["id", "kind", "era", "method", "target", "status", "rounds"]),
-      expected.flows.map((f) => [f.id, f.kind, f.revision ?? "unknown", f.method, f.target ?? "", f.status, String(f.rounds)]),
-    );
-    if (expected.findings.length > 0) assert.equal(await panel.getByRole("table", { name: "Findings" }).getByRole("row", { name: /^finding / }).count(), expected.findings.length);
-    // The Findings view groups by rule (Expert Info), so rows come in another order than the engine's.
-    const sorted = (rows: string[][]) => rows.map((r) => JSON.stringify(r)).sort();
-    assert.deepEqual(
-      sorted(await cells("tr[data-finding]", ["severity", "rule", "message", "flow", "entry"])),
-      sorted(expected.findings.map((f) => [f.severity, f.rule, f.message, f.flow ?? "", String(f.entry)])),
-    );
-  } finally {
-    await panel.close();
-  }
-}
+const cli = (records: CaptureRecord[], name: string) => cliReport(records, join(scratch, `${name}.jsonl`));
+const assertPanelShows = (tabId: number, expected: CliFile) => panelShows(browser, tabId, expected);
 
 describe("Chromium: dist/chrome", { timeout: 240_000 }, () => {
   test("raw JSON-RPC of both eras (SSE and JSON, form accept/decline/cancel, URL mode, MRTR over two rounds)", async () => {

@@ -13,6 +13,11 @@ export interface ExtensionBrowser {
   stopWorker(): Promise<void>;
   /** Every record the worker holds for the tab, through the panel's port protocol (an extension page asks). */
   records(tabId: number): Promise<CaptureRecord[]>;
+  /**
+   * Sends one panel command (src/shared/panelProtocol.ts) from an extension page and resolves with the first
+   * worker message of kind `answer` (subscribe answers `snapshot`; the decode-rule commands answer `decodeRules`).
+   */
+  command<T>(tabId: number, kind: string, extra: object, answer: string): Promise<T>;
   /** The toolbar badge text of a tab. */
   badge(tabId: number): Promise<string>;
   /** The ids of the tabs the worker holds records for, with the transports and clients of their records. */
@@ -98,6 +103,24 @@ export async function launchWithExtension(): Promise<ExtensionBrowser> {
       }
     },
     records: (tabId) => ask<CaptureRecord[]>(tabId, "records"),
+    async command<T>(tabId: number, kind: string, extra: object, answer: string) {
+      const page = await extensionPage();
+      return page.evaluate(
+        ({ message, answer }) =>
+          new Promise<T>((resolve, reject) => {
+            const port = chrome.runtime.connect({ name: "mcp-elicit/panel" });
+            const timer = setTimeout(() => reject(new Error(`no ${answer} answer`)), 10_000);
+            port.onMessage.addListener((reply: { kind: string }) => {
+              if (reply.kind !== answer) return;
+              clearTimeout(timer);
+              port.disconnect();
+              resolve(reply as T);
+            });
+            port.postMessage(message);
+          }),
+        { message: { source: "mcp-elicitation-inspector/panel", v: 1, kind, tabId, ...extra }, answer },
+      );
+    },
     async badge(tabId) {
       const page = await extensionPage();
       return page.evaluate((tabId) => chrome.action.getBadgeText({ tabId }), tabId);
