@@ -6,13 +6,16 @@ import { after, before, describe, test } from "node:test";
 import * as esbuild from "esbuild";
 import { ensureBuilt } from "./built.ts";
 import { behaviours, type Behaviour, type Ctx, type Observed } from "./transparency/behaviours/index.ts";
-import { launchBaseline, launchTapped, runBehaviour, tapRecords, type BatteryBrowser, type TappedBrowser } from "./transparency/browsers.ts";
+import { BATTERY_DECODE_RULE } from "./transparency/behaviours/envelopes.ts";
+import { launchBaseline, launchTapped, runBehaviour, tapLeftAlone, tapRecords, type BatteryBrowser, type TappedBrowser } from "./transparency/browsers.ts";
 import { startTransparencyServer, type TransparencyServer } from "./transparency/server.ts";
 
 /**
  * Transparency: the page cannot notice the tap. Each behaviour (test/extension/transparency/behaviours/) runs in a
  * fresh page of a Chromium without the extension and of one with dist/chrome loaded; what the page observed must
- * be identical. For MCP-looking traffic the worker must also hold records of it, so the tap was really there.
+ * be identical. For MCP-looking traffic the worker must also hold records of it, so the tap was really there; for
+ * traffic the tap must leave alone (`unrecorded`), it must hold none. The tapped browser has one decode rule
+ * (behaviours/envelopes.ts BATTERY_DECODE_RULE).
  * A behaviour with `bug` shows a transparency bug of the tap described in test/extension/TAP-BUGS.md: it fails
  * until the tap is fixed. TRANSPARENCY_DUMP=<dir>
  * writes what both pages observed for each behaviour.
@@ -35,6 +38,8 @@ before(async () => {
   server = await startTransparencyServer(bundle.outputFiles[0]!.text);
   baseline = await launchBaseline();
   tapped = await launchTapped();
+  // One "Decode as MCP" rule, for the behaviours under /decoded/ (envelopes.ts); no other behaviour's URL matches it.
+  await tapped.addDecodeRule(BATTERY_DECODE_RULE);
 });
 
 after(async () => {
@@ -77,9 +82,20 @@ async function compare(behaviour: Behaviour): Promise<void> {
   const base = await runBehaviour(baseline.context, server.origin, behaviour.name, baseCtx);
   const tapCtx = ctxFor("tap");
   const mcp = behaviour.mcp;
+  const alone = behaviour.unrecorded?.(tapCtx);
   let unrecorded: unknown;
   const tap = await runBehaviour(tapped.context, server.origin, behaviour.name, tapCtx, async () => {
-    if (mcp) await tapRecords(tapped, mcp, tapCtx).catch((error: unknown) => void (unrecorded = error));
+    if (mcp)
+      await tapRecords(tapped, mcp, tapCtx).then(
+        async () => {
+          if (!mcp.never) return;
+          await new Promise((resolve) => setTimeout(resolve, 800)); // the rest of the tab's records
+          const text = JSON.stringify(await tapped.recordsOfOpenTabs());
+          for (const secret of mcp.never) if (text.includes(secret)) unrecorded = new Error(`a record holds ${JSON.stringify(secret)}`);
+        },
+        (error: unknown) => void (unrecorded = error),
+      );
+    if (alone !== undefined) await tapLeftAlone(tapped, alone).catch((error: unknown) => void (unrecorded = error));
   });
   dump(behaviour.name, { base: normal(base, baseCtx), tap: normal(tap, tapCtx) });
   assert.deepEqual(normal(tap.seen, tapCtx), normal(base.seen, baseCtx));

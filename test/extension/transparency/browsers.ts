@@ -18,6 +18,8 @@ export interface TappedBrowser extends BatteryBrowser {
   workerUrl: string;
   /** The records the worker holds for each open tab, asked the way the panel asks (panel port, `records`). */
   recordsOfOpenTabs(): Promise<CaptureRecord[][]>;
+  /** Adds a decode rule through the panel protocol; resolves once the worker has stored it. */
+  addDecodeRule(rule: object): Promise<void>;
 }
 
 /** A persistent context on a fresh profile (testing.md), removed by close(). */
@@ -67,6 +69,25 @@ export async function launchTapped(): Promise<TappedBrowser> {
       ...browser,
       extensionId,
       workerUrl: worker.url(),
+      async addDecodeRule(rule) {
+        const page = await extensionPage();
+        await page.evaluate(
+          ({ port: name, message }) =>
+            new Promise<void>((resolve, reject) => {
+              const port = chrome.runtime.connect({ name });
+              const timer = setTimeout(() => reject(new Error("the worker did not answer")), 10_000);
+              port.onMessage.addListener((reply: { kind: string; error?: string }) => {
+                if (reply.kind !== "decodeRules") return;
+                clearTimeout(timer);
+                port.disconnect();
+                if (reply.error) reject(new Error(reply.error));
+                else resolve();
+              });
+              port.postMessage(message);
+            }),
+          { port: PANEL_PORT, message: { source: PANEL_SOURCE, v: PROTOCOL_VERSION, kind: "addDecodeRule", tabId: 0, rule } },
+        );
+      },
       async recordsOfOpenTabs() {
         const page = await extensionPage();
         return page.evaluate(
@@ -119,6 +140,15 @@ export async function runBehaviour(context: BrowserContext, origin: string, name
   } finally {
     clearTimeout(timer);
     await page.close().catch(() => undefined);
+  }
+}
+
+/** The worker holds no record of `url` for any open tab once the tap has had time to post (emit.ts FLUSH_MS, and the worker's hold). */
+export async function tapLeftAlone(browser: TappedBrowser, url: string): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  for (const records of await browser.recordsOfOpenTabs()) {
+    const touched = records.filter((r) => (r.url ?? "").includes(url));
+    if (touched.length > 0) throw new Error(`the tap recorded ${touched.length} records of ${url}: ${JSON.stringify(touched.slice(0, 3))}`);
   }
 }
 

@@ -248,6 +248,30 @@ async function route({ url, q, req, res, body, run, harness }: Call): Promise<vo
       }
       return; // held open: the page closes it
     }
+    case "/api/mcp/connect":
+    case "/api/mcp/send":
+    case "/api/mcp/events":
+      return inspectorBackend(path, q, req, res, body, run);
+    case "/chat/stream":
+      return chatStream(q, res, run);
+    case "/api/chat/history":
+      res.writeHead(200, { "content-type": "application/json", "cache-control": "no-store" }).end(JSON.stringify({ conversations: [{ id: "c1", title: "Trip to Porto", updated: 1767225600 }], cursor: null, seen: seenRequest(req, body) }));
+      return;
+    case "/decoded/rpc":
+      // Text, not JSON: a decode rule makes the tap keep it all the same.
+      res.writeHead(200, { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" }).end(JSON.stringify({ rpc: { jsonrpc: "2.0", id: idOf(body), result: { seen: body.toString("utf8").length } } }));
+      return;
+    case "/decoded/events":
+    case "/decoded/sse": {
+      res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-store" });
+      for (let i = 1; i <= 4; i++) {
+        await sleep(40);
+        if (res.destroyed) return;
+        res.write(`id: d${i}\ndata: ${JSON.stringify({ rpc: { jsonrpc: "2.0", method: "notifications/progress", params: { progress: i } } })}\n\n`);
+      }
+      if (path === "/decoded/events") res.end();
+      return; // /decoded/sse is held open: the page closes it
+    }
     case "/sse/wrongtype":
       res.writeHead(200, { "content-type": "text/plain" }).end("data: not an event stream\n\n");
       return;
@@ -311,6 +335,73 @@ async function sse(q: URLSearchParams, res: ServerResponse, run: RunState): Prom
   if (hold) return; // open until the client goes away
   await sleep(gap);
   res.end(`id: e-final\ndata: ${JSON.stringify({ jsonrpc: "2.0", id: 1, result: { done: true } })}\n\n`);
+  run.finished = true;
+}
+
+/** Runs' MCP Inspector v2 backends (inspectorBackend): the open events stream of each, and what waits for it. */
+const backends = new Map<string, { stream?: ServerResponse; queue: string[] }>();
+
+/**
+ * An MCP Inspector v2-shaped backend (@modelcontextprotocol/inspector 2.12.0, docs/hosts-wire.md of the host
+ * tests): connect → `{sessionId}`, send → `{"ok":true}` (for a request, once its answer went out on the events
+ * stream), events: a priming comment, then `event: <type>` / `data: {"type","data"}` for the answer and, before
+ * it, one of the backend's `fetch_request` reports.
+ */
+async function inspectorBackend(path: string, q: URLSearchParams, req: IncomingMessage, res: ServerResponse, body: Buffer, run: RunState): Promise<void> {
+  const json = { ...CORS, "content-type": "application/json", "cache-control": "no-store" };
+  const key = q.get("k") ?? "";
+  const backend = backends.get(key) ?? { queue: [] };
+  backends.set(key, backend);
+  const push = (type: string, data: unknown): void => {
+    const event = `event: ${type}\ndata: ${JSON.stringify({ type, data })}\n\n`;
+    if (backend.stream && !backend.stream.destroyed) backend.stream.write(event);
+    else backend.queue.push(event);
+  };
+  if (path === "/api/mcp/connect") {
+    res.writeHead(200, json).end(JSON.stringify({ sessionId: `session-${key}` }));
+    return;
+  }
+  if (path === "/api/mcp/events") {
+    res.writeHead(200, { ...CORS, "content-type": "text/event-stream", "cache-control": "no-cache" });
+    res.write(":\n\n");
+    backend.stream = res;
+    for (const event of backend.queue.splice(0)) res.write(event);
+    res.on("close", () => void (backend.stream = undefined));
+    return; // held open until the page aborts it
+  }
+  let message: { id?: unknown; method?: unknown } = {};
+  try {
+    message = (JSON.parse(body.toString("utf8")) as { message?: typeof message }).message ?? {};
+  } catch {
+    // answered all the same
+  }
+  if (message.id !== undefined && typeof message.method === "string") {
+    await sleep(30);
+    push("fetch_request", { id: "f1", method: "POST", url: "http://127.0.0.1:9/mcp", requestHeaders: { authorization: "Bearer upstream-secret" }, requestBody: JSON.stringify(message) });
+    push("message", { jsonrpc: "2.0", id: message.id, result: { method: message.method, contentType: req.headers["content-type"] ?? null } });
+    await sleep(20);
+  }
+  run.finished = true;
+  res.writeHead(200, json).end('{"ok":true}');
+}
+
+/**
+ * A chat app's own token stream, nothing MCP about it: `n` (2000) SSE events of OpenAI-style deltas in bursts of
+ * 50, then `data: [DONE]`.
+ */
+async function chatStream(q: URLSearchParams, res: ServerResponse, run: RunState): Promise<void> {
+  const n = Number(q.get("n") ?? 2000);
+  res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-store" });
+  res.flushHeaders();
+  for (let i = 0; i < n; i += 50) {
+    let burst = "";
+    for (let j = i; j < Math.min(n, i + 50); j++) burst += `data: ${JSON.stringify({ id: "chatcmpl-1", object: "chat.completion.chunk", choices: [{ index: 0, delta: { content: `tok${j} ` }, finish_reason: null }] })}\n\n`;
+    if (res.destroyed) return;
+    run.written += Buffer.byteLength(burst);
+    if (!res.write(burst)) await drained(res);
+    await sleep(5);
+  }
+  res.end("data: [DONE]\n\n");
   run.finished = true;
 }
 

@@ -1,3 +1,4 @@
+import { envelopeBehaviours } from "./envelopes.ts";
 import { errorBehaviours } from "./errors.ts";
 import { eventSourceBehaviours } from "./eventSource.ts";
 import { fetchBodies } from "./fetchBodies.ts";
@@ -20,6 +21,7 @@ export const behaviours: Behaviour[] = [
   ...eventSourceBehaviours,
   ...webSocketBehaviours,
   ...postMessageBehaviours,
+  ...envelopeBehaviours,
   ...errorBehaviours,
   ...pageCodeBehaviours,
 ];

@@ -24,6 +24,8 @@ export interface McpTraffic {
   transport: "http" | "eventsource" | "websocket" | "postMessage";
   /** A part of the record's URL (a path, or an origin for postMessage). */
   url: (ctx: Ctx) => string;
+  /** Text no record of the tab may hold (credentials the traffic carried besides its MCP). */
+  never?: string[];
 }
 
 export interface Behaviour {
@@ -34,6 +36,11 @@ export interface Behaviour {
    * a late main thread merges chunks in either browser, so a difference is retried before it counts.
    */
   timing?: boolean;
+  /**
+   * Traffic the tap must leave alone (issue 9: a chat page's own streams and API calls): in the tapped browser the
+   * worker must hold no record whose URL contains this once the behaviour ran.
+   */
+  unrecorded?: (ctx: Ctx) => string;
   /** The entry of test/extension/TAP-BUGS.md this behaviour shows, while the tap has that bug. */
   bug?: string;
   run(ctx: Ctx): Promise<Observed>;
