@@ -4,6 +4,7 @@ import type { FlowStore } from "./store.ts";
 import { duration, shown } from "./text.ts";
 import { focusList, nextIndex, useRowFocus, VirtualTable } from "./VirtualTable.tsx";
 import { modesOf, serverLabel } from "./flowFacts.ts";
+import { flowOutcome } from "./outcome.ts";
 
 export const FLOW_ROW_HEIGHT = 22;
 
@@ -55,6 +56,7 @@ export function FlowList({ store, onOpen }: { store: FlowStore; onOpen(): void }
             <col class="w-era" />
             <col class="w-kind" />
             <col class="w-status" />
+            <col class="w-outcome" />
             <col class="w-num" />
             <col class="w-time" />
             <col class="w-time" />
@@ -71,6 +73,9 @@ export function FlowList({ store, onOpen }: { store: FlowStore; onOpen(): void }
             <th scope="col">Era</th>
             <th scope="col">Kind</th>
             <th scope="col">Status</th>
+            <th scope="col" title="How each question ended: the user's accept, decline or cancel; the client's error code when it answered with an error instead of asking anyone; waiting while open">
+              Outcome
+            </th>
             <th scope="col" title="Rounds: how many times the client sent the request">
               Rounds
             </th>
@@ -91,6 +96,7 @@ export function FlowList({ store, onOpen }: { store: FlowStore; onOpen(): void }
 
 function FlowRow({ flow, index, store, selected, onOpen }: { flow: Flow; index: number; store: FlowStore; selected: boolean; onOpen(): void }) {
   const worst = store.worstOf(flow.id);
+  const outcome = flowOutcome(flow, store.record);
   return (
     <tr
       aria-label={`flow ${flow.id}`}
@@ -115,6 +121,9 @@ function FlowRow({ flow, index, store, selected, onOpen }: { flow: Flow; index: 
       <td data-col="kind">{flow.kind}</td>
       <td data-col="status" class={`status ${flow.status}`}>
         {flow.status}
+      </td>
+      <td data-col="outcome" class={outcome.className} title={outcome.all.length > 1 ? outcome.all.map((o) => o.text).join(", ") : undefined}>
+        {outcome.text}
       </td>
       <td data-col="rounds" class="num">
         {flow.rounds.length}

@@ -1,4 +1,5 @@
 import type { Flow } from "../src/engine/index.ts";
+import { isErrorAnswer } from "./outcome.ts";
 import { escapeInvisible } from "./text.ts";
 
 /** The distinct elicitation modes a flow asked in, in order of first use. */
@@ -31,6 +32,8 @@ export interface Interval {
 export function userIntervals(flow: Flow, now: number): Interval[] {
   const out: Interval[] = [];
   for (const e of flow.elicitations) {
+    // A client that answered with an error asked nobody (the engine's userMs agrees).
+    if (isErrorAnswer(e)) continue;
     const end = e.answeredAt ?? (flow.status === "pending" ? now : (flow.endedAt ?? e.askedAt));
     if (end > e.askedAt) out.push({ start: e.askedAt, end });
   }
