@@ -1,4 +1,4 @@
-import { useComputed, useSignal, useSignalEffect, type ReadonlySignal, type Signal } from "@preact/signals";
+import { useComputed, useSignal, useSignalEffect, type ReadonlySignal } from "@preact/signals";
 import { memo } from "preact/compat";
 import { useEffect, useLayoutEffect, useRef } from "preact/hooks";
 import type { Flow } from "../src/engine/index.ts";
@@ -45,7 +45,7 @@ type Window = { fit: true } | { fit: false; start: number; end: number };
  * rounds as server segments and the time it waited on the user drawn apart (hatched). Wheel or +/- zooms around
  * the pointer, drag or arrow keys pan, 0 fits; clicking a span selects its flow.
  */
-export const Timeline = memo(function Timeline({ store, now }: { store: FlowStore; now: Signal<number> }) {
+export const Timeline = memo(function Timeline({ store, now }: { store: FlowStore; now: ReadonlySignal<number> }) {
   const box = useRef<HTMLDivElement>(null);
   const width = useSignal(600);
   const win = useSignal<Window>({ fit: true });

@@ -3,7 +3,7 @@ import { redactText } from "../src/capture/redact.ts";
 import type { CaptureRecord } from "../src/capture/record.ts";
 import type { Finding, Flow, Problem } from "../src/engine/index.ts";
 import { severityRank, type Severity } from "../src/engine/rules/types.ts";
-import type { TabStats, WorkerToPanel } from "../src/shared/panelProtocol.ts";
+import type { StoredDecodeRule, TabStats, WorkerToPanel } from "../src/shared/panelProtocol.ts";
 import { maskFlow, type MaskedFlow } from "./mask.ts";
 import { matchFlow, parseFilter, type Filter } from "./query.ts";
 
@@ -71,6 +71,7 @@ export function createFlowStore() {
   const worstOfFlow = new Map<string, Severity>();
   const problemList: Problem[] = [];
   const counts: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
+  let maxTime = 0;
 
   const version = signal(0);
   const stats = signal<TabStats>(noStats);
@@ -86,6 +87,10 @@ export function createFlowStore() {
   const severityFilter = signal<SeverityFilter>({ error: true, warning: true, info: true });
   /** Flows whose secret values the user chose to see; every other flow is shown masked. */
   const revealed = signal<ReadonlySet<string>>(new Set());
+  /** The worker's "Decode as MCP" rules (global, not per tab); empty until it sends them, and with no tab. */
+  const decodeRules = signal<readonly StoredDecodeRule[]>([]);
+  /** Message records per envelope that unwrapped them (`inspector-v2`, `mcp-b`, `decode:<rule id>`, …). */
+  const envelopeCounts = new Map<string, number>();
 
   const reset = (): void => {
     flowList.length = 0;
@@ -99,14 +104,19 @@ export function createFlowStore() {
     worstOfFlow.clear();
     problemList.length = 0;
     counts.error = counts.warning = counts.info = 0;
+    maxTime = 0;
     textCache.clear();
     viewCache.clear();
+    envelopeCounts.clear();
     matched.filter = null;
     matched.hits.length = 0;
     matched.revs.length = 0;
   };
 
   const addRecord = (record: CaptureRecord): void => {
+    if (record.time > maxTime) maxTime = record.time;
+    const envelope = (record as { envelope?: unknown }).envelope;
+    if (record.kind === "message" && typeof envelope === "string") envelopeCounts.set(envelope, (envelopeCounts.get(envelope) ?? 0) + 1);
     if (record.seq === recordList.length && recordBySeq.size === 0) recordList.push(record);
     else {
       recordList.push(record);
@@ -249,6 +259,11 @@ export function createFlowStore() {
     const at = id === null ? undefined : indexOf.get(id);
     return at === undefined ? null : flowList[at]!;
   });
+  /** The latest record time (a file's "now"). */
+  const lastTime = computed(() => {
+    void version.value;
+    return maxTime;
+  });
   const recordCount = computed(() => {
     void version.value;
     return recordList.length;
@@ -270,6 +285,7 @@ export function createFlowStore() {
     severityCounts,
     worst,
     recordCount,
+    lastTime,
     selectedFlowId,
     selectedFlow,
     selectedFindingId,
@@ -319,8 +335,19 @@ export function createFlowStore() {
       return true;
     },
 
-    /** Applies one message from the worker: a snapshot replaces everything, a delta adds to it. Ignored while a file is shown. */
+    decodeRules,
+    /** How many of the records shown (the tab's, or the file's) a decode rule unwrapped (read `version` to follow). */
+    matchedBy: (ruleId: string): number => envelopeCounts.get(`decode:${ruleId}`) ?? 0,
+
+    /**
+     * Applies one message from the worker: a snapshot replaces everything, a delta adds to it. Ignored while a file
+     * is shown, but for the decode rules (they are the worker's, not the tab's).
+     */
     apply(message: WorkerToPanel): void {
+      if (message.kind === "decodeRules") {
+        decodeRules.value = message.rules;
+        return;
+      }
       if (!isLive()) return;
       if (message.kind !== "snapshot" && message.kind !== "delta" && message.kind !== "snapshotRecords") return;
       batch(() => {

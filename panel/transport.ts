@@ -1,11 +1,18 @@
 /// <reference types="chrome" />
 import { ext } from "../src/shared/ext.ts";
-import type { PanelCommand, WorkerToPanel } from "../src/shared/panelProtocol.ts";
+import type { DecodeRuleInput, PanelCommand, WorkerToPanel } from "../src/shared/panelProtocol.ts";
 import { PANEL_PORT, PANEL_SOURCE, PROTOCOL_VERSION, WORKER_SOURCE } from "../src/shared/tags.ts";
 
 /** The only panel module that touches extension APIs. */
 
-export type Command = { kind: "subscribe" } | { kind: "clear" } | { kind: "preserveLog"; on: boolean } | { kind: "record"; on: boolean } | { kind: "records" };
+export type Command =
+  | { kind: "subscribe" }
+  | { kind: "clear" }
+  | { kind: "preserveLog"; on: boolean }
+  | { kind: "record"; on: boolean }
+  | { kind: "records" }
+  | { kind: "addDecodeRule"; rule: DecodeRuleInput }
+  | { kind: "removeDecodeRule"; id: string };
 
 export interface Transport {
   send(command: Command): void;

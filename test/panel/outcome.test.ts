@@ -71,5 +71,7 @@ describe("panel outcome column", () => {
     assert.equal(flowOutcome(flow, store.record).text, "waiting");
     assert.equal(flowOutcome(flow, store.record).className, "outcome-waiting");
     assert.equal(flowOutcome({ ...flow, status: "abandoned" }, store.record).text, "no answer");
+    // A file's open flow ends where its records do (the timeline's clock for a file), not at the wall clock.
+    assert.equal(store.lastTime.value, Math.max(...errorAnswerCapture(false).map((r) => r.time)));
   });
 });

@@ -1,0 +1,166 @@
+import assert from "node:assert/strict";
+import { mkdir } from "node:fs/promises";
+import { after, before, describe, test } from "node:test";
+import type { Page } from "playwright-core";
+import { exportJsonl } from "../../src/capture/jsonl.ts";
+import { ensureBuilt } from "../extension/built.ts";
+import { launchWithExtension, type ExtensionBrowser } from "../extension/chromium.ts";
+import { captureBuilder, error, form, legacySession, legacyToolCall, request, result, streamCall } from "../helpers/capture.ts";
+import { SECRETS, secretCapture } from "./corpus.ts";
+
+/**
+ * Issue 9's panel views in Chromium through the extension (panel.html, no DevTools): the Outcome column, masking
+ * with a per-flow reveal, the Decode as MCP section. Screenshots go to test-artifacts/panel-*.png.
+ */
+const ARTIFACTS = "test-artifacts";
+let browser: ExtensionBrowser;
+
+before(async () => {
+  ensureBuilt();
+  await mkdir(ARTIFACTS, { recursive: true });
+  browser = await launchWithExtension();
+});
+after(async () => {
+  await browser?.close();
+});
+
+interface Panel {
+  page: Page;
+  errors: string[];
+  shot(name: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+async function openPanel(query: string, colorScheme: "light" | "dark" = "light"): Promise<Panel> {
+  const page = await browser.context.newPage();
+  const errors: string[] = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  page.on("console", (m) => void (m.type() === "error" && errors.push(m.text())));
+  await page.setViewportSize({ width: 1400, height: 900 });
+  await page.emulateMedia({ colorScheme });
+  await page.goto(`chrome-extension://${browser.extensionId}/panel.html${query}`);
+  return { page, errors, shot: async (name) => void (await page.screenshot({ path: `${ARTIFACTS}/panel-${name}.png` })), close: () => page.close() };
+}
+
+async function importInto(page: Page, name: string, text: string): Promise<void> {
+  await page.getByLabel("Import HAR or JSONL file").setInputFiles({ name, mimeType: "application/json", buffer: Buffer.from(text) });
+  await page.getByRole("heading", { level: 1, name: `MCP elicitation — ${name}` }).waitFor();
+  await page.waitForFunction(() => performance.getEntriesByName("mcp:import-done").length > 0 && !document.querySelector('[role="status"].source')?.textContent?.includes("importing"));
+  await page.evaluate(() => performance.clearMarks("mcp:import-done"));
+}
+
+const cell = (page: Page, flow: string, col: string) => page.locator(`tr[data-flow="${flow}"] td[data-col="${col}"]`).textContent();
+
+/** Three flows: accepted, declined, and one a use-mcp-like client answers -32601 after 800 ms; a fourth left open. */
+function outcomesCapture(): string {
+  const b = captureBuilder();
+  const h = legacySession(b);
+  const ask = (id: number, name: string, answer: unknown) => {
+    const x = streamCall(b, legacyToolCall(id, name), h);
+    b.sse(x, request(id * 10, "elicitation/create", form({ api_key: { type: "string", title: "API key" } }, "Paste your provider API key")));
+    b.wait(800);
+    if (answer === undefined) return;
+    b.accepted(answer, h);
+    b.sse(x, result(id, { content: [{ type: "text", text: "done" }] }));
+    b.end(x);
+  };
+  ask(1, "accepted", result(10, { action: "accept", content: { api_key: "sk-proj-abcdefghijklmnopqrstuvwx" } }));
+  ask(2, "declined", result(20, { action: "decline" }));
+  ask(3, "use_mcp", error(30, -32601, "Method not found"));
+  ask(4, "open", undefined);
+  return exportJsonl(b.records);
+}
+
+describe("issue 9 panel views in Chromium", { timeout: 240_000 }, () => {
+  test("Outcome column: accept, decline, the client's error code (no user time), waiting; the story tells the error", async () => {
+    const panel = await openPanel("");
+    const { page } = panel;
+    await importInto(page, "outcomes.jsonl", outcomesCapture());
+    assert.deepEqual(
+      await page.$$eval("tr[data-flow]", (rows) => rows.map((r) => [r.querySelector('[data-col="target"]')!.textContent, r.querySelector('[data-col="outcome"]')!.textContent])),
+      [
+        ["accepted", "accept"],
+        ["declined", "decline"],
+        ["use_mcp", "error -32601"],
+        ["open", "waiting"],
+      ],
+    );
+    assert.equal(await cell(page, "flow-3", "user"), "0 ms", "an error answer is not time on the user");
+    assert.match((await cell(page, "flow-1", "user"))!, /^[\d.]+ (ms|s)$/);
+    assert.notEqual(await cell(page, "flow-1", "user"), "0 ms");
+    await page.getByRole("row", { name: "flow flow-3", exact: true }).click();
+    assert.match(await page.getByRole("tabpanel").innerText(), /the client answered with error -32601 \(“Method not found”\) instead of asking the user/);
+    await page.getByRole("tab", { name: "Form" }).click();
+    assert.equal(await page.getByLabel("answer").textContent(), "error -32601");
+    await panel.shot("outcomes");
+    assert.deepEqual(panel.errors, []);
+    await panel.close();
+  });
+
+  test("masking: secret answers and credentials are [REDACTED] in story, form, messages and findings by default; Reveal values shows one flow as captured", async () => {
+    const panel = await openPanel("");
+    const { page } = panel;
+    await importInto(page, "secrets.jsonl", exportJsonl(secretCapture()));
+    const leaks = async () => {
+      const text = await page.locator(".app").innerText();
+      const values = await page.$$eval("input, select", (els) => els.map((e) => (e as HTMLInputElement).value).join("\n"));
+      return Object.entries(SECRETS).filter(([, s]) => text.includes(s) || values.includes(s)).map(([name]) => name);
+    };
+    const ids = await page.$$eval("tr[data-flow]", (rows) => rows.map((r) => r.getAttribute("data-flow")!));
+    for (const id of ids) {
+      await page.getByRole("row", { name: `flow ${id}`, exact: true }).click();
+      for (const name of ["Story", "Messages", "Form", "Rounds", "URL"]) {
+        const tab = page.getByRole("tab", { name, exact: true });
+        if ((await tab.count()) === 0) continue;
+        await tab.click();
+        assert.deepEqual(await leaks(), [], `${id} ${name}`);
+      }
+    }
+    const register = await page.$$eval("tr[data-flow]", (rows) => rows.find((r) => r.querySelector('[data-col="target"]')!.textContent === "register_user")!.getAttribute("data-flow")!);
+    await page.getByRole("row", { name: `flow ${register}`, exact: true }).click();
+    await page.getByRole("tab", { name: "Form" }).click();
+    const password = page.locator('[data-field="password"] input');
+    assert.equal(await password.inputValue(), "[REDACTED]");
+    assert.equal(await page.locator('[data-field="email"] input').inputValue(), "ada@example.com", "what is not secret is shown");
+    await panel.shot("masked-form");
+    const reveal = page.getByRole("button", { name: "Reveal values" });
+    assert.equal(await reveal.getAttribute("aria-pressed"), "false");
+    await reveal.focus();
+    await page.keyboard.press("Enter");
+    assert.equal(await password.inputValue(), SECRETS.password);
+    assert.equal(await page.getByRole("button", { name: "Mask values" }).getAttribute("aria-pressed"), "true");
+    await page.getByRole("tab", { name: "Messages" }).click();
+    assert.ok((await page.getByRole("tabpanel").innerText()).includes(SECRETS.password));
+    await panel.shot("revealed-messages");
+    // Only that flow: the others stay masked.
+    for (const id of ids.filter((i) => i !== register)) {
+      await page.getByRole("row", { name: `flow ${id}`, exact: true }).click();
+      await page.getByRole("tab", { name: "Messages" }).click();
+      assert.deepEqual(await leaks(), [], id);
+    }
+    await page.getByRole("row", { name: `flow ${register}`, exact: true }).click();
+    await page.getByRole("button", { name: "Mask values" }).click();
+    assert.deepEqual(await leaks(), []);
+    assert.deepEqual(panel.errors, []);
+    await panel.close();
+  });
+
+  test("Decode as…: the section opens from the toolbar, says why rules cannot be edited without a tab, closes on Escape", async () => {
+    const panel = await openPanel("");
+    const { page } = panel;
+    const toggle = page.getByRole("button", { name: /^Decode as…/ });
+    assert.equal(await toggle.getAttribute("aria-expanded"), "false");
+    await toggle.click();
+    const section = page.getByRole("region", { name: "Decode as MCP" });
+    await section.waitFor();
+    assert.match(await section.innerText(), /No tab is inspected/);
+    assert.equal(await section.getByRole("button", { name: "Add rule" }).isDisabled(), true);
+    await panel.shot("decode-no-tab");
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("aria-label")), "Decode as MCP", "the keyboard is in the section");
+    await page.keyboard.press("Escape");
+    await section.waitFor({ state: "detached" });
+    assert.equal(await page.evaluate(() => document.activeElement?.classList.contains("decode-toggle")), true);
+    assert.deepEqual(panel.errors, []);
+    await panel.close();
+  });
+});
