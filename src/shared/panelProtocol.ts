@@ -1,6 +1,7 @@
 import * as z from "zod/mini";
 import type { Finding, Flow, Problem } from "../engine/index.ts";
 import type { CaptureRecord } from "../capture/record.ts";
+import { DecodeRuleInput, type DecodeRule } from "./decodeRules.ts";
 import { PANEL_SOURCE, PROTOCOL_VERSION, WORKER_SOURCE } from "./tags.ts";
 
 /** Panel → worker, validated by the worker. */
@@ -16,6 +17,14 @@ export const PanelCommand = z.discriminatedUnion("kind", [
   command("record", { on: z.boolean() }),
   /** Every capture record the worker holds for the tab (the tests compare them with the CLI), in `records` chunks. */
   command("records", {}),
+  /**
+   * "Decode as MCP" rules. They are the browser's, not the tab's (`tabId` only names the asking panel): the worker
+   * answers each of these with `decodeRules`, and sends `decodeRules` to every panel after a change. A new rule
+   * gets its id from the worker and applies to what the tap records from then on.
+   */
+  command("decodeRules", {}),
+  command("addDecodeRule", { rule: DecodeRuleInput }),
+  command("removeDecodeRule", { id: z.string().check(z.maxLength(16)) }),
 ]);
 export type PanelCommand = z.infer<typeof PanelCommand>;
 
@@ -31,6 +40,14 @@ export interface TabStats {
   recording: boolean;
   /** Records the tap saw while recording was paused: not kept, counted. */
   skipped: number;
+  /**
+   * What the envelope stage (src/capture/envelopes, `Unwrapper.counts()`) did with this tab's records, summed over
+   * worker restarts: MCP messages taken out of a host envelope, by stamp — `inspector-v2`, `mcp-b`, `generic`,
+   * `proxy`, and `decode:<rule id>` for each decode rule (the panel's "matched N") — and envelope bodies dropped
+   * because they could not be read (`unreadable`) or because an adapter failed on them (`failed`). Absent keys are 0;
+   * absent in the panel's empty state before its first snapshot.
+   */
+  envelopes?: Record<string, number>;
 }
 
 /**
@@ -49,7 +66,9 @@ export type WorkerToPanel =
   /** What changed since the last delta: changed flows (latest state), new findings, problems and records. */
   | Envelope<"delta", { flows: Flow[]; findings: Finding[]; problems: Problem[]; stats: TabStats; records?: CaptureRecord[] }>
   /** One chunk of the answer to the `records` command; `more`: further chunks follow. */
-  | Envelope<"records", { records: CaptureRecord[]; more: boolean }>;
+  | Envelope<"records", { records: CaptureRecord[]; more: boolean }>
+  /** Every decode rule, in the order they were added; `error` when the command that asked was refused. */
+  | Envelope<"decodeRules", { rules: DecodeRule[]; error?: string }>;
 
 /** Splits records into chunks of at most RECORD_CHUNK_CHARS of message text (a record over it goes alone). */
 export function chunkRecords(records: readonly CaptureRecord[], limit = RECORD_CHUNK_CHARS): CaptureRecord[][] {
