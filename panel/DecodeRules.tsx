@@ -1,6 +1,7 @@
 import { useSignal } from "@preact/signals";
 import { useEffect, useRef } from "preact/hooks";
-import { DecodeRuleInput } from "../src/shared/panelProtocol.ts";
+import { validateDecodeRule } from "../src/capture/envelopes/index.ts";
+import { DecodeRuleInput } from "../src/shared/decodeRules.ts";
 import type { FlowStore } from "./store.ts";
 import { shown } from "./text.ts";
 import type { Command } from "./transport.ts";
@@ -12,12 +13,14 @@ const DIRECTIONS = [
 ] as const;
 const METHODS = ["", "POST", "GET", "PUT", "PATCH", "DELETE"];
 
-/** What is wrong with a rule, in words, or null. The worker checks it again (the same schema). */
+/**
+ * What is wrong with a rule, in words (the envelope stage's own check, as the CLI says it), or null. The worker
+ * answers a rule its schema refuses with nothing, so the panel checks that schema first too.
+ */
 function problemOf(rule: Record<string, unknown>): string | null {
-  if (typeof rule.url !== "string" || rule.url.trim() === "") return "Give a URL pattern: a part of the request URL, or a pattern with * wildcards.";
-  if (typeof rule.pointer === "string" && rule.pointer !== "" && !rule.pointer.startsWith("/"))
-    return `The JSON pointer starts with "/" (e.g. /data/message), or is empty for the whole body; not "${shown(rule.pointer, 40)}".`;
-  return DecodeRuleInput.safeParse(rule).success ? null : "This rule is too long to keep (URL up to 2048 characters, pointer up to 1024).";
+  const checked = validateDecodeRule({ id: "new", ...rule });
+  if (typeof checked === "string") return `This rule cannot be used: ${checked}.`;
+  return DecodeRuleInput.safeParse(rule).success ? null : "This rule is too long to keep (URL up to 2048 characters, pointer up to 1024, label up to 200).";
 }
 
 /**
@@ -100,9 +103,9 @@ export function DecodeRules({ store, send, editable, onReimport, onClose }: { st
           Add rule
         </button>
       </form>
-      {problem.value && (
+      {(problem.value ?? store.decodeError.value) && (
         <p class="warn" role="alert">
-          {problem.value}
+          {problem.value ?? `The extension refused the change: ${shown(store.decodeError.value, 300)}`}
         </p>
       )}
       {rules.length === 0 ? (

@@ -1,6 +1,6 @@
 import type { Signal } from "@preact/signals";
 import type { Flow } from "../src/engine/index.ts";
-import { modesOf, serverLabel } from "./flowFacts.ts";
+import { modesOf, serverLabel, viaText } from "./flowFacts.ts";
 import { FormPreview } from "./FormPreview.tsx";
 import { MessageList } from "./MessageList.tsx";
 import { RoundDiff } from "./RoundDiff.tsx";
@@ -34,6 +34,7 @@ export function FlowDetail({ store, tab, onClose }: { store: FlowStore; tab: Sig
   const tabs = TABS.filter((t) => t.when(flow));
   const current = tabs.some((t) => t.id === tab.value) ? tab.value : "story";
   const worst = store.worstOf(flow.id);
+  const via = viaText(flow, store.decodeRules.value);
 
   const onKeyDown = (event: KeyboardEvent) => {
     const i = tabs.findIndex((t) => t.id === current);
@@ -51,9 +52,14 @@ export function FlowDetail({ store, tab, onClose }: { store: FlowStore; tab: Sig
         <h3>
           {flow.id} · {shown(flow.method)} {shown(flow.target ?? "", 120)}
         </h3>
-        <span class="chip" title={shown(flow.server, 2000)}>
+        <span class="chip" title={shown(flow.server, 2000)} aria-label="server">
           {serverLabel(flow.server)}
         </span>
+        {via && (
+          <span class="chip via" title={flow.via === undefined ? via : `${via}\n${shown(flow.via, 2000)}`} aria-label="via">
+            {via}
+          </span>
+        )}
         <span class="chip">{flow.revision ?? "unknown era"}</span>
         <span class="chip">{modesOf(flow).join(", ") || "no question"}</span>
         <span class={`chip status ${flow.status}`}>{flow.status}</span>

@@ -1,5 +1,6 @@
 import { useSignal } from "@preact/signals";
 import type { CaptureRecord } from "../src/capture/record.ts";
+import { envelopeName } from "./flowFacts.ts";
 import { JsonBlock } from "./JsonBlock.tsx";
 import { parseJson } from "./json.ts";
 import type { FlowStore, FlowView } from "./store.ts";
@@ -66,6 +67,11 @@ export function MessageList({ view, store }: { view: FlowView; store: FlowStore 
                 {clock(record.time)} <span class="offset">+{Math.max(0, Math.round(record.time - flow.startedAt))} ms</span>
               </span>
               <span class="what">{shown(summary(record), 120)}</span>
+              {record.kind === "message" && record.envelope !== undefined && (
+                <span class="via" title={record.via === undefined ? undefined : shown(record.via, 2000)}>
+                  via {envelopeName(record.envelope, store.decodeRules.value)}
+                </span>
+              )}
               {record.kind === "message" && record.truncated !== undefined && <span class="note">cut at {record.truncated} characters</span>}
             </button>
             {open && record.kind === "message" && <JsonBlock text={record.text} pointer={evidence ? focus.pointer : undefined} label={`message ${seq}`} />}

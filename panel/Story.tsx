@@ -1,4 +1,5 @@
 import type { Elicitation, Flow } from "../src/engine/index.ts";
+import { viaText } from "./flowFacts.ts";
 import { FindingNotes } from "./FormPreview.tsx";
 import { outcomeOf, type RecordOf } from "./outcome.ts";
 import type { FlowStore, FlowView } from "./store.ts";
@@ -19,10 +20,12 @@ export function Story({ view, store }: { view: FlowView; store: FlowStore }) {
   const flow = view.flow;
   const at = (t: number | undefined) => (t === undefined ? "" : `+${duration(Math.max(0, t - flow.startedAt))}`);
   const findings = store.findingsOf(flow.id);
+  const via = viaText(flow, store.decodeRules.value);
   return (
     <div class="story">
       <p>
-        {shown(flow.method)} {flow.target !== null && <strong>{shown(flow.target, 200)}</strong>} on <code>{shown(flow.server, 300)}</code> — {KIND[flow.kind] ?? flow.kind}.
+        {shown(flow.method)} {flow.target !== null && <strong>{shown(flow.target, 200)}</strong>} on <code>{shown(flow.server, 300)}</code>
+        {via && <> ({via})</>} — {KIND[flow.kind] ?? flow.kind}.
       </p>
       <p>
         Era <strong>{flow.revision ?? "unknown"}</strong>, status <strong class={`status ${flow.status}`}>{flow.status}</strong>, {flow.rounds.length} round{flow.rounds.length === 1 ? "" : "s"}; waited on

@@ -3,7 +3,8 @@ import { redactText } from "../src/capture/redact.ts";
 import type { CaptureRecord } from "../src/capture/record.ts";
 import type { Finding, Flow, Problem } from "../src/engine/index.ts";
 import { severityRank, type Severity } from "../src/engine/rules/types.ts";
-import type { StoredDecodeRule, TabStats, WorkerToPanel } from "../src/shared/panelProtocol.ts";
+import type { DecodeRule } from "../src/shared/decodeRules.ts";
+import type { TabStats, WorkerToPanel } from "../src/shared/panelProtocol.ts";
 import { maskFlow, type MaskedFlow } from "./mask.ts";
 import { matchFlow, parseFilter, type Filter } from "./query.ts";
 
@@ -88,7 +89,9 @@ export function createFlowStore() {
   /** Flows whose secret values the user chose to see; every other flow is shown masked. */
   const revealed = signal<ReadonlySet<string>>(new Set());
   /** The worker's "Decode as MCP" rules (global, not per tab); empty until it sends them, and with no tab. */
-  const decodeRules = signal<readonly StoredDecodeRule[]>([]);
+  const decodeRules = signal<readonly DecodeRule[]>([]);
+  /** Why the worker refused the last rule change (an unknown id, the rule cap), until the next answer. */
+  const decodeError = signal<string | null>(null);
   /** Message records per envelope that unwrapped them (`inspector-v2`, `mcp-b`, `decode:<rule id>`, …). */
   const envelopeCounts = new Map<string, number>();
 
@@ -336,8 +339,16 @@ export function createFlowStore() {
     },
 
     decodeRules,
-    /** How many of the records shown (the tab's, or the file's) a decode rule unwrapped (read `version` to follow). */
-    matchedBy: (ruleId: string): number => envelopeCounts.get(`decode:${ruleId}`) ?? 0,
+    decodeError,
+    /**
+     * How many messages a decode rule unwrapped: in the tab, as the worker's envelope stage counted them (over
+     * worker restarts); in a file, among its records. Read `version` to follow.
+     */
+    matchedBy(ruleId: string): number {
+      const key = `decode:${ruleId}`;
+      const live = isLive() ? stats.value.envelopes : undefined;
+      return live ? (live[key] ?? 0) : (envelopeCounts.get(key) ?? 0);
+    },
 
     /**
      * Applies one message from the worker: a snapshot replaces everything, a delta adds to it. Ignored while a file
@@ -345,7 +356,10 @@ export function createFlowStore() {
      */
     apply(message: WorkerToPanel): void {
       if (message.kind === "decodeRules") {
-        decodeRules.value = message.rules;
+        batch(() => {
+          decodeRules.value = message.rules;
+          decodeError.value = message.error ?? null;
+        });
         return;
       }
       if (!isLive()) return;

@@ -7,6 +7,7 @@ import { ensureBuilt } from "../extension/built.ts";
 import { launchWithExtension, type ExtensionBrowser } from "../extension/chromium.ts";
 import { captureBuilder, error, form, legacySession, legacyToolCall, request, result, streamCall } from "../helpers/capture.ts";
 import { SECRETS, secretCapture } from "./corpus.ts";
+import { hostsCapture } from "./hostCorpus.ts";
 
 /**
  * Issue 9's panel views in Chromium through the extension (panel.html, no DevTools): the Outcome column, masking
@@ -85,6 +86,7 @@ describe("issue 9 panel views in Chromium", { timeout: 240_000 }, () => {
         ["open", "waiting"],
       ],
     );
+    assert.equal(await page.getByRole("columnheader", { name: "Via" }).count(), 0, "no Via column for a page that talks to its server directly");
     assert.equal(await cell(page, "flow-3", "user"), "0 ms", "an error answer is not time on the user");
     assert.match((await cell(page, "flow-1", "user"))!, /^[\d.]+ (ms|s)$/);
     assert.notEqual(await cell(page, "flow-1", "user"), "0 ms");
@@ -145,6 +147,43 @@ describe("issue 9 panel views in Chromium", { timeout: 240_000 }, () => {
     await panel.close();
   });
 
+  test("servers: the upstream with the backend beside it, one timeline lane per upstream, server: filters; records say what carried them", async () => {
+    const panel = await openPanel("");
+    const { page } = panel;
+    await importInto(page, "hosts.jsonl", exportJsonl(hostsCapture()));
+    const rows = await page.$$eval("tr[data-flow]", (rows) => rows.map((r) => ["server", "via", "outcome"].map((c) => r.querySelector(`[data-col="${c}"]`)!.textContent)));
+    assert.deepEqual(rows, [
+      ["127.0.0.1:4001/mcp", "MCP Inspector backend at 127.0.0.1:6274/api/mcp", "accept"],
+      ["127.0.0.1:4002/mcp", "MCP Inspector backend at 127.0.0.1:6274/api/mcp", "accept"],
+      ["127.0.0.1:5173", "MCP-B postMessage", "cancel"],
+    ]);
+    assert.equal(await page.getByRole("columnheader", { name: "Via" }).count(), 1);
+    assert.deepEqual(await page.locator(".tl-lane-label").allTextContents(), ["…7.0.0.1:4001/mcp", "…7.0.0.1:4002/mcp", "127.0.0.1:5173"]);
+    assert.match((await page.locator(".tl-lane-label").first().getAttribute("title"))!, /^http:\/\/127\.0\.0\.1:4001\/mcp\nvia MCP Inspector backend/);
+    await page.getByRole("row", { name: "flow flow-2", exact: true }).click();
+    assert.equal(await page.locator(".detail-head").getByLabel("server").textContent(), "127.0.0.1:4002/mcp");
+    assert.equal(await page.locator(".detail-head").getByLabel("via").textContent(), "via MCP Inspector backend at 127.0.0.1:6274/api/mcp");
+    assert.match(await page.getByRole("tabpanel").innerText(), /on http:\/\/127\.0\.0\.1:4002\/mcp \(via MCP Inspector backend at 127\.0\.0\.1:6274\/api\/mcp\)/);
+    await page.getByRole("tab", { name: "Messages" }).click();
+    const heads = await page.locator(".message-head").allInnerTexts();
+    assert.ok(heads.length > 0 && heads.every((h) => /via MCP Inspector backend/.test(h) && /envelope/.test(h)), heads.join("\n"));
+    await panel.shot("servers");
+    await page.getByLabel("Filter flows").fill("server:4002");
+    await page.getByRole("heading", { name: "Flows (1 of 3)" }).waitFor();
+    await page.getByLabel("Filter flows").fill("server:6274");
+    await page.getByRole("heading", { name: "Flows (2 of 3)" }).waitFor();
+    await page.getByLabel("Filter flows").fill("");
+    await page.getByRole("row", { name: "flow flow-3", exact: true }).click();
+    assert.equal(await page.locator(".detail-head").getByLabel("via").textContent(), "via MCP-B postMessage");
+    // Docked to the side: the timeline's lanes name the servers; Server and Via make room for outcome and timings.
+    await page.setViewportSize({ width: 760, height: 900 });
+    assert.equal(await page.locator('td[data-col="via"]').first().isVisible(), false);
+    assert.equal(await page.locator('td[data-col="outcome"]').first().isVisible(), true);
+    await panel.shot("servers-narrow");
+    assert.deepEqual(panel.errors, []);
+    await panel.close();
+  });
+
   test("Decode as…: the section opens from the toolbar, says why rules cannot be edited without a tab, closes on Escape", async () => {
     const panel = await openPanel("");
     const { page } = panel;
@@ -159,7 +198,7 @@ describe("issue 9 panel views in Chromium", { timeout: 240_000 }, () => {
     assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("aria-label")), "Decode as MCP", "the keyboard is in the section");
     await page.keyboard.press("Escape");
     await section.waitFor({ state: "detached" });
-    assert.equal(await page.evaluate(() => document.activeElement?.classList.contains("decode-toggle")), true);
+    await page.waitForFunction(() => document.activeElement?.classList.contains("decode-toggle"));
     assert.deepEqual(panel.errors, []);
     await panel.close();
   });
