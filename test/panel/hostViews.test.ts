@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
 import { mkdir } from "node:fs/promises";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { after, before, describe, test } from "node:test";
 import type { Page } from "playwright-core";
 import { exportJsonl } from "../../src/capture/jsonl.ts";
@@ -15,15 +17,57 @@ import { hostsCapture } from "./hostCorpus.ts";
  */
 const ARTIFACTS = "test-artifacts";
 let browser: ExtensionBrowser;
+let agent: { url: string; server: Server };
 
 before(async () => {
   ensureBuilt();
   await mkdir(ARTIFACTS, { recursive: true });
   browser = await launchWithExtension();
+  agent = await startAgentHost();
 });
 after(async () => {
   await browser?.close();
+  agent?.server.close();
 });
+
+/**
+ * A host with an envelope no built-in adapter knows: the page POSTs `{"v": 1, "payload": "<JSON-RPC as a string>"}`
+ * to /agent/rpc and the server answers the same way; a tools/call is answered with an elicitation/create, the
+ * page's accept with the tool's result. String-encoded, so the generic fallback (a member holding a JSON-RPC
+ * object) does not take it: only a decode rule (URL /agent/rpc, pointer /payload) makes MCP of it.
+ */
+async function startAgentHost(): Promise<{ url: string; server: Server }> {
+  const page = `<!doctype html><meta charset="utf-8"><title>agent host</title><button id="run">Run</button><output id="out" aria-label="result"></output>
+<script>
+const post = async (m) => JSON.parse((await (await fetch("/agent/rpc", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ v: 1, payload: JSON.stringify(m) }) })).json()).payload);
+document.getElementById("run").onclick = async () => {
+  await post({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: { elicitation: { form: {} } }, clientInfo: { name: "agent", version: "1" } } });
+  await post({ jsonrpc: "2.0", method: "notifications/initialized" });
+  const ask = await post({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "deploy", arguments: {} } });
+  const done = await post({ jsonrpc: "2.0", id: ask.id, result: { action: "accept", content: { ok: true } } });
+  document.getElementById("out").textContent = done.result.content[0].text;
+};
+</script>`;
+  const server = createServer((req, res) => {
+    if (req.method === "GET") return void res.writeHead(200, { "content-type": "text/html" }).end(page);
+    let body = "";
+    req.on("data", (c) => (body += c));
+    req.on("end", () => {
+      const m = JSON.parse((JSON.parse(body) as { payload: string }).payload) as { id?: number; method?: string };
+      const reply =
+        m.id === undefined
+          ? undefined // a notification: the host answers {}
+          : m.method === "initialize"
+            ? { jsonrpc: "2.0", id: m.id, result: { protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "agent", version: "1" } } }
+            : m.method === "tools/call"
+              ? { jsonrpc: "2.0", id: 7, method: "elicitation/create", params: { mode: "form", message: "Deploy to production now?", requestedSchema: { type: "object", properties: { ok: { type: "boolean" } } } } }
+              : { jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: "deployed" }] } };
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ v: 1, payload: JSON.stringify(reply ?? {}) }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, server };
+}
 
 interface Panel {
   page: Page;
@@ -182,6 +226,59 @@ describe("issue 9 panel views in Chromium", { timeout: 240_000 }, () => {
     await panel.shot("servers-narrow");
     assert.deepEqual(panel.errors, []);
     await panel.close();
+  });
+
+  test("Decode as…: a rule added in the panel is kept by the worker, the tap decodes the page's envelope from then on, the rule counts its matches and is removed", async () => {
+    const tab = await browser.openTab(agent.url);
+    const panel = await openPanel(`?tabId=${tab.tabId}`);
+    const { page } = panel;
+    await page.getByRole("heading", { name: "Flows (0)" }).waitFor();
+    // Before any rule the envelope is nobody's MCP: no flow.
+    await tab.page.getByRole("button", { name: "Run" }).click();
+    await tab.page.getByLabel("result").filter({ hasText: "deployed" }).waitFor();
+    await page.waitForTimeout(500);
+    assert.equal(await page.getByRole("heading", { name: "Flows (0)" }).count(), 1);
+    await page.getByRole("button", { name: /^Decode as…/ }).click();
+    const section = page.getByRole("region", { name: "Decode as MCP" });
+    assert.equal(await page.evaluate(() => document.activeElement?.closest("label")?.textContent?.trim().startsWith("URL pattern")), true, "the keyboard is in the first field");
+    // A pointer that is not one is refused in words, before anything is sent.
+    await section.getByLabel("URL pattern").fill("/agent/rpc");
+    await section.getByLabel("JSON pointer").fill("payload");
+    await section.getByRole("button", { name: "Add rule" }).click();
+    assert.match(await section.getByRole("alert").innerText(), /"pointer" must be a JSON pointer/);
+    await section.getByLabel("JSON pointer").fill("/payload");
+    await section.getByLabel("Method").selectOption("POST");
+    await section.getByLabel("Label").fill("agent API");
+    await section.getByLabel("Label").press("Enter");
+    const row = section.getByRole("row", { name: "decode rule d1" });
+    await row.waitFor();
+    assert.deepEqual(await row.locator("td").allTextContents(), ["agent API (d1)", "/agent/rpc", "POST", "/payload", "both", "0", "Remove"]);
+    assert.equal(await page.getByRole("button", { name: /^Decode as…/ }).textContent(), "Decode as… (1)");
+    await panel.shot("decode-rule");
+
+    // From then on the tap records the envelope and the worker decodes it.
+    await tab.page.reload();
+    await tab.page.getByRole("button", { name: "Run" }).click();
+    await tab.page.getByLabel("result").filter({ hasText: "deployed" }).waitFor();
+    await page.getByRole("heading", { name: "Flows (1)" }).waitFor();
+    await row.locator('td[data-col="matched"]').filter({ hasText: "7" }).waitFor();
+    assert.equal(await cell(page, "flow-1", "outcome"), "accept");
+    assert.equal(await cell(page, "flow-1", "via"), "decode rule d1 “agent API”");
+    assert.match((await cell(page, "flow-1", "server"))!, /^127\.0\.0\.1:\d+\/agent\/rpc$/);
+    await page.getByRole("heading", { name: "Findings (0)" }).waitFor();
+    assert.equal(await page.getByRole("group").filter({ hasText: "input problem" }).count(), 0, "no input problem: the host's bodies are the rule's");
+    await panel.shot("decode-matched");
+
+    // Another panel sees the same rules (they are the browser's); a removal reaches both.
+    const other = await openPanel("?tabId=" + tab.tabId);
+    await other.page.getByRole("button", { name: "Decode as… (1)" }).waitFor();
+    await section.getByRole("button", { name: "Remove decode rule d1" }).click();
+    await section.getByText("No decode rules.").waitFor();
+    await other.page.getByRole("button", { name: "Decode as…", exact: true }).waitFor();
+    assert.deepEqual([...panel.errors, ...other.errors], []);
+    await other.close();
+    await panel.close();
+    await tab.page.close();
   });
 
   test("Decode as…: the section opens from the toolbar, says why rules cannot be edited without a tab, closes on Escape", async () => {
