@@ -281,6 +281,25 @@ describe("issue 9 panel views in Chromium", { timeout: 240_000 }, () => {
     await tab.page.close();
   });
 
+  test("dark theme: outcomes, the Via column, masked values and the Decode as section follow it", async () => {
+    const panel = await openPanel("", "dark");
+    const { page } = panel;
+    await importInto(page, "outcomes.jsonl", outcomesCapture());
+    assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), "dark");
+    await page.getByRole("row", { name: "flow flow-1", exact: true }).click();
+    await page.getByRole("tab", { name: "Form" }).click();
+    assert.equal(await page.locator('[data-field="api_key"] input').inputValue(), "[REDACTED]");
+    await page.getByRole("button", { name: /^Decode as…/ }).click();
+    const colors = await page.evaluate(() => ({
+      section: getComputedStyle(document.querySelector(".decode")!).backgroundColor,
+      error: getComputedStyle(document.querySelector('tr[data-flow="flow-3"] td[data-col="outcome"]')!).color,
+    }));
+    assert.deepEqual(colors, { section: "rgb(41, 42, 45)", error: "rgb(242, 139, 130)" });
+    await panel.shot("dark-outcomes-decode");
+    assert.deepEqual(panel.errors, []);
+    await panel.close();
+  });
+
   test("Decode as…: the section opens from the toolbar, says why rules cannot be edited without a tab, closes on Escape", async () => {
     const panel = await openPanel("");
     const { page } = panel;
