@@ -1,6 +1,7 @@
-import { useSignal, useSignalEffect } from "@preact/signals";
+import { useComputed, useSignal, useSignalEffect } from "@preact/signals";
 import { useEffect, useRef } from "preact/hooks";
 import { CoverageBanner } from "./CoverageBanner.tsx";
+import { DecodeRules } from "./DecodeRules.tsx";
 import { download, exportCapture, type ExportFormat } from "./exportCapture.ts";
 import { FindingDetail } from "./FindingDetail.tsx";
 import { FindingList } from "./FindingList.tsx";
@@ -24,8 +25,13 @@ export interface AppProps {
 export function App({ store, tabId, send }: AppProps) {
   const filterRef = useRef<HTMLInputElement>(null);
   const tab = useSignal<DetailTab>("story");
-  const now = useSignal(Date.now());
+  const wallClock = useSignal(Date.now());
+  // A file's open flows end where its records do: the wall clock would stretch them to today.
+  const now = useComputed(() => (store.source.value.kind === "file" ? store.lastTime.value : wallClock.value));
   const importError = useSignal<string | null>(null);
+  const decodeOpen = useSignal(false);
+  /** The file shown, to import it again with other decode rules. */
+  const lastFile = useRef<File | null>(null);
 
   // A finding picked anywhere (the list, a note in the detail) shows its evidence in the Messages tab.
   useSignalEffect(() => {
@@ -35,7 +41,7 @@ export function App({ store, tabId, send }: AppProps) {
   // Pending flows grow on the timeline while the clock runs; idle otherwise.
   useEffect(() => {
     const timer = setInterval(() => {
-      if (store.source.value.kind === "live" && store.flows.value.some((f) => f.status === "pending")) now.value = Date.now();
+      if (store.source.value.kind === "live" && store.flows.value.some((f) => f.status === "pending")) wallClock.value = Date.now();
     }, 500);
     return () => clearInterval(timer);
   }, []);
@@ -55,9 +61,11 @@ export function App({ store, tabId, send }: AppProps) {
   }, []);
 
   const onImport = (file: File) => {
+    lastFile.current = file;
     importError.value = null;
     performance.mark("mcp:import-start");
     void importFile(file, store, {
+      rules: store.decodeRules.value,
       onFirstRows: () => requestAnimationFrame(() => setTimeout(() => performance.mark("mcp:first-rows"))),
     })
       .then((result) => {
@@ -76,6 +84,10 @@ export function App({ store, tabId, send }: AppProps) {
   const onLive = () => {
     store.openLive();
     send({ kind: "subscribe" });
+  };
+  const closeDecode = () => {
+    decodeOpen.value = false;
+    requestAnimationFrame(() => document.querySelector<HTMLElement>(".toolbar .decode-toggle")?.focus());
   };
   const openDetail = () => document.querySelector<HTMLElement>(".detail [role=tab][aria-selected=true]")?.focus();
   const closeDetail = () => {
@@ -96,8 +108,17 @@ export function App({ store, tabId, send }: AppProps) {
   const source = store.source.value;
   return (
     <div class="app">
-      <Toolbar store={store} tabId={tabId} send={send} filterRef={filterRef} onImport={onImport} onExport={onExport} onLive={onLive} />
+      <Toolbar store={store} tabId={tabId} send={send} filterRef={filterRef} onImport={onImport} onExport={onExport} onLive={onLive} decodeOpen={decodeOpen} />
       <Alerts store={store} tabId={tabId} importError={importError.value} />
+      {decodeOpen.value && (
+        <DecodeRules
+          store={store}
+          send={send}
+          editable={tabId !== undefined}
+          onReimport={lastFile.current && source.kind === "file" ? () => onImport(lastFile.current!) : undefined}
+          onClose={closeDecode}
+        />
+      )}
       {source.kind === "live" && tabId !== undefined && <CoverageBanner />}
       <div class="body">
         <section aria-label="flows section" class="flows-pane">

@@ -1,3 +1,4 @@
+import { redactRecords } from "../src/capture/redact.ts";
 import { ruleMeta } from "../src/engine/index.ts";
 import { JsonBlock } from "./JsonBlock.tsx";
 import { RuleText } from "./ruleText.tsx";
@@ -18,7 +19,7 @@ export function FindingDetail({ store, onEvidence }: { store: FlowStore; onEvide
       <h3>
         <span class={`sev ${finding.severity}`}>{finding.severity}</span> {finding.rule}
       </h3>
-      <p>{shown(finding.message, 4000)}</p>
+      <p>{shown(store.findingText(finding), 4000)}</p>
       {meta && (
         <p class="explain">
           <RuleText text={meta.title} />
@@ -56,7 +57,7 @@ export function FindingDetail({ store, onEvidence }: { store: FlowStore; onEvide
         </dd>
       </dl>
       {/* A finding about the session (no flow) has no flow detail to jump to: its evidence is shown here. */}
-      {finding.flow === null && evidence?.kind === "message" && <JsonBlock text={evidence.text} pointer={finding.pointer} label={`message ${finding.record}`} />}
+      {finding.flow === null && evidence?.kind === "message" && <JsonBlock text={(redactRecords([evidence])[0] as typeof evidence).text} pointer={finding.pointer} label={`message ${finding.record}`} />}
     </div>
   );
 }

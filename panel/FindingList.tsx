@@ -181,8 +181,8 @@ export function FindingList({ store, onEvidence }: { store: FlowStore; onEvidenc
                     {f.severity}
                   </td>
                   <td data-col="rule">{f.rule}</td>
-                  <td data-col="message" title={shown(f.message, 4000)}>
-                    {shown(f.message, 1000)}
+                  <td data-col="message" title={shown(store.findingText(f), 4000)}>
+                    {shown(store.findingText(f), 1000)}
                   </td>
                   <td data-col="flow">{f.flow ?? ""}</td>
                   <td data-col="entry" class="num">

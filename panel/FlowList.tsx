@@ -3,7 +3,8 @@ import type { Flow } from "../src/engine/index.ts";
 import type { FlowStore } from "./store.ts";
 import { duration, shown } from "./text.ts";
 import { focusList, nextIndex, useRowFocus, VirtualTable } from "./VirtualTable.tsx";
-import { modesOf, serverLabel } from "./flowFacts.ts";
+import { modesOf, serverLabel, viaText } from "./flowFacts.ts";
+import { flowOutcome } from "./outcome.ts";
 
 export const FLOW_ROW_HEIGHT = 22;
 
@@ -14,6 +15,9 @@ export const FLOW_ROW_HEIGHT = 22;
  */
 export function FlowList({ store, onOpen }: { store: FlowStore; onOpen(): void }) {
   const flows = store.visibleFlows.value;
+  // A Via column while any flow of the capture went through a proxy, a host backend or an envelope (over all
+  // flows, so it does not come and go with the filter).
+  const withVia = store.flows.value.some((f) => f.via !== undefined || f.envelope !== undefined);
   const selected = store.selectedFlowId.value;
   const index = selected === null ? -1 : flows.findIndex((f) => f.id === selected);
   const root = useRef<HTMLDivElement>(null);
@@ -49,12 +53,14 @@ export function FlowList({ store, onOpen }: { store: FlowStore; onOpen(): void }
           <colgroup>
             <col class="w-id" />
             <col class="w-server" />
+            {withVia && <col class="w-via" />}
             <col class="w-method" />
             <col class="w-target" />
             <col class="w-modes" />
             <col class="w-era" />
             <col class="w-kind" />
             <col class="w-status" />
+            <col class="w-outcome" />
             <col class="w-num" />
             <col class="w-time" />
             <col class="w-time" />
@@ -64,13 +70,27 @@ export function FlowList({ store, onOpen }: { store: FlowStore; onOpen(): void }
         header={
           <tr>
             <th scope="col">Flow</th>
-            <th scope="col">Server</th>
+            <th scope="col" data-col="server" title="The MCP server: the upstream, when a proxy or host backend names it">
+              Server
+            </th>
+            {withVia && (
+              <th scope="col" data-col="via" title="What the flow went through: a proxy, a host's backend or envelope (MCP Inspector backend, MCP-B postMessage), a decode rule">
+                Via
+              </th>
+            )}
             <th scope="col">Method</th>
             <th scope="col">Target</th>
             <th scope="col">Modes</th>
-            <th scope="col">Era</th>
-            <th scope="col">Kind</th>
+            <th scope="col" data-col="era">
+              Era
+            </th>
+            <th scope="col" data-col="kind">
+              Kind
+            </th>
             <th scope="col">Status</th>
+            <th scope="col" title="How each question ended: the user's accept, decline or cancel; the client's error code when it answered with an error instead of asking anyone; waiting while open">
+              Outcome
+            </th>
             <th scope="col" title="Rounds: how many times the client sent the request">
               Rounds
             </th>
@@ -83,14 +103,16 @@ export function FlowList({ store, onOpen }: { store: FlowStore; onOpen(): void }
             <th scope="col">Worst</th>
           </tr>
         }
-        renderRow={(i) => <FlowRow key={flows[i]!.id} flow={flows[i]!} index={i} store={store} selected={i === index} onOpen={onOpen} />}
+        renderRow={(i) => <FlowRow key={flows[i]!.id} flow={flows[i]!} index={i} store={store} selected={i === index} withVia={withVia} onOpen={onOpen} />}
       />
     </div>
   );
 }
 
-function FlowRow({ flow, index, store, selected, onOpen }: { flow: Flow; index: number; store: FlowStore; selected: boolean; onOpen(): void }) {
+function FlowRow({ flow, index, store, selected, withVia, onOpen }: { flow: Flow; index: number; store: FlowStore; selected: boolean; withVia: boolean; onOpen(): void }) {
   const worst = store.worstOf(flow.id);
+  const outcome = flowOutcome(flow, store.record);
+  const via = withVia ? viaText(flow, store.decodeRules.value) : null;
   return (
     <tr
       aria-label={`flow ${flow.id}`}
@@ -106,6 +128,11 @@ function FlowRow({ flow, index, store, selected, onOpen }: { flow: Flow; index: 
       <td data-col="server" title={shown(flow.server, 2000)}>
         {serverLabel(flow.server)}
       </td>
+      {withVia && (
+        <td data-col="via" class="via" title={via === null ? undefined : flow.via === undefined ? via : `${via}\n${shown(flow.via, 2000)}`}>
+          {via === null ? "" : via.replace(/^via /, "")}
+        </td>
+      )}
       <td data-col="method">{shown(flow.method)}</td>
       <td data-col="target" title={shown(flow.target, 2000)}>
         {shown(flow.target ?? "")}
@@ -115,6 +142,9 @@ function FlowRow({ flow, index, store, selected, onOpen }: { flow: Flow; index: 
       <td data-col="kind">{flow.kind}</td>
       <td data-col="status" class={`status ${flow.status}`}>
         {flow.status}
+      </td>
+      <td data-col="outcome" class={outcome.className} title={outcome.all.length > 1 ? outcome.all.map((o) => o.text).join(", ") : undefined}>
+        {outcome.text}
       </td>
       <td data-col="rounds" class="num">
         {flow.rounds.length}

@@ -1,6 +1,7 @@
 import type { Elicitation, Finding, Flow } from "../src/engine/index.ts";
 import { formModel, type FormField } from "./formModel.ts";
-import type { FlowStore } from "./store.ts";
+import { outcomeClass, outcomeOf, type RecordOf } from "./outcome.ts";
+import type { FlowStore, FlowView } from "./store.ts";
 import { shown } from "./text.ts";
 
 /**
@@ -8,20 +9,22 @@ import { shown } from "./text.ts";
  * choices, defaults, bounds — with the user's answer filled in and the fields that broke the schema marked with
  * the engine's findings. Every value is text in a disabled control: nothing captured is ever HTML.
  */
-export function FormPreview({ flow, store }: { flow: Flow; store: FlowStore }) {
+export function FormPreview({ view, store }: { view: FlowView; store: FlowStore }) {
+  const flow = view.flow;
   const forms = flow.elicitations.filter((e) => e.mode === "form");
   if (forms.length === 0) return <p class="empty">This flow asked no form-mode questions.</p>;
   const findings = store.findingsOf(flow.id);
   return (
     <div class="forms">
       {forms.map((el) => (
-        <FormCard key={`${el.round}/${el.key}`} el={el} findings={findings} store={store} />
+        <FormCard key={`${el.round}/${el.key}`} el={el} flow={flow} record={view.record} findings={findings} store={store} />
       ))}
     </div>
   );
 }
 
-function FormCard({ el, findings, store }: { el: Elicitation; findings: readonly Finding[]; store: FlowStore }) {
+function FormCard({ el, flow, record, findings, store }: { el: Elicitation; flow: Flow; record: RecordOf; findings: readonly Finding[]; store: FlowStore }) {
+  const outcome = outcomeOf(el, flow, record);
   const model = formModel(el, findings);
   const known = new Set(model.fields.map((f) => f.key));
   const content = typeof el.content === "object" && el.content !== null && !Array.isArray(el.content) ? (el.content as Record<string, unknown>) : undefined;
@@ -31,8 +34,8 @@ function FormCard({ el, findings, store }: { el: Elicitation; findings: readonly
       <header>
         <span class="chip">round {el.round}</span>
         <span class="chip">key {shown(el.key, 60)}</span>
-        <span class={`chip action ${el.action ?? "none"}`} aria-label="answer">
-          {el.action ?? "no answer yet"}
+        <span class={`chip ${outcomeClass(outcome)}`} aria-label="answer">
+          {outcome.text}
         </span>
       </header>
       <p class="question">{shown(el.message, 2000)}</p>
@@ -144,7 +147,7 @@ export function FindingNotes({ findings, store }: { findings: readonly Finding[]
           <button type="button" class="link" onClick={() => store.selectFinding(f.id)} aria-label={`finding ${f.id}: ${f.rule}`}>
             {f.severity} {f.rule}
           </button>{" "}
-          {shown(f.message, 1000)}
+          {shown(store.findingText(f), 1000)}
         </li>
       ))}
     </ul>

@@ -1,9 +1,9 @@
 import { useSignal } from "@preact/signals";
 import type { CaptureRecord } from "../src/capture/record.ts";
-import type { Flow } from "../src/engine/index.ts";
+import { envelopeName } from "./flowFacts.ts";
 import { JsonBlock } from "./JsonBlock.tsx";
 import { parseJson } from "./json.ts";
-import type { FlowStore } from "./store.ts";
+import type { FlowStore, FlowView } from "./store.ts";
 import { clock, shown } from "./text.ts";
 
 /** Messages shorter than this start expanded. */
@@ -34,13 +34,14 @@ const SUMMARY_MAX = 64 * 1024;
  * The flow's records in order: direction, transport, stream kind, time (and offset from the flow's start), each
  * message as pretty JSON with copy. The evidence of the selected finding is expanded and highlighted.
  */
-export function MessageList({ flow, store }: { flow: Flow; store: FlowStore }) {
+export function MessageList({ view, store }: { view: FlowView; store: FlowStore }) {
+  const flow = view.flow;
   const toggled = useSignal<ReadonlySet<number>>(new Set());
   const focus = store.focus.value;
   return (
     <ol class="messages" aria-label={`messages of ${flow.id}`}>
       {flow.records.map((seq) => {
-        const record = store.record(seq);
+        const record = view.record(seq);
         if (!record) return <li key={seq}>record {seq} (not loaded)</li>;
         const evidence = focus?.record === seq;
         const big = record.kind === "message" && record.text.length >= OPEN_BELOW;
@@ -66,6 +67,11 @@ export function MessageList({ flow, store }: { flow: Flow; store: FlowStore }) {
                 {clock(record.time)} <span class="offset">+{Math.max(0, Math.round(record.time - flow.startedAt))} ms</span>
               </span>
               <span class="what">{shown(summary(record), 120)}</span>
+              {record.kind === "message" && record.envelope !== undefined && (
+                <span class="via" title={record.via === undefined ? undefined : shown(record.via, 2000)}>
+                  via {envelopeName(record.envelope, store.decodeRules.value)}
+                </span>
+              )}
               {record.kind === "message" && record.truncated !== undefined && <span class="note">cut at {record.truncated} characters</span>}
             </button>
             {open && record.kind === "message" && <JsonBlock text={record.text} pointer={evidence ? focus.pointer : undefined} label={`message ${seq}`} />}

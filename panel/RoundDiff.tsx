@@ -1,20 +1,19 @@
-import type { Flow } from "../src/engine/index.ts";
 import { roundSteps, type Echo } from "./roundDiff.ts";
-import type { FlowStore } from "./store.ts";
+import type { FlowStore, FlowView } from "./store.ts";
 import { shown } from "./text.ts";
 
-const echoText = (echo: Echo): { text: string; ok: boolean } => {
+const echoText = (echo: Echo, mask: (v: unknown) => unknown): { text: string; ok: boolean } => {
   switch (echo.kind) {
     case "exact":
       return { text: "requestState echoed exactly", ok: true };
     case "none":
       return { text: "no requestState sent by the server, none echoed", ok: true };
     case "missing":
-      return { text: `requestState not echoed (the server sent ${shown(echo.sent, 80)})`, ok: false };
+      return { text: `requestState not echoed (the server sent ${shown(mask(echo.sent), 80)})`, ok: false };
     case "unsolicited":
-      return { text: `requestState ${shown(echo.echoed, 80)} echoed although the server sent none`, ok: false };
+      return { text: `requestState ${shown(mask(echo.echoed), 80)} echoed although the server sent none`, ok: false };
     case "changed":
-      return { text: `requestState changed: the server sent ${shown(echo.sent, 80)}, the retry carried ${shown(echo.echoed, 80)}`, ok: false };
+      return { text: `requestState changed: the server sent ${shown(mask(echo.sent), 80)}, the retry carried ${shown(mask(echo.echoed), 80)}`, ok: false };
   }
 };
 
@@ -22,13 +21,15 @@ const echoText = (echo: Echo): { text: string; ok: boolean } => {
  * Multi round-trip requests: what the client changed between rounds besides `inputResponses` and
  * `requestState` (a retry must repeat its request), and whether the state the server handed out came back exactly.
  */
-export function RoundDiff({ flow, store }: { flow: Flow; store: FlowStore }) {
-  const steps = roundSteps(flow, store.record);
+export function RoundDiff({ view, store }: { view: FlowView; store: FlowStore }) {
+  // Compared as captured (a masked state would look echoed whatever came back), quoted masked.
+  const steps = roundSteps(view.flow, store.record);
+  const mask = view.value;
   if (steps.length === 0) return <p class="empty">One round only: nothing to compare. Multi round-trip flows (2026-07-28) and -32042 retries show each retry against the request before it.</p>;
   return (
     <ol class="rounds">
       {steps.map((step) => {
-        const echo = echoText(step.echo);
+        const echo = echoText(step.echo, mask);
         return (
           <li key={step.round.index} class="round-step" aria-label={`round ${step.previous.index} to ${step.round.index}`}>
             <h4>
@@ -58,8 +59,8 @@ export function RoundDiff({ flow, store }: { flow: Flow; store: FlowStore }) {
                     <tr key={c.pointer} class={c.kind}>
                       <td>{shown(c.pointer, 200)}</td>
                       <td>{c.kind}</td>
-                      <td>{c.kind === "added" ? "" : shown(c.before, 300)}</td>
-                      <td>{c.kind === "removed" ? "" : shown(c.after, 300)}</td>
+                      <td>{c.kind === "added" ? "" : shown(mask(c.before), 300)}</td>
+                      <td>{c.kind === "removed" ? "" : shown(mask(c.after), 300)}</td>
                     </tr>
                   ))}
                 </tbody>

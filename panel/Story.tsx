@@ -1,6 +1,8 @@
 import type { Elicitation, Flow } from "../src/engine/index.ts";
+import { viaText } from "./flowFacts.ts";
 import { FindingNotes } from "./FormPreview.tsx";
-import type { FlowStore } from "./store.ts";
+import { outcomeOf, type RecordOf } from "./outcome.ts";
+import type { FlowStore, FlowView } from "./store.ts";
 import { duration, shown } from "./text.ts";
 
 const KIND: Record<string, string> = {
@@ -14,13 +16,16 @@ const KIND: Record<string, string> = {
  * The flow told in plain words, round by round: what the client asked, what the server asked the user, how long
  * the user took and what they answered, and how it ended — the whole story without reading JSON.
  */
-export function Story({ flow, store }: { flow: Flow; store: FlowStore }) {
+export function Story({ view, store }: { view: FlowView; store: FlowStore }) {
+  const flow = view.flow;
   const at = (t: number | undefined) => (t === undefined ? "" : `+${duration(Math.max(0, t - flow.startedAt))}`);
   const findings = store.findingsOf(flow.id);
+  const via = viaText(flow, store.decodeRules.value);
   return (
     <div class="story">
       <p>
-        {shown(flow.method)} {flow.target !== null && <strong>{shown(flow.target, 200)}</strong>} on <code>{shown(flow.server, 300)}</code> — {KIND[flow.kind] ?? flow.kind}.
+        {shown(flow.method)} {flow.target !== null && <strong>{shown(flow.target, 200)}</strong>} on <code>{shown(flow.server, 300)}</code>
+        {via && <> ({via})</>} — {KIND[flow.kind] ?? flow.kind}.
       </p>
       <p>
         Era <strong>{flow.revision ?? "unknown"}</strong>, status <strong class={`status ${flow.status}`}>{flow.status}</strong>, {flow.rounds.length} round{flow.rounds.length === 1 ? "" : "s"}; waited on
@@ -38,7 +43,7 @@ export function Story({ flow, store }: { flow: Flow; store: FlowStore }) {
               {asked.length > 0 && (
                 <ul>
                   {asked.map((e) => (
-                    <Question key={e.key} e={e} at={at} />
+                    <Question key={e.key} e={e} flow={flow} record={view.record} at={at} />
                   ))}
                 </ul>
               )}
@@ -69,7 +74,8 @@ export function Story({ flow, store }: { flow: Flow; store: FlowStore }) {
   );
 }
 
-function Question({ e, at }: { e: Elicitation; at(t: number | undefined): string }) {
+function Question({ e, flow, record, at }: { e: Elicitation; flow: Flow; record: RecordOf; at(t: number | undefined): string }) {
+  const outcome = outcomeOf(e, flow, record);
   const fields = e.mode === "form" && typeof e.schema === "object" && e.schema !== null ? Object.keys((e.schema as { properties?: object }).properties ?? {}) : [];
   return (
     <li>
@@ -82,12 +88,13 @@ function Question({ e, at }: { e: Elicitation; at(t: number | undefined): string
         </>
       )}
       .{" "}
-      {e.action === null ? (
-        e.answeredAt === undefined ? (
-          "No answer yet."
-        ) : (
-          "The client answered with an error."
-        )
+      {outcome.kind === "error" ? (
+        <>
+          {at(e.answeredAt)}: the client answered with <strong class="outcome-error">{outcome.text}</strong>
+          {outcome.message !== undefined && <> (“{shown(outcome.message, 200)}”)</>} instead of asking the user: no time on the user.
+        </>
+      ) : e.action === null ? (
+        outcome.kind === "waiting" ? "Waiting for the answer…" : "No answer was seen."
       ) : (
         <>
           After <strong>{duration((e.answeredAt ?? e.askedAt) - e.askedAt)}</strong> the user chose <strong class={`action ${e.action}`}>{shown(e.action, 40)}</strong>

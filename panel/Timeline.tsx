@@ -1,8 +1,8 @@
-import { useComputed, useSignal, useSignalEffect, type ReadonlySignal, type Signal } from "@preact/signals";
+import { useComputed, useSignal, useSignalEffect, type ReadonlySignal } from "@preact/signals";
 import { memo } from "preact/compat";
 import { useEffect, useLayoutEffect, useRef } from "preact/hooks";
 import type { Flow } from "../src/engine/index.ts";
-import { flowEnd, laneLabel, userIntervals } from "./flowFacts.ts";
+import { flowEnd, laneLabel, userIntervals, viaText } from "./flowFacts.ts";
 import type { FlowStore } from "./store.ts";
 import { duration, escapeInvisible, shown } from "./text.ts";
 
@@ -22,6 +22,8 @@ interface Placed {
 }
 interface Lane {
   server: string;
+  /** What its first flow went through (a proxy, a host backend), for the lane's tooltip. */
+  via: string | null;
   rows: number;
   placed: Placed[];
 }
@@ -45,7 +47,7 @@ type Window = { fit: true } | { fit: false; start: number; end: number };
  * rounds as server segments and the time it waited on the user drawn apart (hatched). Wheel or +/- zooms around
  * the pointer, drag or arrow keys pan, 0 fits; clicking a span selects its flow.
  */
-export const Timeline = memo(function Timeline({ store, now }: { store: FlowStore; now: Signal<number> }) {
+export const Timeline = memo(function Timeline({ store, now }: { store: FlowStore; now: ReadonlySignal<number> }) {
   const box = useRef<HTMLDivElement>(null);
   const width = useSignal(600);
   const win = useSignal<Window>({ fit: true });
@@ -76,7 +78,7 @@ export const Timeline = memo(function Timeline({ store, now }: { store: FlowStor
       if (flow.startedAt < min) min = flow.startedAt;
       if (end > max) max = end;
       let lane = lanes.get(flow.server);
-      if (!lane) lanes.set(flow.server, (lane = { server: flow.server, rows: 0, placed: [], ends: [] }));
+      if (!lane) lanes.set(flow.server, (lane = { server: flow.server, via: viaText(flow), rows: 0, placed: [], ends: [] }));
       const ends = lane.ends;
       let row = -1;
       for (let r = 0; r < ends.length; r++) {
@@ -189,7 +191,7 @@ export const Timeline = memo(function Timeline({ store, now }: { store: FlowStor
       <div class="tl-body">
         <div class="tl-lanes" aria-hidden="true">
           {lanes.map((lane, i) => (
-            <div key={lane.server} class="tl-lane-label" style={{ top: `${laneTops[i]! + 14}px`, height: `${lane.rows * ROW_H}px` }} title={escapeInvisible(lane.server)}>
+            <div key={lane.server} class="tl-lane-label" style={{ top: `${laneTops[i]! + 14}px`, height: `${lane.rows * ROW_H}px` }} title={lane.via ? `${escapeInvisible(lane.server)}\n${lane.via}` : escapeInvisible(lane.server)}>
               {laneLabel(lane.server)}
             </div>
           ))}

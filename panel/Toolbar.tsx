@@ -1,4 +1,4 @@
-import { useSignal } from "@preact/signals";
+import { useSignal, type Signal } from "@preact/signals";
 import type { Ref } from "preact";
 import type { FlowStore } from "./store.ts";
 import type { Command } from "./transport.ts";
@@ -17,10 +17,12 @@ interface ToolbarProps {
   onImport(file: File): void;
   onExport(format: ExportFormat, unredacted: boolean): void;
   onLive(): void;
+  /** The Decode as MCP section is open. */
+  decodeOpen: Signal<boolean>;
 }
 
 /** Record/pause, clear, preserve log, the filter box, import and export: one row, as in DevTools' Network panel. */
-export function Toolbar({ store, tabId, send, filterRef, onImport, onExport, onLive }: ToolbarProps) {
+export function Toolbar({ store, tabId, send, filterRef, onImport, onExport, onLive, decodeOpen }: ToolbarProps) {
   const stats = store.stats.value;
   const source = store.source.value;
   const live = source.kind === "live" && tabId !== undefined;
@@ -101,6 +103,15 @@ export function Toolbar({ store, tabId, send, filterRef, onImport, onExport, onL
         <input type="checkbox" checked={unredacted.value} onChange={(e) => (unredacted.value = e.currentTarget.checked)} />
         unredacted
       </label>
+      <button
+        type="button"
+        class="decode-toggle"
+        aria-expanded={decodeOpen.value}
+        title="Decode as MCP: tell the panel where a host's own envelope carries MCP messages (URL pattern, method, JSON pointer, direction)"
+        onClick={() => (decodeOpen.value = !decodeOpen.value)}
+      >
+        Decode as…{store.decodeRules.value.length > 0 ? ` (${store.decodeRules.value.length})` : ""}
+      </button>
       {source.kind === "file" && (
         <>
           <span class="source" role="status">

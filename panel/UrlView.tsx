@@ -1,5 +1,6 @@
-import type { Flow } from "../src/engine/index.ts";
 import { CopyButton } from "./JsonBlock.tsx";
+import { outcomeOf } from "./outcome.ts";
+import type { FlowView } from "./store.ts";
 import { shown } from "./text.ts";
 import { urlInfo } from "./urlInfo.ts";
 
@@ -7,7 +8,8 @@ import { urlInfo } from "./urlInfo.ts";
  * URL-mode questions: the full URL as text with its domain highlighted, and warnings for what can deceive (an IDN
  * in punycode, credentials before "@", bidi controls, odd schemes). Never a link, never fetched.
  */
-export function UrlView({ flow }: { flow: Flow }) {
+export function UrlView({ view }: { view: FlowView }) {
+  const flow = view.flow;
   const urls = flow.elicitations.filter((e) => e.mode === "url");
   if (urls.length === 0) return <p class="empty">This flow asked no URL-mode questions.</p>;
   return (
@@ -15,6 +17,7 @@ export function UrlView({ flow }: { flow: Flow }) {
       {urls.map((el) => {
         const info = urlInfo(el.url);
         const full = info.before + info.host + info.after;
+        const outcome = outcomeOf(el, flow, view.record);
         return (
           <section key={`${el.round}/${el.key}`} class="url-card" aria-label={`url ${el.key}`}>
             <p class="question">{shown(el.message, 2000)}</p>
@@ -51,7 +54,7 @@ export function UrlView({ flow }: { flow: Flow }) {
               )}
               <dt>Answer</dt>
               <dd>
-                {el.action ?? "none yet"}
+                {outcome.kind === "completed" ? "none on the wire" : outcome.text}
                 {el.completed ? " · completed" : " · not completed"}
               </dd>
             </dl>

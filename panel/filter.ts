@@ -124,8 +124,9 @@ function matches(key: FilterKey, value: string, { flow, findings }: FlowFacts): 
       const min = SEVERITIES.find((s) => s.startsWith(value));
       return min !== undefined && findings.some((f) => severityRank[f.severity] >= severityRank[min]);
     }
+    // The upstream, or the proxy or backend it went through (`server:6277` finds every flow behind that proxy).
     case "server":
-      return flow.server.toLowerCase().includes(value);
+      return flow.server.toLowerCase().includes(value) || (flow.via?.toLowerCase().includes(value) ?? false);
     // `era:2026`, `era:2025-11-25`, or by name: `era:modern` (2026-07-28 on), `era:legacy`, `era:unknown`.
     case "era":
       if (flow.revision === null) return value === "unknown";

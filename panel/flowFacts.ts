@@ -1,4 +1,7 @@
+import { envelopeLabel } from "../src/capture/envelopes/index.ts";
 import type { Flow } from "../src/engine/index.ts";
+import type { DecodeRule } from "../src/shared/decodeRules.ts";
+import { isErrorAnswer } from "./outcome.ts";
 import { escapeInvisible } from "./text.ts";
 
 /** The distinct elicitation modes a flow asked in, in order of first use. */
@@ -8,14 +11,39 @@ export function modesOf(flow: Flow): string[] {
   return modes.map(escapeInvisible);
 }
 
-/** host:port/path of an endpoint URL (the full URL goes in a tooltip); the text itself when it does not parse. */
+/**
+ * host:port/path of an endpoint URL (the full URL goes in a tooltip); the text itself when it does not parse. A
+ * window's server key is `postMessage:<origin>`: its origin's host is the label (the transport is in the messages).
+ */
 export function serverLabel(server: string): string {
+  if (server.startsWith("postMessage:")) return serverLabel(server.slice("postMessage:".length));
   try {
     const u = new URL(server);
     return escapeInvisible(`${u.host}${u.pathname === "/" ? "" : u.pathname}`);
   } catch {
     return escapeInvisible(server);
   }
+}
+
+/**
+ * What carried a flow or record, in words: "MCP Inspector backend", "MCP-B postMessage", "proxy", "nested
+ * JSON-RPC" (src/capture/envelopes' ENVELOPE_LABELS), a decode rule by its id and the label its author gave it.
+ */
+export function envelopeName(envelope: string, rules: readonly DecodeRule[] = []): string {
+  const rule = envelope.startsWith("decode:") ? rules.find((r) => `decode:${r.id}` === envelope) : undefined;
+  return escapeInvisible(rule?.label ? `decode rule ${rule.id} “${rule.label}”` : envelopeLabel(envelope));
+}
+
+/**
+ * Beside the server (the upstream, when the capture names it): the host's envelope and the proxy or backend the
+ * flow went through — "via MCP Inspector backend at 127.0.0.1:6277/api/mcp", "via proxy at localhost:6277/mcp",
+ * "via MCP-B postMessage"; null for a page that talks to its server directly.
+ */
+export function viaText(flow: { via?: string | undefined; envelope?: string | undefined }, rules?: readonly DecodeRule[]): string | null {
+  if (flow.via === undefined && flow.envelope === undefined) return null;
+  const what = flow.envelope === undefined ? undefined : envelopeName(flow.envelope, rules);
+  const where = flow.via === undefined ? undefined : serverLabel(flow.via);
+  return `via ${what && where ? `${what} at ${where}` : (what ?? where)}`;
 }
 
 /** A span of time on the timeline. */
@@ -31,6 +59,8 @@ export interface Interval {
 export function userIntervals(flow: Flow, now: number): Interval[] {
   const out: Interval[] = [];
   for (const e of flow.elicitations) {
+    // A client that answered with an error asked nobody (the engine's userMs agrees).
+    if (isErrorAnswer(e)) continue;
     const end = e.answeredAt ?? (flow.status === "pending" ? now : (flow.endedAt ?? e.askedAt));
     if (end > e.askedAt) out.push({ start: e.askedAt, end });
   }

@@ -2,6 +2,7 @@ import { detectFormat, importCapture } from "../src/capture/import.ts";
 import { importJsonl } from "../src/capture/jsonl.ts";
 import type { CaptureRecord, MessageRecord } from "../src/capture/record.ts";
 import { createEngine, type Finding, type Flow, type Problem } from "../src/engine/index.ts";
+import type { DecodeRule } from "../src/shared/decodeRules.ts";
 import type { Changes } from "./store.ts";
 
 /** Where an import's results go: the store's `openFile` / `ingestFile` (tests pass their own). */
@@ -75,7 +76,7 @@ async function* textChunks(file: TextSource): AsyncGenerator<string> {
  * whole, so flows, findings and problems are always those of `mcp-elicit lint`. HAR is one JSON document: read
  * whole, then analysed in slices.
  */
-export async function importFile(file: TextSource, sink: ImportSink, options: { onFirstRows?(): void } = {}): Promise<ImportResult> {
+export async function importFile(file: TextSource, sink: ImportSink, options: { onFirstRows?(): void; rules?: readonly DecodeRule[] } = {}): Promise<ImportResult> {
   let first = true;
   const feed = createFeeder(sink, () => {
     if (!first) return;

@@ -1,11 +1,19 @@
 import { batch, computed, signal } from "@preact/signals";
+import { redactText } from "../src/capture/redact.ts";
 import type { CaptureRecord } from "../src/capture/record.ts";
 import type { Finding, Flow, Problem } from "../src/engine/index.ts";
 import { severityRank, type Severity } from "../src/engine/rules/types.ts";
+import type { DecodeRule } from "../src/shared/decodeRules.ts";
 import type { TabStats, WorkerToPanel } from "../src/shared/panelProtocol.ts";
+import { maskFlow, type MaskedFlow } from "./mask.ts";
 import { matchFlow, parseFilter, type Filter } from "./query.ts";
 
 const NONE: readonly Finding[] = [];
+
+/** What the views read of a flow: masked (the default) or, once the user revealed it, as captured. */
+export interface FlowView extends MaskedFlow {
+  masked: boolean;
+}
 
 /**
  * Whether every flow `next` matches also matches `previous`: the same tokens, and each earlier search word inside
@@ -64,6 +72,7 @@ export function createFlowStore() {
   const worstOfFlow = new Map<string, Severity>();
   const problemList: Problem[] = [];
   const counts: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
+  let maxTime = 0;
 
   const version = signal(0);
   const stats = signal<TabStats>(noStats);
@@ -77,6 +86,14 @@ export function createFlowStore() {
   const focus = signal<Focus | null>(null);
   const filterInput = signal("");
   const severityFilter = signal<SeverityFilter>({ error: true, warning: true, info: true });
+  /** Flows whose secret values the user chose to see; every other flow is shown masked. */
+  const revealed = signal<ReadonlySet<string>>(new Set());
+  /** The worker's "Decode as MCP" rules (global, not per tab); empty until it sends them, and with no tab. */
+  const decodeRules = signal<readonly DecodeRule[]>([]);
+  /** Why the worker refused the last rule change (an unknown id, the rule cap), until the next answer. */
+  const decodeError = signal<string | null>(null);
+  /** Message records per envelope that unwrapped them (`inspector-v2`, `mcp-b`, `decode:<rule id>`, …). */
+  const envelopeCounts = new Map<string, number>();
 
   const reset = (): void => {
     flowList.length = 0;
@@ -90,13 +107,19 @@ export function createFlowStore() {
     worstOfFlow.clear();
     problemList.length = 0;
     counts.error = counts.warning = counts.info = 0;
+    maxTime = 0;
     textCache.clear();
+    viewCache.clear();
+    envelopeCounts.clear();
     matched.filter = null;
     matched.hits.length = 0;
     matched.revs.length = 0;
   };
 
   const addRecord = (record: CaptureRecord): void => {
+    if (record.time > maxTime) maxTime = record.time;
+    const envelope = (record as { envelope?: unknown }).envelope;
+    if (record.kind === "message" && typeof envelope === "string") envelopeCounts.set(envelope, (envelopeCounts.get(envelope) ?? 0) + 1);
     if (record.seq === recordList.length && recordBySeq.size === 0) recordList.push(record);
     else {
       recordList.push(record);
@@ -143,6 +166,7 @@ export function createFlowStore() {
     if (selectedFlowId.value !== null && !indexOf.has(selectedFlowId.value)) selectedFlowId.value = null;
     if (selectedFindingId.value !== null && !findingById.has(selectedFindingId.value)) selectedFindingId.value = null;
     if (focus.value !== null && !record(focus.value.record)) focus.value = null;
+    if ([...revealed.value].some((id) => !indexOf.has(id))) revealed.value = new Set([...revealed.value].filter((id) => indexOf.has(id)));
   };
 
   // Payload text of a flow for free-text search (lower-cased, as matchFlow wants it), built on first use and
@@ -160,6 +184,17 @@ export function createFlowStore() {
     text = text.toLowerCase();
     textCache.set(flow.id, { rev, text });
     return text;
+  };
+
+  // The masked view of a flow, made when a view first asks and again only when the flow changed.
+  const viewCache = new Map<string, { rev: number; flow: Flow; view: MaskedFlow }>();
+  const identity = (v: unknown): unknown => v;
+  const viewOf = (flow: Flow): FlowView => {
+    if (revealed.value.has(flow.id)) return { flow, record, value: identity, text: (m) => m, masked: false };
+    const rev = revs[indexOf.get(flow.id) ?? -1] ?? 0;
+    let hit = viewCache.get(flow.id);
+    if (!hit || hit.rev !== rev || hit.flow !== flow) viewCache.set(flow.id, (hit = { rev, flow, view: maskFlow(flow, record) }));
+    return { ...hit.view, masked: true };
   };
 
   // matchFlow's answer per position, with the flow's rev it was computed at: a delta re-checks only the flows it
@@ -227,6 +262,11 @@ export function createFlowStore() {
     const at = id === null ? undefined : indexOf.get(id);
     return at === undefined ? null : flowList[at]!;
   });
+  /** The latest record time (a file's "now"). */
+  const lastTime = computed(() => {
+    void version.value;
+    return maxTime;
+  });
   const recordCount = computed(() => {
     void version.value;
     return recordList.length;
@@ -248,6 +288,7 @@ export function createFlowStore() {
     severityCounts,
     worst,
     recordCount,
+    lastTime,
     selectedFlowId,
     selectedFlow,
     selectedFindingId,
@@ -265,6 +306,21 @@ export function createFlowStore() {
     /** Every record held, in order (export). */
     records: (): readonly CaptureRecord[] => recordList,
     findingsOf: (flowId: string): readonly Finding[] => findingsOfFlow.get(flowId) ?? [],
+    revealed,
+    /** The flow as its views show it: masked unless revealed (read `revealed` to depend on it). */
+    view: viewOf,
+    /** A finding's message as shown: masked with its flow, credentials masked in session-level ones. */
+    findingText(finding: Finding): string {
+      const flow = finding.flow === null ? undefined : flowList[indexOf.get(finding.flow) ?? -1];
+      if (!flow) return redactText(finding.message);
+      return viewOf(flow).text(finding.message);
+    },
+    /** Shows a flow's secret values as captured, or masks them again. */
+    toggleReveal(flowId: string): void {
+      const next = new Set(revealed.value);
+      if (!next.delete(flowId)) next.add(flowId);
+      revealed.value = next;
+    },
     finding: (id: string): Finding | undefined => findingById.get(id),
     worstOf: (flowId: string): Severity | undefined => worstOfFlow.get(flowId),
     flowText,
@@ -282,8 +338,30 @@ export function createFlowStore() {
       return true;
     },
 
-    /** Applies one message from the worker: a snapshot replaces everything, a delta adds to it. Ignored while a file is shown. */
+    decodeRules,
+    decodeError,
+    /**
+     * How many messages a decode rule unwrapped: in the tab, as the worker's envelope stage counted them (over
+     * worker restarts); in a file, among its records. Read `version` to follow.
+     */
+    matchedBy(ruleId: string): number {
+      const key = `decode:${ruleId}`;
+      const live = isLive() ? stats.value.envelopes : undefined;
+      return live ? (live[key] ?? 0) : (envelopeCounts.get(key) ?? 0);
+    },
+
+    /**
+     * Applies one message from the worker: a snapshot replaces everything, a delta adds to it. Ignored while a file
+     * is shown, but for the decode rules (they are the worker's, not the tab's).
+     */
     apply(message: WorkerToPanel): void {
+      if (message.kind === "decodeRules") {
+        batch(() => {
+          decodeRules.value = message.rules;
+          decodeError.value = message.error ?? null;
+        });
+        return;
+      }
       if (!isLive()) return;
       if (message.kind !== "snapshot" && message.kind !== "delta" && message.kind !== "snapshotRecords") return;
       batch(() => {
@@ -308,6 +386,7 @@ export function createFlowStore() {
       batch(() => {
         reset();
         source.value = { kind: "file", name, importing: true };
+        revealed.value = new Set();
         selectedFlowId.value = null;
         selectedFindingId.value = null;
         focus.value = null;
@@ -328,6 +407,7 @@ export function createFlowStore() {
       batch(() => {
         reset();
         source.value = { kind: "live" };
+        revealed.value = new Set();
         keepSelection();
         version.value++;
       });

@@ -1,11 +1,20 @@
 /// <reference types="chrome" />
 import { ext } from "../src/shared/ext.ts";
+import type { DecodeRuleInput } from "../src/shared/decodeRules.ts";
 import type { PanelCommand, WorkerToPanel } from "../src/shared/panelProtocol.ts";
 import { PANEL_PORT, PANEL_SOURCE, PROTOCOL_VERSION, WORKER_SOURCE } from "../src/shared/tags.ts";
 
 /** The only panel module that touches extension APIs. */
 
-export type Command = { kind: "subscribe" } | { kind: "clear" } | { kind: "preserveLog"; on: boolean } | { kind: "record"; on: boolean } | { kind: "records" };
+export type Command =
+  | { kind: "subscribe" }
+  | { kind: "clear" }
+  | { kind: "preserveLog"; on: boolean }
+  | { kind: "record"; on: boolean }
+  | { kind: "records" }
+  | { kind: "decodeRules" }
+  | { kind: "addDecodeRule"; rule: DecodeRuleInput }
+  | { kind: "removeDecodeRule"; id: string };
 
 export interface Transport {
   send(command: Command): void;
@@ -92,6 +101,8 @@ export function connectTransport(tabId: number, onMessage: (message: WorkerToPan
       setTimeout(connect, failures <= 1 ? 0 : Math.min(2000, 50 * 2 ** failures));
     });
     next.postMessage(command({ kind: "subscribe" }));
+    // The worker's decode rules (the browser's, not the tab's): asked again on every port, as the snapshot is.
+    next.postMessage(command({ kind: "decodeRules" }));
   };
   connect();
 

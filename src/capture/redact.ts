@@ -3,8 +3,13 @@ import type { CaptureRecord } from "./record.ts";
 
 // Redaction for sharing a capture; what is replaced and why: docs/capture-format.md, "Export and redaction".
 
-/** Room for later options; the default redacts everything below. */
-export interface RedactOptions {}
+export interface RedactOptions {
+  /**
+   * Secret form field names known from elsewhere (answers travel in other records than their questions): the
+   * panel redacts one record at a time and passes the fields its flow asked for.
+   */
+  secretFields?: Iterable<string>;
+}
 
 export const REDACTED = "[REDACTED]";
 
@@ -88,10 +93,10 @@ export function redactText(text: string): string {
  * JSON keeps every byte but the replaced string literals, so the engine finds the same flows and, except for the
  * rules that read the replaced values, the same findings.
  */
-export function redactRecords(records: readonly CaptureRecord[], _options: RedactOptions = {}): CaptureRecord[] {
+export function redactRecords(records: readonly CaptureRecord[], options: RedactOptions = {}): CaptureRecord[] {
   const parsed = records.map((r) => (r.kind === "message" ? parseJson(r.text) : NOT_JSON));
   // Answers travel in other records than their questions: the secret field names of every form in the capture.
-  const secretFields = new Set<string>();
+  const secretFields = new Set<string>(options.secretFields);
   for (const value of parsed) if (value !== NOT_JSON) collectSecretFields(value, secretFields);
   const placeholders = new Map<string, string>();
   const numbered = (value: string): string => {
@@ -143,6 +148,30 @@ export function redactRecords(records: readonly CaptureRecord[], _options: Redac
     });
     return out;
   });
+}
+
+/**
+ * A redacted copy of a parsed JSON value by the rules of redactRecords for a message (secret fields' defaults and
+ * answers blanked, credentials in every other string replaced); the panel masks the values it shows with it.
+ */
+export function redactValue(value: unknown, secretFields: ReadonlySet<string> = secretFieldsOf(value)): unknown {
+  const blank = secretPointers(value, secretFields);
+  const walk = (node: unknown, at: string): unknown => {
+    if (typeof node === "string") return node !== "" && blank.size > 0 && isBlanked(at, blank) ? REDACTED : redactText(node);
+    if (Array.isArray(node)) return node.map((n, i) => walk(n, `${at}/${i}`));
+    if (!isObj(node)) return node;
+    const out: Obj = {};
+    // defineProperty: a parsed "__proto__" member is data, not the copy's prototype.
+    for (const [key, child] of Object.entries(node)) Object.defineProperty(out, key, { value: walk(child, `${at}/${escapeKey(key)}`), enumerable: true, writable: true, configurable: true });
+    return out;
+  };
+  return walk(value, "");
+}
+
+/** The names of the secret form fields that the forms anywhere in a parsed JSON value ask for. */
+export function secretFieldsOf(value: unknown, into = new Set<string>()): Set<string> {
+  collectSecretFields(value, into);
+  return into;
 }
 
 // ---- secret form fields --------------------------------------------------------------------------------

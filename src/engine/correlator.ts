@@ -429,6 +429,9 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
       elicitation.answerRecord = record.seq;
       elicitation.answerPointer = `${at}/error`;
       elicitation.answeredAt = record.time;
+      // The client answered without asking anyone (use-mcp's -32601): that time was not the user's.
+      const clock = stateOf(flow);
+      if (clock.phase === "user" && !waitsOnUser(scope, flow)) clock.phase = "server";
     }
     if (!waitsOnUser(scope, flow)) phase(flow, "server", record.time);
     touch(flow, record.seq);

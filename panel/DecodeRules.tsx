@@ -1,0 +1,164 @@
+import { useSignal } from "@preact/signals";
+import { useEffect, useRef } from "preact/hooks";
+import { validateDecodeRule } from "../src/capture/envelopes/index.ts";
+import { DecodeRuleInput } from "../src/shared/decodeRules.ts";
+import type { FlowStore } from "./store.ts";
+import { shown } from "./text.ts";
+import type { Command } from "./transport.ts";
+
+const DIRECTIONS = [
+  { value: "both", label: "both (requests c2s, answers s2c)" },
+  { value: "c2s", label: "c2s (client → server)" },
+  { value: "s2c", label: "s2c (server → client)" },
+] as const;
+const METHODS = ["", "POST", "GET", "PUT", "PATCH", "DELETE"];
+
+/**
+ * What is wrong with a rule, in words (the envelope stage's own check, as the CLI says it), or null. The worker
+ * answers a rule its schema refuses with nothing, so the panel checks that schema first too.
+ */
+function problemOf(rule: Record<string, unknown>): string | null {
+  const checked = validateDecodeRule({ id: "new", ...rule });
+  if (typeof checked === "string") return `This rule cannot be used: ${checked}.`;
+  return DecodeRuleInput.safeParse(rule).success ? null : "This rule is too long to keep (URL up to 2048 characters, pointer up to 1024, label up to 200).";
+}
+
+/**
+ * "Decode as MCP", as Wireshark's Decode As…: for a host no built-in envelope knows, a person says that requests
+ * to a URL pattern (and method) carry an MCP message at a JSON pointer, in a direction. The worker keeps the rules
+ * (for every tab, across sessions) and the tap applies them from then on; an import applies them as it reads.
+ * Each rule says how many of the messages shown it unwrapped.
+ */
+export function DecodeRules({ store, send, editable, onReimport, onClose }: { store: FlowStore; send(command: Command): void; editable: boolean; onReimport?: (() => void) | undefined; onClose(): void }) {
+  const url = useSignal("");
+  const method = useSignal("");
+  const pointer = useSignal("");
+  const direction = useSignal<(typeof DIRECTIONS)[number]["value"]>("both");
+  const label = useSignal("");
+  const problem = useSignal<string | null>(null);
+  const first = useRef<HTMLInputElement>(null);
+  const root = useRef<HTMLElement>(null);
+  // The keyboard goes into the section as it opens: its first field, or the section itself when rules cannot be edited.
+  useEffect(() => (editable ? first.current : root.current)?.focus(), []);
+  void store.version.value;
+  const rules = store.decodeRules.value;
+  const source = store.source.value;
+
+  const add = (event: Event) => {
+    event.preventDefault();
+    const rule: Record<string, unknown> = { url: url.value.trim(), pointer: pointer.value.trim(), direction: direction.value };
+    if (method.value !== "") rule.method = method.value;
+    if (label.value.trim() !== "") rule.label = label.value.trim();
+    const why = problemOf(rule);
+    problem.value = why;
+    if (why) return;
+    send({ kind: "addDecodeRule", rule: rule as DecodeRuleInput });
+    url.value = pointer.value = label.value = "";
+    first.current?.focus();
+  };
+
+  return (
+    <section ref={root} tabIndex={-1} class="decode" aria-label="Decode as MCP" onKeyDown={(e) => e.key === "Escape" && !e.defaultPrevented && (e.preventDefault(), onClose())}>
+      <h2>Decode as MCP</h2>
+      <p class="hint">
+        For a host whose envelope the panel does not know: requests to this URL carry an MCP message at this JSON pointer of their body, frame or event
+        data. Rules are kept for every tab; the tap applies them from the next request on (reload the page for what it sent before), an import as it
+        reads the file.
+      </p>
+      {!editable && <p class="warn">No tab is inspected: rules live in the extension's worker. Open the panel from DevTools to add or remove them.</p>}
+      <form class="decode-form" onSubmit={add} aria-label="Add a decode rule">
+        <label>
+          URL pattern
+          <input ref={first} type="text" value={url.value} onInput={(e) => (url.value = e.currentTarget.value)} placeholder="https://host/api/agent/* or /agent/" spellcheck={false} required disabled={!editable} />
+        </label>
+        <label>
+          Method
+          <select value={method.value} onChange={(e) => (method.value = e.currentTarget.value)} disabled={!editable}>
+            {METHODS.map((m) => (
+              <option key={m} value={m}>
+                {m === "" ? "any" : m}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          JSON pointer
+          <input type="text" value={pointer.value} onInput={(e) => (pointer.value = e.currentTarget.value)} placeholder="/data/message (empty: the whole body)" spellcheck={false} disabled={!editable} />
+        </label>
+        <label>
+          Direction
+          <select value={direction.value} onChange={(e) => (direction.value = e.currentTarget.value as typeof direction.value)} disabled={!editable}>
+            {DIRECTIONS.map((d) => (
+              <option key={d.value} value={d.value}>
+                {d.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Label
+          <input type="text" value={label.value} onInput={(e) => (label.value = e.currentTarget.value)} placeholder="optional" disabled={!editable} />
+        </label>
+        <button type="submit" disabled={!editable}>
+          Add rule
+        </button>
+      </form>
+      {(problem.value ?? store.decodeError.value) && (
+        <p class="warn" role="alert">
+          {problem.value ?? `The extension refused the change: ${shown(store.decodeError.value, 300)}`}
+        </p>
+      )}
+      {rules.length === 0 ? (
+        <p class="empty">No decode rules.</p>
+      ) : (
+        <table class="decode-rules" aria-label="Decode rules">
+          <thead>
+            <tr>
+              <th scope="col">Rule</th>
+              <th scope="col">URL pattern</th>
+              <th scope="col">Method</th>
+              <th scope="col">Pointer</th>
+              <th scope="col">Direction</th>
+              <th scope="col" title={source.kind === "file" ? "Messages of this file the rule unwrapped" : "Messages of this tab the rule unwrapped"}>
+                Matched
+              </th>
+              <th scope="col">
+                <span class="visually-hidden">Remove</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {rules.map((r) => (
+              <tr key={r.id} data-rule={r.id} aria-label={`decode rule ${r.id}`}>
+                <td>{r.label ? `${shown(r.label, 60)} (${r.id})` : r.id}</td>
+                <td title={shown(r.url, 2048)}>
+                  <code>{shown(r.url, 120)}</code>
+                </td>
+                <td>{r.method ?? "any"}</td>
+                <td>
+                  <code>{r.pointer === "" ? "(whole body)" : shown(r.pointer, 80)}</code>
+                </td>
+                <td>{r.direction}</td>
+                <td data-col="matched" class="num">
+                  {store.matchedBy(r.id)}
+                </td>
+                <td>
+                  <button type="button" aria-label={`Remove decode rule ${r.id}`} disabled={!editable} onClick={() => send({ kind: "removeDecodeRule", id: r.id })}>
+                    Remove
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {source.kind === "file" && onReimport && rules.length > 0 && (
+        <p>
+          <button type="button" onClick={onReimport}>
+            Import {shown(source.name, 80)} again with these rules
+          </button>
+        </p>
+      )}
+    </section>
+  );
+}
