@@ -48,18 +48,15 @@ export async function readPanel(browser: ExtensionBrowser, tabId: number, expect
     }
     // No named functions inside: tsx's keepNames would reference its `__name` helper, which the page lacks.
     return await panel.evaluate(() => ({
-      flows: [...document.querySelectorAll("tr[data-flow]")].map((row) => {
-        const cell = (c: string) => row.querySelector(`td[data-col="${c}"]`);
-        return {
-          id: cell("id")?.textContent ?? "",
-          server: cell("server")?.textContent ?? "",
-          serverTitle: cell("server")?.getAttribute("title") ?? "",
-          method: cell("method")?.textContent ?? "",
-          target: cell("target")?.textContent ?? "",
-          status: cell("status")?.textContent ?? "",
-          outcome: cell("outcome")?.textContent ?? null,
-        };
-      }),
+      flows: [...document.querySelectorAll("tr[data-flow]")].map((row) => ({
+        id: row.querySelector('td[data-col="id"]')?.textContent ?? "",
+        server: row.querySelector('td[data-col="server"]')?.textContent ?? "",
+        serverTitle: row.querySelector('td[data-col="server"]')?.getAttribute("title") ?? "",
+        method: row.querySelector('td[data-col="method"]')?.textContent ?? "",
+        target: row.querySelector('td[data-col="target"]')?.textContent ?? "",
+        status: row.querySelector('td[data-col="status"]')?.textContent ?? "",
+        outcome: row.querySelector('td[data-col="outcome"]')?.textContent ?? null,
+      })),
       findings: [...document.querySelectorAll("tr[data-finding]")].map((row) =>
         ["severity", "rule", "message", "flow", "entry"].map((c) => row.querySelector(`td[data-col="${c}"]`)?.textContent ?? ""),
       ),

@@ -76,23 +76,26 @@ export function diffMessages(witness: readonly Witnessed[], captured: readonly W
 }
 
 /**
- * The witness's messages as a bare capture (postMessage records, one scope, in the witness's order): the reference
- * the engine's findings on the extension's capture are compared with. The envelope adds nothing and hides nothing.
+ * The witnesses' messages as a bare capture (postMessage records, one scope per server, each server's messages in
+ * its witness's order): the reference the engine's findings on the extension's capture are compared with. The
+ * envelope or proxy adds nothing and hides nothing.
  */
-export function referenceCapture(witness: readonly Witnessed[], server: string): CaptureRecord[] {
-  return witness.map((m, seq) => ({
-    v: 1,
-    seq,
-    time: 1_000 + seq,
-    transport: "postMessage",
-    exchange: "reference",
-    url: server,
-    client: "reference",
-    kind: "message",
-    direction: m.direction,
-    stream: "postMessage",
-    text: JSON.stringify(m.message),
-  }));
+export function referenceCapture(...servers: { wire: readonly Witnessed[]; server: string }[]): CaptureRecord[] {
+  return servers
+    .flatMap(({ wire, server }) => wire.map((m) => ({ m, server })))
+    .map(({ m, server }, seq) => ({
+      v: 1,
+      seq,
+      time: 1_000 + seq,
+      transport: "postMessage",
+      exchange: `reference ${server}`,
+      url: server,
+      client: "reference",
+      kind: "message",
+      direction: m.direction,
+      stream: "postMessage",
+      text: JSON.stringify(m.message),
+    }));
 }
 
 /** What a flow is, for comparing: its call, outcome, server and answers. */
