@@ -164,6 +164,8 @@ describe("MCP Inspector v2 2.12.0 in Chromium, driven through its own UI", { tim
     assert.deepEqual(serverCellProblems(view.flows, engine.flows), []);
     const sorted = (rows: string[][]) => rows.map((r) => JSON.stringify(r)).sort();
     assert.deepEqual(sorted(view.findings), sorted(engine.findings.map(findingRow)));
-    assert.ok(!view.text.includes(SECRET), "the typed API key is masked in the panel by default");
+    // Masked by default on screen: the list, and each flow's story, messages and form preview.
+    assert.ok(![view.text, ...view.details].some((text) => text.includes(SECRET)), "the typed API key is masked in the panel by default");
+    assert.ok(view.details.every((text) => text.includes("via MCP Inspector backend")), "each flow says it came via MCP Inspector backend");
   });
 });

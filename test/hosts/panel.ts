@@ -21,6 +21,8 @@ export interface PanelView {
   findings: string[][];
   /** Everything the panel shows as text (for what must never be on screen). */
   text: string;
+  /** Per flow, what its detail shows: the head, then every tab of "Flow detail" (Story, Messages, Form, …) in turn. */
+  details: string[];
 }
 
 /** The panel's finding row for an engine finding. */
@@ -46,8 +48,23 @@ export async function readPanel(browser: ExtensionBrowser, tabId: number, expect
       const shown = await panel.evaluate(() => document.body.innerText).catch(() => "(unreadable)");
       throw new Error(`the panel never showed ${expect.flows} flows and ${expect.findings} findings; it shows:\n${shown.slice(0, 3000)}`, { cause: error });
     }
+    // Each flow opened, each of its detail tabs shown: where the story, the messages and the form preview are.
+    const details: string[] = [];
+    const rows = panel.locator("tr[data-flow]");
+    for (let i = 0; i < (await rows.count()); i++) {
+      await rows.nth(i).click();
+      const detail = panel.locator(".detail");
+      await detail.waitFor({ timeout: 10_000 });
+      let text = await detail.innerText();
+      const tabs = detail.getByRole("tablist", { name: "Flow detail" }).getByRole("tab");
+      for (let t = 0; t < (await tabs.count()); t++) {
+        await tabs.nth(t).click();
+        text += `\n${await detail.getByRole("tabpanel").innerText()}`;
+      }
+      details.push(text);
+    }
     // No named functions inside: tsx's keepNames would reference its `__name` helper, which the page lacks.
-    return await panel.evaluate(() => ({
+    const view = await panel.evaluate(() => ({
       flows: [...document.querySelectorAll("tr[data-flow]")].map((row) => ({
         id: row.querySelector('td[data-col="id"]')?.textContent ?? "",
         server: row.querySelector('td[data-col="server"]')?.textContent ?? "",
@@ -62,6 +79,7 @@ export async function readPanel(browser: ExtensionBrowser, tabId: number, expect
       ),
       text: document.body.innerText,
     }));
+    return { ...view, details };
   } finally {
     await panel.close();
   }
