@@ -169,6 +169,7 @@ describe("MCP Inspector v1 1.0.3 through its proxy, two upstream servers, in Chr
     const sorted = (rows: string[][]) => rows.map((r) => JSON.stringify(r)).sort();
     assert.deepEqual(sorted(view.findings), sorted(engine.findings.map(findingRow)));
     // Masked by default on screen: the list, and each flow's story, messages and form preview.
+    assert.ok(view.details.some((text) => text.includes("api_key")), "the detail shows the form and the answer (their field names), so masking is what hides the key");
     assert.ok(![view.text, ...view.details].some((text) => text.includes(SECRET)), "the typed API key is masked in the panel by default");
   });
 });

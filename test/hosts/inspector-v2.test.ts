@@ -165,6 +165,7 @@ describe("MCP Inspector v2 2.12.0 in Chromium, driven through its own UI", { tim
     const sorted = (rows: string[][]) => rows.map((r) => JSON.stringify(r)).sort();
     assert.deepEqual(sorted(view.findings), sorted(engine.findings.map(findingRow)));
     // Masked by default on screen: the list, and each flow's story, messages and form preview.
+    assert.ok(view.details.some((text) => text.includes("api_key")), "the detail shows the form and the answer (their field names), so masking is what hides the key");
     assert.ok(![view.text, ...view.details].some((text) => text.includes(SECRET)), "the typed API key is masked in the panel by default");
     assert.ok(view.details.every((text) => text.includes("via MCP Inspector backend")), "each flow says it came via MCP Inspector backend");
   });

@@ -129,8 +129,8 @@ describe("@mcp-b/transports 5.1.0 tab transport in Firefox ESR", { timeout: 300_
     assert.deepEqual(
       engine.flows.map((f) => ({ ...summary(f), via: undefined })),
       [
-        { method: "tools/call", target: hostTools.secret, status: "complete", server: pages.hostOrigin, via: undefined, elicitations: [["form", "accept", true]] },
-        { method: "tools/call", target: hostTools.confirm, status: "complete", server: pages.hostOrigin, via: undefined, elicitations: [["form", "decline", true]] },
+        { method: "tools/call", target: hostTools.secret, status: "complete", server: `postMessage:${pages.hostOrigin}`, via: undefined, elicitations: [["form", "accept", true]] },
+        { method: "tools/call", target: hostTools.confirm, status: "complete", server: `postMessage:${pages.hostOrigin}`, via: undefined, elicitations: [["form", "decline", true]] },
       ],
     );
     assert.deepEqual(findingKeys(engine), findingKeys(analyze(referenceCapture({ wire: witnessed(withExtension.envelopes), server: pages.hostOrigin }))));
