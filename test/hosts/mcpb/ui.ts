@@ -11,6 +11,8 @@ export interface WireEntry {
   channel: unknown;
   direction: unknown;
   payload: unknown;
+  /** When it arrived (ms since the epoch, the page's clock): orders the two windows' logs of the iframe case. */
+  at: number;
 }
 
 declare global {
@@ -26,7 +28,7 @@ export function logEnvelopes(): void {
   window.addEventListener("message", (event: MessageEvent) => {
     const data = event.data as { type?: unknown; channel?: unknown; direction?: unknown; payload?: unknown } | null;
     if (data === null || typeof data !== "object" || data.type !== "mcp") return;
-    window.mcpbWire.push({ channel: data.channel, direction: data.direction, payload: JSON.parse(JSON.stringify(data.payload)) as unknown });
+    window.mcpbWire.push({ channel: data.channel, direction: data.direction, payload: JSON.parse(JSON.stringify(data.payload)) as unknown, at: performance.timeOrigin + performance.now() });
   });
 }
 
