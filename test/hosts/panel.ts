@@ -1,0 +1,104 @@
+import type { Page } from "playwright-core";
+import type { Finding, Flow } from "../../src/engine/index.ts";
+import type { ExtensionBrowser } from "../extension/chromium.ts";
+import type { FlowWithVia } from "./wire.ts";
+
+/** One flow row of the panel by column (`data-col`, panel/FlowList.tsx), the Server cell with its tooltip. */
+export interface PanelFlowRow {
+  id: string;
+  server: string;
+  serverTitle: string;
+  method: string;
+  target: string;
+  status: string;
+  /** The Outcome column (issue 9 item 5: accept / decline / cancel / `error <code>` / waiting). */
+  outcome: string | null;
+}
+
+export interface PanelView {
+  flows: PanelFlowRow[];
+  /** [severity, rule, message, flow, entry] (panel/FindingList.tsx). */
+  findings: string[][];
+  /** Everything the panel shows as text (for what must never be on screen). */
+  text: string;
+  /** Per flow, what its detail shows: the head, then every tab of "Flow detail" (Story, Messages, Form, …) in turn. */
+  details: string[];
+}
+
+/** The panel's finding row for an engine finding. */
+export const findingRow = (f: Finding): string[] => [f.severity, f.rule, f.message, f.flow ?? "", String(f.record)];
+
+/** What the engine says each flow's Outcome cell shows: the elicitations' actions, in order. */
+export function outcomeOf(flow: Flow): string {
+  return flow.elicitations.map((e) => e.action ?? "waiting").join(", ");
+}
+
+/**
+ * Opens `panel.html?tabId=N` as a page (chrome.devtools is absent there, the panel takes the tab from the query),
+ * waits until its headings count `expect`, and reads its tables.
+ */
+export async function readPanel(browser: ExtensionBrowser, tabId: number, expect: { flows: number; findings: number }): Promise<PanelView> {
+  const panel: Page = await browser.context.newPage();
+  try {
+    await panel.goto(`chrome-extension://${browser.extensionId}/panel.html?tabId=${tabId}`);
+    try {
+      await panel.getByRole("heading", { name: `Flows (${expect.flows})` }).waitFor({ timeout: 20_000 });
+      await panel.getByRole("heading", { name: `Findings (${expect.findings})` }).waitFor({ timeout: 20_000 });
+    } catch (error) {
+      const shown = await panel.evaluate(() => document.body.innerText).catch(() => "(unreadable)");
+      throw new Error(`the panel never showed ${expect.flows} flows and ${expect.findings} findings; it shows:\n${shown.slice(0, 3000)}`, { cause: error });
+    }
+    // Each flow opened, each of its detail tabs shown: where the story, the messages and the form preview are.
+    const details: string[] = [];
+    const rows = panel.locator("tr[data-flow]");
+    for (let i = 0; i < (await rows.count()); i++) {
+      await rows.nth(i).click();
+      const detail = panel.locator(".detail");
+      await detail.waitFor({ timeout: 10_000 });
+      let text = await detail.innerText();
+      const tabs = detail.getByRole("tablist", { name: "Flow detail" }).getByRole("tab");
+      for (let t = 0; t < (await tabs.count()); t++) {
+        await tabs.nth(t).click();
+        text += `\n${await detail.getByRole("tabpanel").innerText()}`;
+      }
+      details.push(text);
+    }
+    // No named functions inside: tsx's keepNames would reference its `__name` helper, which the page lacks.
+    const view = await panel.evaluate(() => ({
+      flows: [...document.querySelectorAll("tr[data-flow]")].map((row) => ({
+        id: row.querySelector('td[data-col="id"]')?.textContent ?? "",
+        server: row.querySelector('td[data-col="server"]')?.textContent ?? "",
+        serverTitle: row.querySelector('td[data-col="server"]')?.getAttribute("title") ?? "",
+        method: row.querySelector('td[data-col="method"]')?.textContent ?? "",
+        target: row.querySelector('td[data-col="target"]')?.textContent ?? "",
+        status: row.querySelector('td[data-col="status"]')?.textContent ?? "",
+        outcome: row.querySelector('td[data-col="outcome"]')?.textContent ?? null,
+      })),
+      findings: [...document.querySelectorAll("tr[data-finding]")].map((row) =>
+        ["severity", "rule", "message", "flow", "entry"].map((c) => row.querySelector(`td[data-col="${c}"]`)?.textContent ?? ""),
+      ),
+      text: document.body.innerText,
+    }));
+    return { ...view, details };
+  } finally {
+    await panel.close();
+  }
+}
+
+/** The panel rows the engine's flows should give (the Server cell names the upstream, with the proxy beside it). */
+export function expectedRows(flows: readonly Flow[]): Omit<PanelFlowRow, "server" | "serverTitle">[] {
+  return flows.map((f) => ({ id: f.id, method: f.method, target: f.target ?? "", status: f.status, outcome: outcomeOf(f) }));
+}
+
+/** The Server cell must name the upstream and say which proxy/backend it went through. */
+export function serverCellProblems(rows: readonly PanelFlowRow[], flows: readonly Flow[]): string[] {
+  const problems: string[] = [];
+  for (const [i, row] of rows.entries()) {
+    const flow = flows[i] as FlowWithVia | undefined;
+    if (!flow) continue;
+    const shown = `${row.server} ${row.serverTitle}`;
+    if (!shown.includes(flow.server)) problems.push(`flow ${row.id}: the Server cell (${JSON.stringify(shown)}) does not name ${flow.server}`);
+    if (flow.via && !/\bvia\b/.test(shown)) problems.push(`flow ${row.id}: the Server cell (${JSON.stringify(shown)}) does not say "via …"`);
+  }
+  return problems;
+}
