@@ -6,7 +6,7 @@ import { ensureBuilt } from "../extension/built.ts";
 import { launchWithExtension, type ExtensionBrowser } from "../extension/chromium.ts";
 import { startBusHost, type BusHost } from "./decode/host.ts";
 import { mcpbCall, observe, type Observed } from "./drivers.ts";
-import { expectedRows, findingRow, readPanel } from "./panel.ts";
+import { expectedRows, findingRow, readPanel, serverCellProblems } from "./panel.ts";
 import type { WireMessage } from "./peer.ts";
 import { hostTools } from "./tools.ts";
 import { analyze, capturedMessages, diffMessages, findingKeys, isJsonRpc, referenceCapture, summary } from "./wire.ts";
@@ -143,9 +143,11 @@ describe("Decode as MCP: a rule made in the panel, on an envelope no adapter kno
     assert.equal(engine.flows.length, 2);
     const view = await readPanel(extension, tabId, { flows: engine.flows.length, findings: engine.findings.length });
     assert.deepEqual(
-      view.flows.map(({ server: _s, serverTitle: _t, ...row }) => row),
+      view.flows.map(({ server: _s, serverTitle: _t, via: _v, viaTitle: _vt, ...row }) => row),
       expectedRows(engine.flows),
     );
+    assert.deepEqual(serverCellProblems(view.flows, engine.flows), []);
+    assert.ok(view.flows.every((row) => row.via?.includes("bus frames")), "the Via cell names the rule by its label");
     const sorted = (rows: string[][]) => rows.map((r) => JSON.stringify(r)).sort();
     assert.deepEqual(sorted(view.findings), sorted(engine.findings.map(findingRow)));
     assert.ok(view.details.some((text) => text.includes("api_key")), "the detail shows the form and the answer");

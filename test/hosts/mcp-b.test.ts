@@ -173,7 +173,7 @@ describe("@mcp-b/transports 5.1.0 in Chromium: tab and iframe transports", { tim
       assert.equal(engine.flows.length, 2, "the two calls are the panel's flows (an empty panel proves nothing)");
       const view = await readPanel(extension, withExtensionTab, { flows: engine.flows.length, findings: engine.findings.length });
       assert.deepEqual(
-        view.flows.map(({ server: _s, serverTitle: _t, ...row }) => row),
+        view.flows.map(({ server: _s, serverTitle: _t, via: _v, viaTitle: _vt, ...row }) => row),
         expectedRows(engine.flows),
       );
       assert.deepEqual(serverCellProblems(view.flows, engine.flows), []);

@@ -11,6 +11,9 @@ export interface PanelFlowRow {
   method: string;
   target: string;
   status: string;
+  /** The Via column (shown while any flow went through a proxy, a backend or an envelope) and its tooltip. */
+  via: string | null;
+  viaTitle: string;
   /** The Outcome column (issue 9 item 5: accept / decline / cancel / `error <code>` / waiting). */
   outcome: string | null;
 }
@@ -72,6 +75,8 @@ export async function readPanel(browser: ExtensionBrowser, tabId: number, expect
         method: row.querySelector('td[data-col="method"]')?.textContent ?? "",
         target: row.querySelector('td[data-col="target"]')?.textContent ?? "",
         status: row.querySelector('td[data-col="status"]')?.textContent ?? "",
+        via: row.querySelector('td[data-col="via"]')?.textContent ?? null,
+        viaTitle: row.querySelector('td[data-col="via"]')?.getAttribute("title") ?? "",
         outcome: row.querySelector('td[data-col="outcome"]')?.textContent ?? null,
       })),
       findings: [...document.querySelectorAll("tr[data-finding]")].map((row) =>
@@ -86,11 +91,14 @@ export async function readPanel(browser: ExtensionBrowser, tabId: number, expect
 }
 
 /** The panel rows the engine's flows should give (the Server cell names the upstream, with the proxy beside it). */
-export function expectedRows(flows: readonly Flow[]): Omit<PanelFlowRow, "server" | "serverTitle">[] {
+export function expectedRows(flows: readonly Flow[]): Omit<PanelFlowRow, "server" | "serverTitle" | "via" | "viaTitle">[] {
   return flows.map((f) => ({ id: f.id, method: f.method, target: f.target ?? "", status: f.status, outcome: outcomeOf(f) }));
 }
 
-/** The Server cell must name the upstream and say which proxy/backend it went through. */
+/**
+ * The Server cell must name the upstream, and the Via cell beside it the proxy or backend it went through (its
+ * tooltip the full origin and path) or the envelope it came in.
+ */
 export function serverCellProblems(rows: readonly PanelFlowRow[], flows: readonly Flow[]): string[] {
   const problems: string[] = [];
   for (const [i, row] of rows.entries()) {
@@ -98,7 +106,8 @@ export function serverCellProblems(rows: readonly PanelFlowRow[], flows: readonl
     if (!flow) continue;
     const shown = `${row.server} ${row.serverTitle}`;
     if (!shown.includes(flow.server)) problems.push(`flow ${row.id}: the Server cell (${JSON.stringify(shown)}) does not name ${flow.server}`);
-    if (flow.via && !/\bvia\b/.test(shown)) problems.push(`flow ${row.id}: the Server cell (${JSON.stringify(shown)}) does not say "via …"`);
+    if (flow.via && !row.viaTitle.includes(flow.via)) problems.push(`flow ${row.id}: the Via cell (${JSON.stringify(`${row.via} ${row.viaTitle}`)}) does not name ${flow.via}`);
+    if ((flow.via || flow.envelope) && !row.via) problems.push(`flow ${row.id}: no Via cell, though the flow came via ${flow.via ?? flow.envelope}`);
   }
   return problems;
 }
