@@ -117,3 +117,28 @@ export function mcpBTab(): Draft[] {
   ];
   return drafts;
 }
+
+/** A made-up host for decode rules: POST /agent/turn `{"frame":{"rpc":"<JSON-RPC as a string>"}}` both ways, as a HAR. */
+export const AGENT_RULE = { id: "agent", url: "https://agent.example/agent/turn", method: "POST", pointer: "/frame/rpc", direction: "both" } as const;
+export function agentHar(): string {
+  const entry = (i: number, request: unknown, answer: unknown) => ({
+    startedDateTime: new Date(1_767_225_600_000 + i * 100).toISOString(),
+    time: 10,
+    request: { method: "POST", url: "https://agent.example/agent/turn", httpVersion: "HTTP/1.1", headers: [], queryString: [], cookies: [], headersSize: -1, bodySize: -1, postData: { mimeType: "application/json", text: JSON.stringify(request) } },
+    response: { status: 200, statusText: "", httpVersion: "HTTP/1.1", headers: [], cookies: [], content: { size: -1, mimeType: "application/json", text: JSON.stringify(answer) }, redirectURL: "", headersSize: -1, bodySize: -1 },
+    cache: {},
+    timings: { send: 0, wait: 5, receive: 5 },
+  });
+  const wrap = (m: unknown) => ({ frame: { rpc: JSON.stringify(m) } });
+  return JSON.stringify({
+    log: {
+      version: "1.2",
+      creator: { name: "test", version: "1" },
+      entries: [
+        entry(0, wrap({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: { elicitation: {} }, clientInfo: { name: "c", version: "1" } } }), wrap({ jsonrpc: "2.0", id: 0, result: { protocolVersion: "2025-06-18", capabilities: {}, serverInfo: { name: "s", version: "1" } } })),
+        entry(1, wrap({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "go" } }), wrap({ jsonrpc: "2.0", id: 5, method: "elicitation/create", params: { message: "Which account should be charged?", requestedSchema: { type: "object", properties: { account: { type: "string" } } } } })),
+        entry(2, wrap({ jsonrpc: "2.0", id: 5, result: { action: "accept", content: { account: "main" } } }), wrap({ jsonrpc: "2.0", id: 1, result: { content: [] } })),
+      ],
+    },
+  });
+}

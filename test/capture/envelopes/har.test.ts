@@ -8,7 +8,7 @@ import { exportJsonl, importJsonl } from "../../../src/capture/jsonl.ts";
 import type { CaptureRecord } from "../../../src/capture/record.ts";
 import { redactRecords } from "../../../src/capture/redact.ts";
 import { analyze, type Flow } from "../../../src/engine/index.ts";
-import { inspectorSession, mcpBTab, proxySessions, store } from "./fixtures.ts";
+import { AGENT_RULE, agentHar, inspectorSession, mcpBTab, proxySessions, store } from "./fixtures.ts";
 
 /**
  * HAR and JSONL with envelopes. The two HARs of test/capture/fixtures are real traffic, recorded by
@@ -102,29 +102,9 @@ test("redaction of enveloped records: the upstream's credentials go, the flows s
 });
 
 test("importHar with a decode rule: a host the built-in adapters do not know", () => {
-  // A made-up host: POST /agent/turn {"frame":{"rpc":"<JSON-RPC as a string>"}} both ways.
-  const entry = (i: number, request: unknown, answer: unknown) => ({
-    startedDateTime: new Date(1_767_225_600_000 + i * 100).toISOString(),
-    time: 10,
-    request: { method: "POST", url: "https://agent.example/agent/turn", httpVersion: "HTTP/1.1", headers: [], queryString: [], cookies: [], headersSize: -1, bodySize: -1, postData: { mimeType: "application/json", text: JSON.stringify(request) } },
-    response: { status: 200, statusText: "", httpVersion: "HTTP/1.1", headers: [], cookies: [], content: { size: -1, mimeType: "application/json", text: JSON.stringify(answer) }, redirectURL: "", headersSize: -1, bodySize: -1 },
-    cache: {},
-    timings: { send: 0, wait: 5, receive: 5 },
-  });
-  const wrap = (m: unknown) => ({ frame: { rpc: JSON.stringify(m) } });
-  const har = JSON.stringify({
-    log: {
-      version: "1.2",
-      creator: { name: "test", version: "1" },
-      entries: [
-        entry(0, wrap({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: { elicitation: {} }, clientInfo: { name: "c", version: "1" } } }), wrap({ jsonrpc: "2.0", id: 0, result: { protocolVersion: "2025-06-18", capabilities: {}, serverInfo: { name: "s", version: "1" } } })),
-        entry(1, wrap({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "go" } }), wrap({ jsonrpc: "2.0", id: 5, method: "elicitation/create", params: { message: "Which account should be charged?", requestedSchema: { type: "object", properties: { account: { type: "string" } } } } })),
-        entry(2, wrap({ jsonrpc: "2.0", id: 5, result: { action: "accept", content: { account: "main" } } }), wrap({ jsonrpc: "2.0", id: 1, result: { content: [] } })),
-      ],
-    },
-  });
+  const har = agentHar();
   assert.equal(analyze(importHar(har, "agent.har").records).flows.length, 0, "no built-in adapter knows it");
-  const { records, problems } = importHar(har, "agent.har", { rules: [{ id: "agent", url: "https://agent.example/agent/turn", method: "POST", pointer: "/frame/rpc", direction: "both" }] });
+  const { records, problems } = importHar(har, "agent.har", { rules: [AGENT_RULE] });
   assert.deepEqual(problems, []);
   const r = analyze(records);
   assert.deepEqual(r.flows.map((f) => [f.method, f.status, f.envelope, f.elicitations[0]?.action]), [["tools/call", "complete", "decode:agent", "accept"]]);
