@@ -1,5 +1,5 @@
 // Records the HAR fixtures of MCP Inspector v2 (test/capture/fixtures/inspector-v2-*.har) from real traffic:
-// the real inspector (@modelcontextprotocol/inspector 2.12.0; its launcher path in INSPECTOR_LAUNCHER), the real
+// the real inspector (@modelcontextprotocol/inspector 2.12.0, a devDependency; another launcher in INSPECTOR_LAUNCHER), the real
 // 2025-11-25 SDK peer (demo/servers/legacyServer.ts), Chromium through Playwright's HAR recorder. The page is
 // driven as a person would: connect, call confirm_action twice, accept in the inspector's own dialog, then
 // decline, disconnect.
@@ -11,8 +11,7 @@
 // ended before it was saved. Entries other than the backend's /api/mcp/* calls lose their bodies (the app's
 // scripts and styles), so the files stay small.
 //
-//   INSPECTOR_LAUNCHER=/path/to/node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js \
-//     node --import tsx scripts/record-inspector-har.ts
+//   node --import tsx scripts/record-inspector-har.ts
 import { spawn } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -20,8 +19,7 @@ import { join } from "node:path";
 import { chromium } from "playwright-core";
 import { startLegacyServer } from "../demo/servers/legacyServer.ts";
 
-const launcher = process.env.INSPECTOR_LAUNCHER;
-if (!launcher) throw new Error("set INSPECTOR_LAUNCHER to the inspector's clients/launcher/build/index.js");
+const launcher = process.env.INSPECTOR_LAUNCHER ?? "node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js";
 const out = "test/capture/fixtures";
 const port = 20000 + Math.floor(Math.random() * 20000);
 const token = "fixture-token-not-a-secret";
