@@ -58,8 +58,8 @@ cdp.on("Network.dataReceived", (e) => {
 
 page.setDefaultTimeout(45_000);
 await page.goto(`http://127.0.0.1:${port}/?MCP_INSPECTOR_API_TOKEN=${token}`);
-await page.getByRole("switch").first().waitFor();
-await page.getByRole("switch").first().click({ force: true });
+// The switch's <input> is covered by its track (docs/hosts-wire.md, "UI").
+await page.locator(".mantine-Switch-track").first().click();
 await page.getByText("Connected", { exact: true }).first().waitFor();
 await page.getByText("Tools", { exact: true }).first().click();
 step("connected");
@@ -79,8 +79,8 @@ for (const answer of ["accept", "decline"] as const) {
 }
 await page.getByText("Servers", { exact: true }).first().click();
 await page.getByText("Connected", { exact: true }).first().waitFor();
-await page.getByRole("switch").first().click({ force: true });
-await page.getByText("Disconnected", { exact: true }).first().waitFor();
+await page.locator(".mantine-Switch-track").first().click();
+await page.locator('[data-testid="connection-status"][data-status="disconnected"]').waitFor({ state: "attached" });
 await page.waitForTimeout(500);
 await context.close();
 await browser.close();
