@@ -1,5 +1,7 @@
 import type { Problem } from "../engine/problem.ts";
 import { decodeBase64Text } from "./base64.ts";
+import { createUnwrapper, envelopeEndpoints, type DecodeRule, type Draft } from "./envelopes/index.ts";
+import { settleInspectorSessions, type EntryTimes } from "./envelopes/inspectorV2Har.ts";
 import { salvageHar } from "./harSalvage.ts";
 import { CAPTURE_VERSION, CaptureRecord as CaptureRecordSchema, originAndPath, pickHeaders } from "./record.ts";
 import type { CaptureRecord, EndRecord, MessageRecord, PageRequestRecord, ResponseRecord, StreamKind, Transport } from "./record.ts";
@@ -13,6 +15,11 @@ import { splitSse } from "./sseEvents.ts";
 export interface CaptureImport {
   records: CaptureRecord[];
   problems: Problem[];
+}
+
+export interface ImportOptions {
+  /** Decode-as rules (src/capture/envelopes): traffic to their URLs carries MCP at their pointers. */
+  rules?: readonly DecodeRule[];
 }
 
 type Obj = Record<string, unknown>;
@@ -32,36 +39,56 @@ interface HarLog {
   extra: unknown[];
 }
 
-export function importHar(text: string, file: string): CaptureImport {
+export function importHar(text: string, file: string, options: ImportOptions = {}): CaptureImport {
   const problems: Problem[] = [];
   const log = readLog(text, file, problems);
   if (!log) return { records: [], problems };
   const creator = isObj(log.creator) ? [str(log.creator.name), str(log.creator.version)].filter(Boolean).join(" ") : "";
   const drafts: CaptureRecord[] = [];
-  let lastTime = 0;
+  // Entries in HAR order through the envelope stage (an Inspector v2 connect comes before the sends it names).
+  const unwrap = createUnwrapper(options.rules ? { rules: options.rules } : {});
+  const unwrapped = (draft: Draft): void => {
+    for (const out of unwrap.push(draft)) drafts.push(out === draft ? (draft as CaptureRecord) : ({ ...out, v: CAPTURE_VERSION, seq: 0 } as CaptureRecord));
+  };
+  // Our own HAR export keeps records HAR cannot hold (postMessage, the HTTP+SSE EventSource, stdio, enveloped
+  // messages) verbatim; first, so that a proxied EventSource's endpoint event is known before the POSTs it names.
+  for (const [i, raw] of log.extra.entries()) {
+    const parsed = CaptureRecordSchema.safeParse(raw);
+    if (parsed.success) unwrapped(parsed.data);
+    else problems.push({ file, message: `log._mcpRecords[${i}] is not a capture record (${parsed.error.issues[0]?.message ?? "invalid"}); skipped` });
+  }
+  const times = new Map<number, EntryTimes>();
+  const ctx = { file, creator, lastTime: 0, drafts: [] as CaptureRecord[], problems, envelope: envelopeEndpoints(options.rules), times };
   for (let index = 0; index < log.entries.length; index++) {
     const broken = log.broken.get(index);
     if (broken !== undefined) {
       problems.push({ file, entry: index, message: `entry ${index} is not valid JSON (${broken}); skipped` });
       continue;
     }
+    ctx.drafts = [];
     try {
-      const started = importEntry(log.entries[index], index, { file, creator, lastTime, drafts, problems });
-      if (started !== undefined) lastTime = started;
+      const started = importEntry(log.entries[index], index, ctx);
+      if (started !== undefined) ctx.lastTime = started;
     } catch (error) {
       problems.push({ file, entry: index, message: `entry ${index} could not be imported (${errorText(error)}); skipped` });
+      continue;
     }
+    ctx.drafts.forEach(unwrapped);
   }
-  // Our own HAR export keeps records HAR cannot hold (postMessage, the HTTP+SSE EventSource, stdio) verbatim.
-  for (const [i, raw] of log.extra.entries()) {
-    const parsed = CaptureRecordSchema.safeParse(raw);
-    if (parsed.success) drafts.push(parsed.data);
-    else problems.push({ file, message: `log._mcpRecords[${i}] is not a capture record (${parsed.error.issues[0]?.message ?? "invalid"}); skipped` });
+  const unreadable = unwrap.counts().unreadable;
+  if (unreadable) problems.push({ file, message: `${unreadable} envelope bod${unreadable > 1 ? "ies" : "y"} (host API calls or wrappers that should carry MCP) could not be read; skipped` });
+  const inspector = settleInspectorSessions(drafts, times);
+  for (const { session, messages } of inspector.unheard) {
+    problems.push({
+      file,
+      message: `MCP Inspector v2 session ${session}: the HAR holds no body of its events stream (/api/mcp/events; a HAR keeps none of a stream still open or cut when it was saved), so none of the server's messages; its ${messages} client message${messages === 1 ? " is" : "s are"} left out rather than checked without them (the extension's live capture sees the stream)`,
+    });
   }
+  const records = inspector.records;
   // Stable (ES2019): same-time records keep the order they were made in, entries their HAR order.
-  drafts.sort((a, b) => a.time - b.time);
-  drafts.forEach((record, seq) => (record.seq = seq));
-  return { records: drafts, problems };
+  records.sort((a, b) => a.time - b.time);
+  records.forEach((record, seq) => (record.seq = seq));
+  return { records, problems };
 }
 
 function readLog(text: string, file: string, problems: Problem[]): HarLog | null {
@@ -113,6 +140,10 @@ interface EntryContext {
   lastTime: number;
   drafts: CaptureRecord[];
   problems: Problem[];
+  /** An envelope exchange (Inspector v2's API, a decode rule's URL): MCP whatever its body says. */
+  envelope: (url: string, method: string) => boolean;
+  /** Each imported entry's start, response head and end (envelopes/inspectorV2Times.ts). */
+  times: Map<number, EntryTimes>;
 }
 
 /** Returns the entry's start time when it made records (or was at least readable). */
@@ -165,7 +196,8 @@ function importEntry(raw: unknown, index: number, ctx: EntryContext): number | u
     /(^|,)\s*mcp\s*(,|$)/i.test(header(requestHeaders, "sec-websocket-protocol") ?? "") ||
     requestBody?.includes('"jsonrpc"') === true ||
     (wsMessages?.some((m) => isObj(m) && typeof m.data === "string" && m.data.includes('"jsonrpc"')) ?? false) ||
-    (decode(), responseText?.includes('"jsonrpc"') === true);
+    (decode(), responseText?.includes('"jsonrpc"') === true) ||
+    ctx.envelope(url, method);
   if (!looksLikeMcp) {
     return pageRequest(raw, index, url, method, ctx, () => {
       decode();
@@ -184,6 +216,7 @@ function importEntry(raw: unknown, index: number, ctx: EntryContext): number | u
   // HAR 1.2: `ssl` is included in `connect`; `time` is the whole entry, and the sum of timings when absent.
   const headAt = start + span(timings.blocked) + span(timings.dns) + span(timings.connect) + span(timings.send) + span(timings.wait);
   const endAt = Math.max(headAt + span(timings.receive), start + span(raw.time));
+  ctx.times.set(index, { start, headAt, endAt });
 
   const transport: Transport = isWebSocket ? "websocket" : raw._resourceType === "eventsource" ? "eventsource" : "http";
   const common = {

@@ -4,7 +4,8 @@ import type { EndRecord, Headers, MessageRecord, ResponseRecord } from "./record
 /**
  * HAR 1.2 of a capture, written so that `importHar` (har.ts) reads back the same records: one entry per HTTP
  * exchange, WebSocket exchanges with Chrome's `_webSocketMessages`, and records HAR has no place for (postMessage,
- * the EventSource of the HTTP+SSE transport, stdio) kept verbatim in `log._mcpRecords`. The mapping and what HAR
+ * the EventSource of the HTTP+SSE transport, stdio, messages taken out of a host's envelope) kept verbatim in
+ * `log._mcpRecords`. The mapping and what HAR
  * cannot say (per-event times) are in docs/capture-format.md, "Export and redaction".
  */
 type Json = Record<string, unknown>;
@@ -35,7 +36,9 @@ export function exportHar(records: readonly CaptureRecord[], options: { creator?
   const groups = new Map<string, number[]>();
   const rest: CaptureRecord[] = [];
   clean.forEach((r, i) => {
-    if (r.exchange === undefined || (r.transport !== "http" && r.transport !== "websocket")) return void rest.push(r);
+    // A message taken out of a host's envelope has no HTTP exchange of its own to be an entry of.
+    const enveloped = r.kind === "message" && r.stream === "envelope";
+    if (r.exchange === undefined || (r.transport !== "http" && r.transport !== "websocket") || enveloped) return void rest.push(r);
     const key = groupKey(r);
     const group = groups.get(key);
     if (group) group.push(i);

@@ -1,4 +1,4 @@
-import type { CaptureImport } from "./har.ts";
+import type { CaptureImport, ImportOptions } from "./har.ts";
 import { importHar } from "./har.ts";
 import { importJsonl } from "./jsonl.ts";
 
@@ -20,7 +20,7 @@ export function detectFormat(text: string, file: string): CaptureFormat {
   return "jsonl";
 }
 
-export function importCapture(text: string, file: string): CaptureImport & { format: CaptureFormat } {
+export function importCapture(text: string, file: string, options: ImportOptions = {}): CaptureImport & { format: CaptureFormat } {
   const format = detectFormat(text, file);
-  return { format, ...(format === "har" ? importHar(text, file) : importJsonl(text, file)) };
+  return { format, ...(format === "har" ? importHar(text, file, options) : importJsonl(text, file, options)) };
 }

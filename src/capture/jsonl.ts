@@ -1,4 +1,5 @@
 import type { Problem } from "../engine/problem.ts";
+import { createUnwrapper, type DecodeRule, type Unwrapper } from "./envelopes/index.ts";
 import type { CaptureImport } from "./har.ts";
 import { CAPTURE_VERSION, CaptureRecord } from "./record.ts";
 
@@ -12,7 +13,20 @@ import { CAPTURE_VERSION, CaptureRecord } from "./record.ts";
  */
 const MAX_LINE_PROBLEMS = 100;
 
-export function importJsonl(text: string, file: string): CaptureImport {
+export interface JsonlImportOptions {
+  /** Decode-as rules for records still in their envelope (src/capture/envelopes). */
+  rules?: readonly DecodeRule[];
+  /** One unwrapper across calls, for a capture read in parts (the panel's progressive import). */
+  unwrapper?: Unwrapper;
+}
+
+/**
+ * Records go through the envelope stage as they are read: the extension stores them unwrapped and stamped
+ * already (they pass unchanged), a capture written by hand or by another tool may hold envelopes still. A record
+ * taken out of an envelope keeps its line's seq; an envelope that carried no MCP leaves a gap.
+ */
+export function importJsonl(text: string, file: string, options: JsonlImportOptions = {}): CaptureImport {
+  const unwrap = options.unwrapper ?? createUnwrapper(options.rules ? { rules: options.rules } : {});
   const problems: Problem[] = [];
   const records: CaptureRecord[] = [];
   let badLines = 0;
@@ -54,7 +68,8 @@ export function importJsonl(text: string, file: string): CaptureImport {
     if (!hasSeq) missing++;
     else if (parsed.data.seq <= previous && !disorder) disorder = { line, seq: parsed.data.seq, after: previous };
     if (hasSeq) previous = Math.max(previous, parsed.data.seq);
-    records.push(parsed.data);
+    const { seq, v } = parsed.data;
+    for (const out of unwrap.push(parsed.data)) records.push(out === parsed.data ? parsed.data : ({ ...out, seq, v } as CaptureRecord));
   });
 
   if (badLines > MAX_LINE_PROBLEMS) problems.push({ file, message: `${badLines - MAX_LINE_PROBLEMS} more bad lines not listed` });

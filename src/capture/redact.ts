@@ -135,6 +135,9 @@ export function redactRecords(records: readonly CaptureRecord[], options: Redact
       out.headers = headers;
     }
     if (out.kind !== "message") return out;
+    // The upstream and the proxy of an enveloped or proxied message are URLs like any other (a token in a query).
+    if (out.server !== undefined) out.server = redactUrl(out.server);
+    if (out.via !== undefined) out.via = redactUrl(out.via);
     if (out.eventId !== undefined) out.eventId = redactId(out.eventId);
     const value = parsed[i];
     if (value === NOT_JSON) {

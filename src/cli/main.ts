@@ -1,6 +1,8 @@
 import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
+import { envelopeLabel, type DecodeRule } from "../capture/envelopes/index.ts";
 import { importCapture } from "../capture/import.ts";
+import { readDecodeRules } from "./decode.ts";
 import { analyze } from "../engine/index.ts";
 import { catalogue } from "../engine/rules/catalogue.ts";
 import { notChecked } from "../engine/rules/coverage.ts";
@@ -20,6 +22,9 @@ Options:
   --min-severity <level>  show findings of this severity and above: info (default), warning, error
   --disable <rule>        drop a rule (repeatable, or comma-separated)
   --strict-2260           SEP-2260 strict profile: unrelated and GET-stream elicitations are errors
+  --decode <rule>         "decode as MCP": a JSON rule {"id","url","pointer","direction"[,"method","label"]}
+                          saying where MCP travels inside a host's own envelope (repeatable; docs/cli.md)
+  --decode-file <file>    a JSON array of such rules (repeatable)
   --no-color              no colours (also when NO_COLOR is set or output is not a terminal)
   -h, --help              this help
   --version               the version
@@ -37,6 +42,8 @@ export async function main(argv: string[]): Promise<number> {
         "min-severity": { type: "string", default: "info" },
         disable: { type: "string", multiple: true, default: [] },
         "strict-2260": { type: "boolean", default: false },
+        decode: { type: "string", multiple: true, default: [] },
+        "decode-file": { type: "string", multiple: true, default: [] },
         "no-color": { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
         version: { type: "boolean", default: false },
@@ -77,6 +84,13 @@ export async function main(argv: string[]): Promise<number> {
     return 2;
   }
 
+  const decoded = await readDecodeRules(values.decode, values["decode-file"]);
+  if (typeof decoded === "string") {
+    console.error(`mcp-elicit: ${decoded}\n\n${USAGE}`);
+    return 2;
+  }
+  const rules: DecodeRule[] = decoded;
+
   let unreadable = false;
   const reports: FileReport[] = [];
   for (const file of files) {
@@ -89,7 +103,7 @@ export async function main(argv: string[]): Promise<number> {
       reports.push({ file, flows: [], findings: [], problems: [{ file, message: `cannot read the file: ${(e as Error).message}` }] });
       continue;
     }
-    const imported = importCapture(text, file);
+    const imported = importCapture(text, file, { rules });
     if (imported.problems.length) unreadable = true;
     const result = analyze(imported.records, { disable, strict2260: values["strict-2260"] });
     reports.push({ file, flows: result.flows, findings: result.findings.filter(atLeast(min)), problems: [...imported.problems, ...result.problems] });

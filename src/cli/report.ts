@@ -1,3 +1,4 @@
+import { envelopeLabel } from "../capture/envelopes/index.ts";
 import type { Finding, Flow, Problem } from "../engine/index.ts";
 import { severityRank, type Severity } from "../engine/rules/types.ts";
 
@@ -67,7 +68,7 @@ export function toText(files: FileReport[], color: boolean): string {
       flowCount++;
       const status = flow.status === "complete" ? c("green", flow.status) : flow.status === "pending" ? c("yellow", flow.status) : c("red", flow.status);
       lines.push(`  ${c("bold", flow.id)} ${flow.kind} ${flow.revision ?? "unknown revision"} ${flow.method}${flow.target ? " " + one(flow.target, 50) : ""} — ${flow.rounds.length} round${flow.rounds.length === 1 ? "" : "s"}, ${status}, server ${ms(flow.serverMs)}, user ${ms(flow.userMs)}`);
-      lines.push(c("dim", `    ${flow.server}`));
+      lines.push(c("dim", `    ${flow.server}${flow.via ? ` via ${flow.via}` : ""}${flow.envelope ? ` (${envelopeLabel(flow.envelope)})` : ""}`));
       for (const e of flow.elicitations) {
         const answer = e.action ?? (e.mode === "url" ? "no answer on the wire" : "unanswered");
         lines.push(`    • ${e.mode} ${c("bold", one(e.key, 40))} ${one(e.message, 60)} → ${answer}${e.completed ? c("green", " ✓ completed") : ""}`);

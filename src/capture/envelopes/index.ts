@@ -43,15 +43,14 @@ export const envelopeLabel = (envelope: string): string =>
 export function createUnwrapper(options: { rules?: readonly DecodeRule[] } = {}): Unwrapper {
   // Order matters: a user's rule is explicit and wins; the host adapters are tied to URLs and tags; the generic
   // fallback takes what is left.
-  const adapters: Adapter[] = [createDecodeRules(options.rules ?? []), createInspectorV2(), createMcpB(), createProxyQuery(), createGeneric()];
+  const proxy = createProxyQuery();
+  const adapters: Adapter[] = [createDecodeRules(options.rules ?? []), createInspectorV2(), createMcpB(), proxy, createGeneric()];
   const counts: Record<string, number> = {};
   const count = (key: string): void => void (counts[key] = (counts[key] ?? 0) + 1);
   const tally: Tally = { found: count, unreadable: () => count("unreadable") };
 
   return {
     push(record: Draft): Draft[] {
-      // Stamped already (a JSONL capture, our HAR export's records): the envelope was opened when it was captured.
-      if (record.kind === "message" && (record.envelope !== undefined || record.stream === "envelope")) return [record];
       let parsed: unknown;
       let done = false;
       const seen: Seen = {
@@ -65,6 +64,12 @@ export function createUnwrapper(options: { rules?: readonly DecodeRule[] } = {})
         },
       };
       try {
+        // Stamped already (a JSONL capture, our HAR export's records): the envelope was opened when it was
+        // captured. A proxied HTTP+SSE stream's endpoint event still tells the proxy adapter where its POSTs go.
+        if (record.kind === "message" && (record.envelope !== undefined || record.stream === "envelope")) {
+          if (record.envelope === PROXY) proxy.push(seen, { found: () => undefined, unreadable: () => undefined });
+          return [record];
+        }
         for (const adapter of adapters) {
           const out = adapter.push(seen, tally);
           if (out !== undefined) return out;
