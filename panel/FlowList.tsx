@@ -17,7 +17,7 @@ export function FlowList({ store, onOpen }: { store: FlowStore; onOpen(): void }
   const flows = store.visibleFlows.value;
   // A Via column while any flow of the capture went through a proxy, a host backend or an envelope (over all
   // flows, so it does not come and go with the filter).
-  const withVia = store.flows.value.some((f) => f.via !== undefined || f.envelope !== undefined);
+  const withVia = store.hasVia.value;
   const selected = store.selectedFlowId.value;
   const index = selected === null ? -1 : flows.findIndex((f) => f.id === selected);
   const root = useRef<HTMLDivElement>(null);

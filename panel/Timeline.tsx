@@ -47,7 +47,9 @@ type Window = { fit: true } | { fit: false; start: number; end: number };
  * rounds as server segments and the time it waited on the user drawn apart (hatched). Wheel or +/- zooms around
  * the pointer, drag or arrow keys pan, 0 fits; clicking a span selects its flow.
  */
-export const Timeline = memo(function Timeline({ store, now }: { store: FlowStore; now: ReadonlySignal<number> }) {
+export const Timeline = memo(function Timeline({ store, now: clock }: { store: FlowStore; now: ReadonlySignal<number> }) {
+  // A file's clock is its last record, which moves with every slice of an import: laid out at the layout's pace.
+  const now = useThrottled(clock, LAYOUT_MS);
   const box = useRef<HTMLDivElement>(null);
   const width = useSignal(600);
   const win = useSignal<Window>({ fit: true });

@@ -1,8 +1,9 @@
 import { detectFormat, importCapture } from "../src/capture/import.ts";
+import { createUnwrapper } from "../src/capture/envelopes/index.ts";
 import { importJsonl } from "../src/capture/jsonl.ts";
 import type { CaptureRecord, MessageRecord } from "../src/capture/record.ts";
 import { createEngine, type Finding, type Flow, type Problem } from "../src/engine/index.ts";
-import type { DecodeRule } from "../src/shared/decodeRules.ts";
+import type { DecodeRule } from "../src/capture/envelopes/index.ts";
 import type { Changes } from "./store.ts";
 
 /** Where an import's results go: the store's `openFile` / `ingestFile` (tests pass their own). */
@@ -74,7 +75,8 @@ async function* textChunks(file: TextSource): AsyncGenerator<string> {
  * importing it whole exactly when every record carries its seq in increasing order and no line is bad; when a
  * piece shows otherwise (a problem, a record without seq, a seq going backwards), the file is imported again
  * whole, so flows, findings and problems are always those of `mcp-elicit lint`. HAR is one JSON document: read
- * whole, then analysed in slices.
+ * whole, then analysed in slices. Both go through the envelope stage with the decode rules given (the worker's,
+ * so a file reads as the tab would), as `mcp-elicit lint --decode` does.
  */
 export async function importFile(file: TextSource, sink: ImportSink, options: { onFirstRows?(): void; rules?: readonly DecodeRule[] } = {}): Promise<ImportResult> {
   let first = true;
@@ -97,8 +99,9 @@ export async function importFile(file: TextSource, sink: ImportSink, options: { 
   performance.mark("mcp:import-first-chunk");
   const format = detectFormat(head, file.name);
 
+  const rules = options.rules ?? [];
   if (format === "jsonl") {
-    if (await importJsonlProgressively(read, chunks, file.name, feed)) return { format, ...feed.finish(), problems: feed.problems, whole: false };
+    if (await importJsonlProgressively(read, chunks, file.name, feed, rules)) return { format, ...feed.finish(), problems: feed.problems, whole: false };
     // Read again rather than keep every chunk in memory for this rare case.
     await chunks.return(undefined);
     sink.openFile(file.name);
@@ -108,7 +111,7 @@ export async function importFile(file: TextSource, sink: ImportSink, options: { 
   } else for await (const chunk of chunks) read.push(chunk);
   const text = read.join("");
   read.length = 0;
-  const whole = importCapture(text, file.name);
+  const whole = importCapture(text, file.name, { rules });
   feed.problems.push(...whole.problems);
   for (let i = 0; i < whole.records.length; ) {
     const start = performance.now();
@@ -120,14 +123,16 @@ export async function importFile(file: TextSource, sink: ImportSink, options: { 
 }
 
 /** Imports whole lines as they arrive (`read`: the chunks read already); false when the file must be imported whole instead. */
-async function importJsonlProgressively(read: string[], rest: AsyncGenerator<string>, name: string, feed: Feeder): Promise<boolean> {
+async function importJsonlProgressively(read: string[], rest: AsyncGenerator<string>, name: string, feed: Feeder, rules: readonly DecodeRule[]): Promise<boolean> {
+  // One envelope stage across the pieces: an Inspector v2 connect names the upstream of later sends.
+  const unwrapper = createUnwrapper({ rules });
   let lastSeq = -1;
   let carry = "";
   let sliceStart = performance.now();
   let painted = false;
   /** One piece of whole lines; false when the file must be imported whole. */
   const piece = (text: string): boolean => {
-    const part = importJsonl(text, name);
+    const part = importJsonl(text, name, { unwrapper });
     if (part.problems.length > 0 || count(SEQ_MEMBER, text) !== part.records.length) return false;
     for (const r of part.records) {
       if (r.seq <= lastSeq) return false;

@@ -73,6 +73,8 @@ export function createFlowStore() {
   const problemList: Problem[] = [];
   const counts: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
   let maxTime = 0;
+  /** Some flow went through a proxy, a host backend or an envelope (the flow list then shows a Via column). */
+  let anyVia = false;
 
   const version = signal(0);
   const stats = signal<TabStats>(noStats);
@@ -108,6 +110,7 @@ export function createFlowStore() {
     problemList.length = 0;
     counts.error = counts.warning = counts.info = 0;
     maxTime = 0;
+    anyVia = false;
     textCache.clear();
     viewCache.clear();
     envelopeCounts.clear();
@@ -134,6 +137,7 @@ export function createFlowStore() {
   const ingest = (changes: Changes): void => {
     if (changes.records) for (const r of changes.records) addRecord(r);
     for (const flow of changes.flows) {
+      if (flow.via !== undefined || flow.envelope !== undefined) anyVia = true;
       const at = indexOf.get(flow.id);
       if (at === undefined) {
         indexOf.set(flow.id, flowList.length);
@@ -262,6 +266,10 @@ export function createFlowStore() {
     const at = id === null ? undefined : indexOf.get(id);
     return at === undefined ? null : flowList[at]!;
   });
+  const hasVia = computed(() => {
+    void version.value;
+    return anyVia;
+  });
   /** The latest record time (a file's "now"). */
   const lastTime = computed(() => {
     void version.value;
@@ -289,6 +297,7 @@ export function createFlowStore() {
     worst,
     recordCount,
     lastTime,
+    hasVia,
     selectedFlowId,
     selectedFlow,
     selectedFindingId,

@@ -9,7 +9,7 @@ import { ensureBuilt } from "../extension/built.ts";
 import { launchWithExtension, type ExtensionBrowser } from "../extension/chromium.ts";
 import { captureBuilder, error, form, legacySession, legacyToolCall, request, result, streamCall } from "../helpers/capture.ts";
 import { SECRETS, secretCapture } from "./corpus.ts";
-import { hostsCapture } from "./hostCorpus.ts";
+import { agentHar, hostsCapture } from "./hostCorpus.ts";
 
 /**
  * Issue 9's panel views in Chromium through the extension (panel.html, no DevTools): the Outcome column, masking
@@ -277,6 +277,34 @@ describe("issue 9 panel views in Chromium", { timeout: 240_000 }, () => {
     await other.page.getByRole("button", { name: "Decode as…", exact: true }).waitFor();
     assert.deepEqual([...panel.errors, ...other.errors], []);
     await other.close();
+    await panel.close();
+    await tab.page.close();
+  });
+
+  test("Decode as… on an imported HAR: imported without the rule it holds no flow; Import again with these rules decodes it", async () => {
+    const tab = await browser.openTab(agent.url);
+    const panel = await openPanel(`?tabId=${tab.tabId}`);
+    const { page } = panel;
+    await page.getByRole("heading", { name: "Flows (0)" }).waitFor();
+    await importInto(page, "agent.har", agentHar());
+    assert.match(await page.locator(".flows-pane").innerText(), /agent\.har holds no elicitation flows/);
+    await page.getByRole("button", { name: /^Decode as…/ }).click();
+    const section = page.getByRole("region", { name: "Decode as MCP" });
+    await section.getByLabel("URL pattern").fill("http://127.0.0.1:4100/agent/*");
+    await section.getByLabel("JSON pointer").fill("/payload");
+    await section.getByRole("button", { name: "Add rule" }).click();
+    const row = section.locator("tr[data-rule]").last();
+    await row.waitFor();
+    const id = (await row.getAttribute("data-rule"))!;
+    await section.getByRole("button", { name: "Import agent.har again with these rules" }).click();
+    await page.getByRole("heading", { name: "Flows (1)" }).waitFor();
+    await row.locator('td[data-col="matched"]').filter({ hasText: "7" }).waitFor();
+    assert.equal(await cell(page, "flow-1", "outcome"), "decline");
+    assert.equal(await cell(page, "flow-1", "via"), `decode rule ${id}`);
+    await panel.shot("decode-import");
+    await section.getByRole("button", { name: `Remove decode rule ${id}` }).click();
+    await row.waitFor({ state: "detached" });
+    assert.deepEqual(panel.errors, []);
     await panel.close();
     await tab.page.close();
   });
