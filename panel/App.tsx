@@ -182,6 +182,8 @@ function FlowsEmpty({ store, tabId }: { store: FlowStore; tabId: number | undefi
   );
 }
 
+const megabytes = (bytes: number): string => `${Math.round(bytes / 2 ** 20)} MB`;
+
 function Alerts({ store, tabId, importError }: { store: FlowStore; tabId: number | undefined; importError: string | null }) {
   const stats = store.stats.value;
   const live = store.source.value.kind === "live" && tabId !== undefined;
@@ -190,10 +192,15 @@ function Alerts({ store, tabId, importError }: { store: FlowStore; tabId: number
     <div class="alerts">
       {live && stats.dropped > 0 && (
         <span role="alert" aria-label="dropped records">
-          {stats.dropped} records dropped: the tab reached its capture cap
+          {stats.dropped} records dropped: the tab reached its capture budget ({megabytes(stats.budget)} of records)
         </span>
       )}
-      {live && stats.rejected > 0 && <span aria-label="rejected messages">{stats.rejected} malformed messages refused</span>}
+      {live && stats.rejected > 0 && <span aria-label="rejected records">{stats.rejected} malformed records refused</span>}
+      {live && stats.tooLarge > 0 && (
+        <span role="alert" aria-label="records too large">
+          {stats.tooLarge} records dropped: too large
+        </span>
+      )}
       {live && !stats.recording && (
         <span role="status" aria-label="paused">
           Recording paused{stats.skipped > 0 ? `: ${stats.skipped} records not kept` : ""}

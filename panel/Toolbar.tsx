@@ -130,7 +130,9 @@ export function Toolbar({ store, tabId, send, filterRef, onImport, onExport, onL
           {store.connected.value ? (store.loading.value ? "loading…" : "live") : "reconnecting…"}
         </span>
       )}
-      <span aria-label="record count">{records} records</span>
+      <span aria-label="record count" title={live && stats.budget > 0 ? `${Math.round(stats.bytes / 2 ** 20)} MB of this tab's ${Math.round(stats.budget / 2 ** 20)} MB budget` : undefined}>
+        {records} records
+      </span>
       <WorstBadge store={store} />
     </div>
   );

@@ -29,7 +29,7 @@ function narrows(previous: Filter, next: Filter): boolean {
   return previous.text.every((word) => next.text.some((w) => w.includes(word)));
 }
 
-const noStats: TabStats = { records: 0, dropped: 0, rejected: 0, preserveLog: false, recording: true, skipped: 0 };
+const noStats: TabStats = { records: 0, dropped: 0, rejected: 0, tooLarge: 0, bytes: 0, budget: 0, preserveLog: false, recording: true, skipped: 0 };
 
 /** Where the store's records come from: the inspected tab's worker, or a file imported into the panel. */
 export type Source = { kind: "live" } | { kind: "file"; name: string; importing: boolean };

@@ -5,7 +5,7 @@ import { debug } from "../shared/debug.ts";
 import { badgeFor, type Badge } from "./badge.ts";
 import { createMemoryRuleStorage, createRuleBook, type RuleChange, type RuleStorage } from "./ruleBook.ts";
 import { newMeta, type RecordStore } from "./store.ts";
-import { createTabSession, DEFAULT_LIMITS, emptyDelta, type Limits, type SessionDelta, type TabSession } from "./tabSession.ts";
+import { createTabSession, DEFAULT_LIMITS, emptyDelta, recordsIn, type Limits, type SessionDelta, type TabSession } from "./tabSession.ts";
 
 /** The part of a runtime Port the hub uses (tests pass fakes). */
 export interface HubPort {
@@ -136,7 +136,11 @@ export function createHub(options: HubOptions) {
         link.timer = undefined;
         const { flows, findings, problems, records } = link.pending;
         link.pending = emptyDelta();
-        post(link.port, { ...envelope, kind: "delta", tabId, flows: [...flows.values()], findings, problems, stats: s.stats(), records });
+        // Records in chunks, like a snapshot's: a burst may hold more text than one runtime message may carry.
+        const [first = [], ...rest] = chunkRecords(records, chunkChars);
+        const stats = s.stats();
+        post(link.port, { ...envelope, kind: "delta", tabId, flows: [...flows.values()], findings, problems, stats, records: first });
+        for (const chunk of rest) post(link.port, { ...envelope, kind: "delta", tabId, flows: [], findings: [], problems: [], stats, records: chunk });
       }, flushMs);
     }
   };
@@ -197,7 +201,9 @@ export function createHub(options: HubOptions) {
         void serial(tabId, async () => {
           const s = await session(tabId);
           if (!parsed.success) {
-            s.meta.rejected++;
+            // A relay of another version or a broken one: what it carried is refused, counted as well as it tells.
+            const items = (message as { records?: unknown } | null)?.records;
+            s.meta.rejected += Array.isArray(items) && items.length > 0 ? items.reduce<number>((n, item) => n + (typeof item === "string" ? recordsIn(item) : 1), 0) : 1;
             return;
           }
           const batch = parsed.data;
@@ -205,7 +211,7 @@ export function createHub(options: HubOptions) {
           ackers.set(batch.doc, queueAck);
           const result = s.ingest(batch);
           if (result.navigated) await store.reset(s.meta);
-          if (result.stored.length > 0 || s.records().length > 0 || s.meta.dropped > 0 || result.navigated) await store.append(s.meta, result.stored);
+          if (result.stored.length > 0 || s.records().length > 0 || s.meta.dropped > 0 || s.meta.rejected > 0 || (s.meta.tooLarge ?? 0) > 0 || result.navigated) await store.append(s.meta, result.stored);
           queueAck(batch.doc, result.ackUpTo);
           publish(tabId, s, result.navigated ? "reset" : result.delta);
           scheduleRelease(tabId, s);

@@ -5,11 +5,13 @@ export interface TabMeta {
   tabId: number;
   /** The seq the next stored record gets. */
   nextSeq: number;
-  /** Records refused at the cap. */
+  /** Records dropped at the tab's budget (and by a relay's full queue). */
   dropped: number;
-  /** Messages refused by validation (relay and worker). */
+  /** Messages and records refused by validation (relay and worker). */
   rejected: number;
-  /** Characters of message text stored. */
+  /** Records dropped because one alone was too large (tap, relay or worker); absent in metas of older builds. */
+  tooLarge?: number;
+  /** Bytes of records stored (tabSession.ts `recordBytes`), against the budget. */
   bytes: number;
   preserveLog: boolean;
   /** Recording paused from the panel: new records are acknowledged but not kept (absent in metas of older builds). */

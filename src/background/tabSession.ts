@@ -8,12 +8,34 @@ import type { TabStats } from "../shared/panelProtocol.ts";
 import type { TabMeta } from "./store.ts";
 
 export interface Limits {
-  /** Records one tab keeps; later ones are dropped and counted. */
-  maxRecords: number;
-  /** Characters of message text one tab keeps. */
+  /** The tab's memory budget: bytes of records (`recordBytes`) one tab keeps; later ones are dropped and counted. */
   maxBytes: number;
+  /** Largest record kept; a larger one is dropped and counted as too large. */
+  maxRecordBytes: number;
 }
-export const DEFAULT_LIMITS: Limits = { maxRecords: 20_000, maxBytes: 64 * 2 ** 20 };
+/** 256 MB of records per tab (docs/extension.md "Budget"); one record at most 8 MB (the tap cuts texts at 1 MiB). */
+export const DEFAULT_LIMITS: Limits = { maxBytes: 256 * 2 ** 20, maxRecordBytes: 8 * 2 ** 20 };
+
+/** Bytes a record costs the worker, estimated: two per character of its strings (V8 and IndexedDB may need that), plus a fixed cost per record and per field. */
+export function recordBytes(record: object): number {
+  let bytes = 128;
+  for (const value of Object.values(record)) {
+    bytes += 16;
+    if (typeof value === "string") bytes += 2 * value.length;
+    else if (value !== null && typeof value === "object") bytes += recordBytes(value);
+  }
+  return bytes;
+}
+
+/** Records a refused envelope carried, as far as its text tells (1 when it is not even JSON). */
+export function recordsIn(text: string): number {
+  try {
+    const data = JSON.parse(text) as { records?: unknown };
+    return Array.isArray(data.records) && data.records.length > 0 ? data.records.length : 1;
+  } catch {
+    return 1;
+  }
+}
 
 /** What one batch changed, merged: each changed flow once (latest state), findings, problems and records in order. */
 export interface SessionDelta {
@@ -89,6 +111,7 @@ export function createTabSession(meta: TabMeta, stored: readonly CaptureRecord[]
     meta.nextSeq = 0;
     meta.dropped = 0;
     meta.rejected = 0;
+    meta.tooLarge = 0;
     meta.bytes = 0;
     meta.skipped = 0;
     meta.envelopes = {};
@@ -103,12 +126,17 @@ export function createTabSession(meta: TabMeta, stored: readonly CaptureRecord[]
       meta.skipped = (meta.skipped ?? 0) + 1;
       return;
     }
-    if (records.length >= limits.maxRecords || meta.bytes >= limits.maxBytes) {
+    const bytes = recordBytes(record);
+    if (bytes > limits.maxRecordBytes) {
+      meta.tooLarge = (meta.tooLarge ?? 0) + 1;
+      return;
+    }
+    if (meta.bytes + bytes > limits.maxBytes) {
       meta.dropped++;
       return;
     }
     record.seq = meta.nextSeq++;
-    if (record.kind === "message") meta.bytes += record.text.length;
+    meta.bytes += bytes;
     fresh.push(record);
     feed(record, delta);
   };
@@ -184,8 +212,15 @@ export function createTabSession(meta: TabMeta, stored: readonly CaptureRecord[]
           const number = batch.first + i;
           if (number <= seen) return; // resent after a worker restart: stored already
           // A tap envelope, forwarded as JSON text: the relay leaves parsing and checking to the worker, off the page's thread.
-          const inside = typeof item === "string" ? tapEnvelopeRecords(item) : [item];
-          if (!inside) meta.rejected++;
+          const envelope = typeof item === "string" ? tapEnvelopeRecords(item) : { records: [item], tooLarge: 0, dropped: 0, rejected: 0 };
+          // Refused: as many records as it carried. Its counts of records lost before it count at once.
+          if (!envelope) meta.rejected += recordsIn(item as string);
+          else {
+            meta.tooLarge = (meta.tooLarge ?? 0) + envelope.tooLarge;
+            meta.dropped += envelope.dropped;
+            meta.rejected += envelope.rejected;
+          }
+          const inside = envelope?.records;
           if (waiting.has(batch.doc) || inside?.some(isWindowMessage)) {
             held.push({ doc: batch.doc, number, arrived: now, records: inside ?? [] });
             waiting.set(batch.doc, number);
@@ -245,6 +280,9 @@ export function createTabSession(meta: TabMeta, stored: readonly CaptureRecord[]
       records: records.length,
       dropped: meta.dropped,
       rejected: meta.rejected,
+      tooLarge: meta.tooLarge ?? 0,
+      bytes: meta.bytes,
+      budget: limits.maxBytes,
       preserveLog: meta.preserveLog,
       recording: !meta.paused,
       skipped: meta.skipped ?? 0,

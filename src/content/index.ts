@@ -11,7 +11,7 @@ const uplink = createUplink({
   doc: `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`,
   top: window === window.top,
 });
-const toTap = listenToTap(window, (envelopes, rejected) => uplink.push(envelopes, rejected));
+const toTap = listenToTap(window, (envelopes, rejected, tooLarge) => uplink.push(envelopes, rejected, tooLarge));
 uplink.hello();
 feedRules(
   {

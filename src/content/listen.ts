@@ -8,14 +8,15 @@ import { MAX_ENVELOPE_CHARS, TAP_CHANNEL, TAP_ENVELOPE_PREFIX, TAP_RULES, TAP_SO
  * page untouched. docs/extension.md ("The tap's channel") gives the threat model.
  *
  * On the channel, an envelope counts when it is the tap's event type with a string detail that starts with the
- * tap's envelope head (tags.ts TAP_ENVELOPE_PREFIX) and is not oversized; anything else is dropped and counted. The
+ * tap's envelope head (tags.ts TAP_ENVELOPE_PREFIX) and is not oversized; anything else is dropped and counted
+ * (oversized: as a record too large). The
  * text is forwarded as it is: this runs on the page's main thread, so the JSON parse and the schema checks of
  * every record are left to the worker, which makes them anyway (src/background/tabSession.ts).
  *
  * The other way, the relay tells the tap its decode rules (src/content/rules.ts) as a `TAP_RULES` event with a JSON
  * string `detail` on the same channel; the returned function sends one (the last one waits for the hand-over).
  */
-export function listenToTap(win: Window, onEnvelopes: (envelopes: string[], rejected: number) => void): (rules: string) => void {
+export function listenToTap(win: Window, onEnvelopes: (envelopes: string[], rejected: number, tooLarge?: number) => void): (rules: string) => void {
   let channel: EventTarget | undefined;
   let waiting: string | undefined;
   const toTap = (rules: string): void => {
@@ -29,8 +30,10 @@ export function listenToTap(win: Window, onEnvelopes: (envelopes: string[], reje
   const onEnvelope = (event: Event): void => {
     try {
       const detail: unknown = (event as CustomEvent).detail;
-      if (event.type === TAP_SOURCE && typeof detail === "string" && detail.length <= MAX_ENVELOPE_CHARS && detail.startsWith(TAP_ENVELOPE_PREFIX)) onEnvelopes([detail], 0);
-      else onEnvelopes([], 1);
+      if (event.type !== TAP_SOURCE || typeof detail !== "string" || !detail.startsWith(TAP_ENVELOPE_PREFIX)) onEnvelopes([], 1);
+      // The tap splits its batches under this limit (src/page/emit.ts): over it can only be one record.
+      else if (detail.length > MAX_ENVELOPE_CHARS) onEnvelopes([], 0, 1);
+      else onEnvelopes([detail], 0);
     } catch {
       onEnvelopes([], 1);
     }

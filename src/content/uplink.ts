@@ -1,4 +1,4 @@
-import { CONTENT_SOURCE, MAX_BATCH, MAX_ENVELOPE_CHARS, PROTOCOL_VERSION, WORKER_SOURCE } from "../shared/tags.ts";
+import { CONTENT_SOURCE, MAX_BATCH, MAX_ENVELOPE_CHARS, PROTOCOL_VERSION, TAP_ENVELOPE_PREFIX, WORKER_SOURCE } from "../shared/tags.ts";
 import type { ContentBatch, WorkerAck } from "../shared/contentProtocol.ts";
 import type { TapRecord } from "../shared/tapRecord.ts";
 
@@ -20,7 +20,7 @@ export interface UplinkOptions {
   top: boolean;
   setTimeout?: (fn: () => void, ms: number) => unknown;
   clearTimeout?: (handle: unknown) => void;
-  /** Most items (envelopes) held while the worker is unreachable; older ones beyond it are dropped and counted. */
+  /** Most items (envelopes) held while the worker is unreachable; later ones are dropped and their records counted. */
   maxQueue?: number;
   /** A connected port with nothing to send is closed after this long (pages with open ports lose the bfcache). */
   idleMs?: number;
@@ -48,6 +48,19 @@ export function createUplink(options: UplinkOptions) {
   /** Numbers below this were sent on the current port. */
   let sent = 0;
   let rejected = 0;
+  /** Records dropped from the full queue, and records too large to forward, not yet queued as a count item. */
+  let dropped = 0;
+  let tooLarge = 0;
+  const owed = (): boolean => rejected > 0 || dropped > 0 || tooLarge > 0;
+  /**
+   * Counts travel as items of the queue (an envelope of no records that carries them), numbered, acked and resent
+   * like records, so that a count posted to a dying worker is not lost either. A full queue takes one more.
+   */
+  const queueCounts = (): void => {
+    if (!owed() || queue.length > maxQueue) return;
+    queue.push(countsEnvelope(rejected, dropped, tooLarge));
+    rejected = dropped = tooLarge = 0;
+  };
   let hello = options.top;
   let port: PortLike | undefined;
   let dead = false;
@@ -75,6 +88,10 @@ export function createUplink(options: UplinkOptions) {
         queue = queue.slice(upTo - base + 1);
         base = upTo + 1;
       }
+      if (owed()) {
+        queueCounts();
+        flush();
+      }
       armIdle();
     });
     next.onDisconnect.addListener(() => {
@@ -82,7 +99,7 @@ export function createUplink(options: UplinkOptions) {
       port = undefined;
       cancel(idle);
       idle = undefined;
-      if (queue.length > 0 || rejected > 0) {
+      if (queue.length > 0 || owed()) {
         // Immediately after a worker restart; backing off while the worker cannot be reached.
         failures++;
         retry = later(flush, failures <= 1 ? 0 : Math.min(2000, 50 * 2 ** failures));
@@ -94,9 +111,9 @@ export function createUplink(options: UplinkOptions) {
   const armIdle = (): void => {
     cancel(idle);
     idle = undefined;
-    if (queue.length === 0 && rejected === 0) {
+    if (queue.length === 0 && !owed()) {
       idle = later(() => {
-        if (port && queue.length === 0 && rejected === 0) {
+        if (port && queue.length === 0 && !owed()) {
           const closing = port;
           port = undefined;
           closing.disconnect();
@@ -110,16 +127,15 @@ export function createUplink(options: UplinkOptions) {
     retry = undefined;
     const p = connect();
     if (!p) return;
-    while (sent < base + queue.length || hello || rejected > 0) {
+    while (sent < base + queue.length || hello) {
       const records = take(queue, sent - base);
-      const batch: ContentBatch = { source: CONTENT_SOURCE, v: PROTOCOL_VERSION, kind: "records", doc: options.doc, top: options.top, first: sent, records, rejected };
+      const batch: ContentBatch = { source: CONTENT_SOURCE, v: PROTOCOL_VERSION, kind: "records", doc: options.doc, top: options.top, first: sent, records, rejected: 0 };
       try {
         p.postMessage(batch);
       } catch {
         return; // the port died under us; its onDisconnect reconnects
       }
       sent += records.length;
-      rejected = 0;
       hello = false;
     }
     cancel(idle);
@@ -128,17 +144,17 @@ export function createUplink(options: UplinkOptions) {
 
   return {
     /** Queues what the tap sent and forwards it (the tap already batches: one envelope per burst of traffic). */
-    push(records: Relayed[], rejectedHere = 0): void {
+    push(records: Relayed[], rejectedHere = 0, tooLargeHere = 0): void {
       rejected += rejectedHere;
-      for (const record of records) queue.push(record);
-      const overflow = queue.length - maxQueue;
-      if (overflow > 0) {
-        queue = queue.slice(overflow);
-        base += overflow;
-        sent = Math.max(sent, base);
-        rejected += overflow;
+      tooLarge += tooLargeHere;
+      // A full queue (the worker unreachable for long) keeps what it holds and counts what comes: an item already
+      // sent may be stored by the worker, so only one that never left can be counted as dropped, exactly.
+      for (const record of records) {
+        if (queue.length < maxQueue) queue.push(record);
+        else dropped += recordsIn(record);
       }
-      if (records.length > 0 || rejected > 0) flush();
+      queueCounts();
+      if (records.length > 0 || owed() || rejectedHere > 0 || tooLargeHere > 0) flush();
     },
     /** The top frame's hello: an empty batch that tells the worker a new document is in the tab. */
     hello(): void {
@@ -161,6 +177,20 @@ function take(queue: Relayed[], start: number): Relayed[] {
     end++;
   }
   return queue.slice(start, end);
+}
+
+/** An item that carries counts only: a tap envelope of no records (contentProtocol.ts TapEnvelope). */
+const countsEnvelope = (rejected: number, dropped: number, tooLarge: number): string => `${TAP_ENVELOPE_PREFIX}[],"rejected":${rejected},"dropped":${dropped},"tooLarge":${tooLarge}}`;
+
+/** How many records an item carries (its tap envelope parsed: only for items a full queue drops, rarely). */
+function recordsIn(item: Relayed): number {
+  if (typeof item !== "string") return 1;
+  try {
+    const envelope = JSON.parse(item) as { records?: unknown };
+    return Array.isArray(envelope.records) ? envelope.records.length : 1;
+  } catch {
+    return 1;
+  }
 }
 
 /** The worker's ack, checked by hand: a schema library would cost every frame its download and the page its thread. */

@@ -1,5 +1,5 @@
 import type { RecordDraft } from "../shared/tapRecord.ts";
-import { MAX_ENVELOPE_CHARS, TAP_CHANNEL, TAP_ENVELOPE_PREFIX, TAP_SOURCE } from "../shared/tags.ts";
+import { MAX_BATCH, MAX_ENVELOPE_CHARS, TAP_CHANNEL, TAP_ENVELOPE_PREFIX, TAP_SOURCE } from "../shared/tags.ts";
 import type { Natives } from "./natives.ts";
 import { append, ArrayPrototype, JSONStringify, NumberIsFinite, NumberPrototypeToString, ObjectPrototype, ReflectGetOwnPropertyDescriptor, ReflectOwnKeys, SetCtor, SetPrototypeAdd, SetPrototypeDelete, SetPrototypeHas, WeakMapCtor, WeakMapPrototypeHas, WeakMapPrototypeSet } from "./primordials.ts";
 
@@ -77,25 +77,53 @@ export function createEmitter(win: Window, N: Natives, quiet = QUIET_MS, most = 
     return out;
   };
 
+  /** Records the tap could not send (one alone over the envelope limit): counted in the next envelope's `tooLarge`. */
+  let tooLarge = 0;
+  const post = (json: string): void => {
+    // The envelope's fixed head, then the records: the relay recognises it by that head without parsing it.
+    const tail = tooLarge > 0 ? `,"tooLarge":${NumberPrototypeToString(tooLarge)}}` : "}";
+    N.dispatch(channel, new N.CustomEvent(TAP_SOURCE, { __proto__: null, detail: `${TAP_ENVELOPE_PREFIX}${json}${tail}` } as CustomEventInit));
+    tooLarge = 0;
+  };
+
+  /**
+   * Posts records in envelopes the relay and the worker accept whole: at most MAX_BATCH records (the envelope
+   * schema's limit) and MAX_ENVELOPE_CHARS characters (a runtime message is capped); a burst over either goes in
+   * halves. A record too large alone is not sent but counted (`tooLarge`), so the worker can tell it was lost.
+   */
   const send = (records: RecordDraft[]): void => {
     if (records.length === 0) return;
-    try {
-      // The envelope's fixed head, then the records: the relay recognises it by that head without parsing it.
-      const detail = `${TAP_ENVELOPE_PREFIX}${batchJson(records)}}`;
-      // The relay refuses longer envelopes (a runtime message is capped): a burst of large messages goes in halves.
-      if (detail.length > MAX_ENVELOPE_CHARS && records.length > 1) {
-        const half = records.length >> 1;
-        const first: RecordDraft[] = [];
-        const second: RecordDraft[] = [];
-        for (let i = 0; i < records.length; i++) append(i < half ? first : second, records[i]!);
-        send(first);
-        send(second);
-        return;
+    let json: string | undefined;
+    if (records.length <= MAX_BATCH) {
+      try {
+        json = batchJson(records);
+      } catch {
+        json = undefined; // past the longest string V8 makes: halves
       }
-      N.dispatch(channel, new N.CustomEvent(TAP_SOURCE, { __proto__: null, detail } as CustomEventInit));
-    } catch {
-      // A batch that cannot be serialized costs itself, never the page.
     }
+    if (json !== undefined && TAP_ENVELOPE_PREFIX.length + json.length + 32 <= MAX_ENVELOPE_CHARS) {
+      try {
+        post(json);
+      } catch {
+        // A dispatch that fails costs the batch, never the page.
+      }
+      return;
+    }
+    if (records.length === 1) {
+      tooLarge++;
+      try {
+        post("[]");
+      } catch {
+        // Never into the page.
+      }
+      return;
+    }
+    const half = records.length > MAX_BATCH ? MAX_BATCH : records.length >> 1;
+    const first: RecordDraft[] = [];
+    const second: RecordDraft[] = [];
+    for (let i = 0; i < records.length; i++) append(i < half ? first : second, records[i]!);
+    send(first);
+    send(second);
   };
 
   // Runs from a timer: nothing may throw out of it (the page's onerror would see it).

@@ -13,6 +13,12 @@ export const TapEnvelope = z.object({
   v: z.literal(PROTOCOL_VERSION),
   kind: z.literal("records"),
   records: z.array(z.unknown()).check(z.maxLength(MAX_BATCH)),
+  /** Records the tap made but could not send, each too large for an envelope alone (src/page/emit.ts), or that
+   * the relay could not forward (too large, or its queue full: `dropped`); and messages the relay refused. The
+   * relay sends its counts as envelopes of no records (src/content/uplink.ts), acked and resent like records. */
+  tooLarge: z.optional(z.int().check(z.nonnegative())),
+  dropped: z.optional(z.int().check(z.nonnegative())),
+  rejected: z.optional(z.int().check(z.nonnegative())),
 });
 export type TapEnvelope = z.infer<typeof TapEnvelope>;
 
@@ -31,7 +37,7 @@ export const ContentBatch = z.object({
   top: z.boolean(),
   first: z.int().check(z.nonnegative()),
   records: z.array(z.unknown()).check(z.maxLength(MAX_BATCH)),
-  /** Messages the relay dropped since its last batch (wrong shape, failed validation). */
+  /** Messages the relay dropped (relays of older builds; the relay now sends its counts as items, see TapEnvelope). */
   rejected: z.int().check(z.nonnegative()),
 });
 export type ContentBatch = z.infer<typeof ContentBatch>;
@@ -46,8 +52,8 @@ export const WorkerAck = z.object({
 });
 export type WorkerAck = z.infer<typeof WorkerAck>;
 
-/** The records of a tap envelope's JSON text, or undefined when it is not one (the worker counts it rejected). */
-export function tapEnvelopeRecords(text: string): unknown[] | undefined {
+/** A tap envelope's records and lost-record count, or undefined when the text is not one (the worker counts it rejected). */
+export function tapEnvelopeRecords(text: string): { records: unknown[]; tooLarge: number; dropped: number; rejected: number } | undefined {
   let data: unknown;
   try {
     data = JSON.parse(text);
@@ -55,5 +61,7 @@ export function tapEnvelopeRecords(text: string): unknown[] | undefined {
     return undefined;
   }
   const envelope = TapEnvelope.safeParse(data);
-  return envelope.success ? envelope.data.records : undefined;
+  if (!envelope.success) return undefined;
+  const { records, tooLarge = 0, dropped = 0, rejected = 0 } = envelope.data;
+  return { records, tooLarge, dropped, rejected };
 }

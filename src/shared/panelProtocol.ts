@@ -31,10 +31,15 @@ export type PanelCommand = z.infer<typeof PanelCommand>;
 /** What a tab holds besides flows and findings; shown in the panel's header. */
 export interface TabStats {
   records: number;
-  /** Records refused because the tab reached its cap: never a silent loss. */
+  /** Records dropped because the tab reached its memory budget: never a silent loss. */
   dropped: number;
-  /** Messages the content relays refused (failed validation). */
+  /** Messages and records refused by validation (relay and worker). */
   rejected: number;
+  /** Records dropped because one alone was too large to pass (tap, relay, worker). */
+  tooLarge: number;
+  /** Bytes of records the tab holds, and its budget (src/background/tabSession.ts). */
+  bytes: number;
+  budget: number;
   preserveLog: boolean;
   /** False while the panel's record button is off (paused). */
   recording: boolean;

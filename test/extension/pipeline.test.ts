@@ -6,6 +6,7 @@ import { importJsonl } from "../../src/capture/jsonl.ts";
 import { analyze } from "../../src/engine/index.ts";
 import { createHub, type HubPort } from "../../src/background/hub.ts";
 import { createMemoryStore } from "../../src/background/store.ts";
+import { recordBytes } from "../../src/background/tabSession.ts";
 import { badgeFor } from "../../src/background/badge.ts";
 import { createUplink } from "../../src/content/uplink.ts";
 import { KEPT_HEADERS } from "../../src/page/mcp.ts";
@@ -146,9 +147,10 @@ describe("relay → worker → panel", () => {
     await settle(() => w.store.tabs.get(1)!.records.length === 27, "subframe");
   });
 
-  test("the per-tab cap drops and counts; malformed input is refused and counted", async () => {
+  test("the per-tab budget drops and counts; malformed input is refused and counted", async () => {
     const store = createMemoryStore();
-    const hub = createHub({ store, flushMs: 5, limits: { maxRecords: 10, maxBytes: 1e9 } });
+    const budget = drafts(capture.slice(0, 10)).reduce((n, r) => n + recordBytes({ ...r, seq: 0, v: 1 }), 0);
+    const hub = createHub({ store, flushMs: 5, limits: { maxBytes: budget, maxRecordBytes: 1e9 } });
     const pair = portPair(CONTENT_PORT, { tab: { id: 9 } });
     hub.connectContent(pair.server as HubPort);
     const relay = createUplink({ connect: () => pair.client, doc: "d", top: true });
@@ -158,7 +160,7 @@ describe("relay → worker → panel", () => {
     pair.client.postMessage({ source: "someone else", v: 1, kind: "records" });
     await settle(() => (store.tabs.get(9)?.meta.rejected ?? 0) >= 0 && store.tabs.get(9)!.records.length === 10, "cap");
     const meta = store.tabs.get(9)!.meta;
-    // Five good records past the cap; the malformed one is refused (checked before the envelope stage and the cap).
+    // 15 records, 10 within the budget; the malformed one is refused, not dropped.
     assert.equal(meta.dropped, 5);
     const s = await hub.session(9);
     await tick(10);

@@ -12,7 +12,7 @@ import { importFile } from "../../panel/importFile.ts";
 import { createFlowStore } from "../../panel/store.ts";
 
 const demo = importJsonl(readFileSync("demo/demo-capture.jsonl", "utf8"), "demo-capture.jsonl").records;
-const stats = (records: number, extra: Partial<TabStats> = {}): TabStats => ({ records, dropped: 0, rejected: 0, preserveLog: false, recording: true, skipped: 0, ...extra });
+const stats = (records: number, extra: Partial<TabStats> = {}): TabStats => ({ records, dropped: 0, rejected: 0, tooLarge: 0, bytes: 0, budget: 0, preserveLog: false, recording: true, skipped: 0, ...extra });
 const envelope = { source: WORKER_SOURCE, v: PROTOCOL_VERSION, tabId: 1 } as const;
 /** A deep copy, as a runtime port delivers it. */
 const wire = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
