@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { chromium, type BrowserContext, type Page, type Worker } from "playwright-core";
 import type { CaptureRecord } from "../../src/capture/record.ts";
+import type { TabStats } from "../../src/shared/panelProtocol.ts";
 
 /** Chromium with dist/chrome loaded (testing.md's recipe): a fresh profile, removed by close(). */
 export interface ExtensionBrowser {
@@ -18,6 +19,8 @@ export interface ExtensionBrowser {
    * worker message of kind `answer` (subscribe answers `snapshot`; the decode-rule commands answer `decodeRules`).
    */
   command<T>(tabId: number, kind: string, extra: object, answer: string): Promise<T>;
+  /** The tab's counts as the worker gives them to its panel (the snapshot's stats). */
+  stats(tabId: number): Promise<TabStats>;
   /** The toolbar badge text of a tab. */
   badge(tabId: number): Promise<string>;
   /** The ids of the tabs the worker holds records for, with the transports and clients of their records. */
@@ -103,6 +106,9 @@ export async function launchWithExtension(): Promise<ExtensionBrowser> {
       }
     },
     records: (tabId) => ask<CaptureRecord[]>(tabId, "records"),
+    async stats(tabId) {
+      return (await this.command<{ stats: TabStats }>(tabId, "subscribe", {}, "snapshot")).stats;
+    },
     async command<T>(tabId: number, kind: string, extra: object, answer: string) {
       const page = await extensionPage();
       return page.evaluate(
