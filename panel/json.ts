@@ -1,3 +1,4 @@
+import { parseBounded } from "../src/util/depth.ts";
 import { escapeInvisible } from "./text.ts";
 
 /** Pretty JSON text and where the value at a pointer sits in it (its member name included). */
@@ -66,9 +67,10 @@ export function atPointer(value: unknown, pointer: string): unknown {
   return current;
 }
 
+/** A captured text parsed, cut at MAX_DEPTH (src/util/depth.ts): every view's walk over it stays within the stack. */
 export function parseJson(text: string): { ok: true; value: unknown } | { ok: false; error: string } {
   try {
-    return { ok: true, value: JSON.parse(text) as unknown };
+    return { ok: true, value: parseBounded(text).value };
   } catch (error) {
     return { ok: false, error: (error as Error).message };
   }

@@ -1,4 +1,5 @@
 import { askedTerm, isProfileLabel, secretTerm, secretValue } from "../engine/rules/secrets.ts";
+import { MAX_DEPTH, parseBounded } from "../util/depth.ts";
 import type { CaptureRecord } from "./record.ts";
 
 // Redaction for sharing a capture; what is replaced and why: docs/capture-format.md, "Export and redaction".
@@ -146,7 +147,7 @@ export function redactRecords(records: readonly CaptureRecord[], options: Redact
     }
     const blank = secretPointers(value, secretFields);
     out.text = mapJsonStrings(out.text, (path, s) => {
-      if (s !== "" && blank.size > 0 && isBlanked(pointerOf(path), blank)) return REDACTED;
+      if (s !== "" && blank.size > 0 && isBlanked(path, blank)) return REDACTED;
       return ID_MEMBERS.has(path[path.length - 1] ?? "") ? redactId(s) : redactText(s);
     });
     return out;
@@ -183,10 +184,12 @@ type Obj = Record<string, unknown>;
 const isObj = (x: unknown): x is Obj => typeof x === "object" && x !== null && !Array.isArray(x);
 const isSelect = (def: Obj): boolean => def.type === "array" || "enum" in def || "oneOf" in def;
 
+/** The message parsed, cut at MAX_DEPTH so the recursive walks below stay within the stack (the text itself is
+ * still redacted string by string at any depth, by mapJsonStrings). */
 function parseJson(text: string): unknown {
   if (!/^\s*[[{"]/.test(text)) return NOT_JSON;
   try {
-    return JSON.parse(text) as unknown;
+    return parseBounded(text).value;
   } catch {
     return NOT_JSON;
   }
@@ -255,8 +258,10 @@ function secretPointers(message: unknown, secretFields: ReadonlySet<string>): Se
 
 const escapeKey = (key: string): string => key.replace(/~/g, "~0").replace(/\//g, "~1");
 const pointerOf = (path: readonly string[]): string => path.map((k) => `/${escapeKey(k)}`).join("");
-/** A multi-select default or answer is an array: its items are blanked with it. */
-function isBlanked(pointer: string, blank: ReadonlySet<string>): boolean {
+/** A multi-select default or answer is an array: its items are blanked with it. The pointers to blank lie no
+ * deeper than MAX_DEPTH (secretPointers walks a cut value), so a string deeper down is looked up no further. */
+function isBlanked(path: readonly string[], blank: ReadonlySet<string>): boolean {
+  const pointer = pointerOf(path.length > MAX_DEPTH + 4 ? path.slice(0, MAX_DEPTH + 4) : path);
   if (blank.has(pointer)) return true;
   for (let cut = pointer.lastIndexOf("/"); cut > 0; cut = pointer.lastIndexOf("/", cut - 1)) {
     if (blank.has(pointer.slice(0, cut))) return true;

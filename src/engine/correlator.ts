@@ -1,5 +1,6 @@
+import { describeCut, parseBounded } from "../util/depth.ts";
 import { originAndPath, originOf, type CaptureRecord, type EndRecord, type MessageRecord, type PageRequestRecord, type ResponseRecord } from "../capture/record.ts";
-import { classify, idKey as protocolIdKey, type Classified } from "../protocol/jsonrpc.ts";
+import { classify, idKey as protocolIdKey, idText, type Classified } from "../protocol/jsonrpc.ts";
 import { ELICIT_COMPLETE, ELICIT_METHOD } from "../protocol/elicitation.ts";
 import { MRTR_METHODS } from "../protocol/mrtr.ts";
 import { isModern, META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION, META_RELATED_TASK, type Revision } from "../protocol/revision.ts";
@@ -722,7 +723,7 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
     }
     checkTasks(scope, origin, params, p, report);
     const round = flow.rounds.length || 1;
-    addElicitation(flow, String(id), rawParams, mode, record, p, round);
+    addElicitation(flow, idText(id), rawParams, mode, record, p, round);
     registerElicitationId(scope, flow, flow.elicitations.length - 1, params, p, report, record.seq);
     checkSequentialQuestions(flow, report, p);
     (scope.openElicitations ??= keptTable()).set(key, { idKey: key, params: rawParams, mode, record: record.seq, exchange: exchange?.id, text, flow, index: flow.elicitations.length - 1, undeclaredMode });
@@ -856,12 +857,14 @@ export function createCorrelator(env: Env, options: CorrelatorOptions = {}) {
     // SSE priming events carry no data, only an event id to resume from.
     const priming = isBlank(record.text);
     let parsed: unknown;
+    let cut: ReturnType<typeof parseBounded>["cut"];
     try {
-      if (!priming) parsed = JSON.parse(record.text);
+      if (!priming) ({ value: parsed, cut } = parseBounded(record.text));
     } catch (e) {
       env.problem(record, `Invalid JSON in a ${record.direction === "c2s" ? "client" : "server"} message: ${(e as Error).message}`);
       return;
     }
+    if (cut) env.problem(record, describeCut(cut));
     // Enveloped messages carry no HTTP delivery facts (status, which stream, headers): correlated by id in their scope, like postMessage.
     const exchange = record.stream === "envelope" ? undefined : exchanges.get(record);
     if (exchange && record.direction === "c2s") exchange.requestHeaders ??= record.headers;

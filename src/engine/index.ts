@@ -104,6 +104,8 @@ export function createEngine(options: EngineOptions = {}) {
   let pushes = 0;
   let flowCount = 0;
   let current: CaptureRecord | undefined;
+  /** Flows findings of the record in hand name that are not in `flows` yet (the correlator lists a flow once done with the record). */
+  let named: Flow[] | undefined;
 
   const env: Env = {
     report(input: FindingInput, flow: Flow | null, revision: Revision | null) {
@@ -127,6 +129,7 @@ export function createEngine(options: EngineOptions = {}) {
       };
       findings.push(finding);
       findingsOf.set(record, ofRecord === undefined ? [finding] : append(ofRecord, finding));
+      if (flow && stateOf(flow).changedAt < 0) (named ??= []).push(flow);
       const out = d();
       if (out.findings === NONE) out.findings = [finding];
       else out.findings.push(finding);
@@ -181,7 +184,10 @@ export function createEngine(options: EngineOptions = {}) {
         correlator.push(record);
       } catch (e) {
         env.problem(record, `Internal error while analysing this record: ${(e as Error).message}`);
+        // The correlator stopped before listing the flows of this record; those its findings name stay in the report.
+        for (const flow of named ?? []) env.flowChanged(flow);
       }
+      named = undefined;
       if (delta === null) return empty;
       const out = delta;
       delta = null;

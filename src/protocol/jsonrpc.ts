@@ -54,5 +54,19 @@ export function classify(msg: unknown): Classified {
 /** Key for id maps: 1 and "1" are different JSON-RPC ids. */
 export const idKey = (id: unknown): string => (typeof id === "string" ? "s:" + id : typeof id === "number" ? "n:" + id : "x:" + JSON.stringify(id));
 
+/**
+ * An id as text, for labels: never throws. `String(id)` would call an object id's `toString` member, and one that
+ * is not a function (`{"toString":1}`, valid JSON) makes it throw.
+ */
+export function idText(id: unknown): string {
+  if (typeof id === "string") return id;
+  if (typeof id === "number") return String(id);
+  try {
+    return JSON.stringify(id) ?? "undefined";
+  } catch {
+    return "(unprintable id)";
+  }
+}
+
 /** Does the text look like JSON-RPC at all? Cheap pre-check for importers and the tap. */
 export const looksLikeJsonRpc = (text: string): boolean => text.includes('"jsonrpc"');
