@@ -2,6 +2,7 @@ import type { Problem } from "../engine/problem.ts";
 import { decodeBase64Text } from "./base64.ts";
 import { createUnwrapper, envelopeEndpoints, type DecodeRule, type Draft } from "./envelopes/index.ts";
 import { settleInspectorSessions, type EntryTimes } from "./envelopes/inspectorV2Har.ts";
+import { checkHeaders, harSpan, harStatus, validateRecords } from "./harChecks.ts";
 import { salvageHar } from "./harSalvage.ts";
 import { CAPTURE_VERSION, CaptureRecord as CaptureRecordSchema, originAndPath, pickHeaders } from "./record.ts";
 import type { CaptureRecord, EndRecord, MessageRecord, PageRequestRecord, ResponseRecord, StreamKind, Transport } from "./record.ts";
@@ -26,8 +27,6 @@ type Obj = Record<string, unknown>;
 const isObj = (x: unknown): x is Obj => typeof x === "object" && x !== null && !Array.isArray(x);
 const str = (x: unknown): string | undefined => (typeof x === "string" ? x : undefined);
 const num = (x: unknown): number | undefined => (typeof x === "number" && Number.isFinite(x) ? x : undefined);
-/** HAR timings use -1 for "does not apply". */
-const span = (x: unknown): number => Math.max(0, num(x) ?? 0);
 const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 interface HarLog {
@@ -84,7 +83,7 @@ export function importHar(text: string, file: string, options: ImportOptions = {
       message: `MCP Inspector v2 session ${session}: the HAR holds no body of its events stream (/api/mcp/events; a HAR keeps none of a stream still open or cut when it was saved), so none of the server's messages; its ${messages} client message${messages === 1 ? " is" : "s are"} left out rather than checked without them (the extension's live capture sees the stream)`,
     });
   }
-  const records = inspector.records;
+  const records = validateRecords(inspector.records, file, problems);
   // Stable (ES2019): same-time records keep the order they were made in, entries their HAR order.
   records.sort((a, b) => a.time - b.time);
   records.forEach((record, seq) => (record.seq = seq));
@@ -206,6 +205,8 @@ function importEntry(raw: unknown, index: number, ctx: EntryContext): number | u
   }
   decode();
   if (decodeError !== undefined) problem(decodeError);
+  checkHeaders(request, "request", problem);
+  checkHeaders(response, "response", problem);
 
   let start = Date.parse(str(raw.startedDateTime) ?? "");
   if (Number.isNaN(start)) {
@@ -213,9 +214,10 @@ function importEntry(raw: unknown, index: number, ctx: EntryContext): number | u
     start = ctx.lastTime;
   }
   const timings = isObj(raw.timings) ? raw.timings : {};
+  const t = (name: string): number => harSpan(timings, name, `timings.${name}`, problem);
   // HAR 1.2: `ssl` is included in `connect`; `time` is the whole entry, and the sum of timings when absent.
-  const headAt = start + span(timings.blocked) + span(timings.dns) + span(timings.connect) + span(timings.send) + span(timings.wait);
-  const endAt = Math.max(headAt + span(timings.receive), start + span(raw.time));
+  const headAt = start + t("blocked") + t("dns") + t("connect") + t("send") + t("wait");
+  const endAt = Math.max(headAt + t("receive"), start + harSpan(raw, "time", "time", problem));
   ctx.times.set(index, { start, headAt, endAt });
 
   const transport: Transport = isWebSocket ? "websocket" : raw._resourceType === "eventsource" ? "eventsource" : "http";
@@ -235,7 +237,7 @@ function importEntry(raw: unknown, index: number, ctx: EntryContext): number | u
     push({ ...common, time: start, kind: "message", direction: "c2s", stream: "body", method, text: requestBody, ...(picked && { headers: picked }) } satisfies MessageRecord);
   }
 
-  const status = num(response?.status) ?? 0;
+  const status = harStatus(response, problem);
   // 202 and 204 carry no body (MCP answers to notifications and responses get 202). The SDK clients cancel the
   // unread body of a 202, which Chromium logs as net::ERR_ABORTED after the head: not a failed exchange.
   const bodiless = status === 202 || status === 204;

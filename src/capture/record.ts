@@ -9,6 +9,9 @@ import { DIRECTIONS, STREAM_KINDS, TRANSPORTS } from "./kinds.ts";
  */
 export const CAPTURE_VERSION = 1;
 
+/** The largest time a JavaScript Date holds (ECMA-262 §21.4.1.1): 100,000,000 days either side of the epoch. */
+export const MAX_TIME = 8.64e15;
+
 export const Transport = z.enum(TRANSPORTS);
 export type Transport = z.infer<typeof Transport>;
 
@@ -36,8 +39,8 @@ const base = {
   v: z.literal(CAPTURE_VERSION).default(CAPTURE_VERSION),
   /** Position in the capture, 0-based and increasing; the engine reports findings against it. */
   seq: z.number().int().nonnegative(),
-  /** Milliseconds since the epoch (fractions allowed). */
-  time: z.number(),
+  /** Milliseconds since the epoch (fractions allowed), within the range of a JavaScript Date (±8.64e15). */
+  time: z.number().min(-MAX_TIME).max(MAX_TIME),
   transport: Transport,
   /** The HTTP exchange (request + response) or the stream/socket this record belongs to. */
   exchange: z.string().optional(),
@@ -65,7 +68,7 @@ export const MessageRecord = z.object({
   /** The raw text. */
   text: z.string(),
   /** Set when the tap cut the text at its size cap; the engine reports such a message instead of parsing it. */
-  truncated: z.number().int().optional(),
+  truncated: z.number().int().nonnegative().optional(),
   /**
    * The adapter that took the message out of a host's envelope (src/capture/envelopes): `inspector-v2`, `mcp-b`,
    * `generic`, `proxy` (Inspector v1's proxy query; the stream kind stays real) or `decode:<rule id>`.
@@ -83,7 +86,8 @@ export type MessageRecord = z.infer<typeof MessageRecord>;
 export const ResponseRecord = z.object({
   ...base,
   kind: z.literal("response"),
-  status: z.number().int(),
+  /** The HTTP status: a three-digit code (RFC 9110 §15), or 0 for a browser's opaque response. */
+  status: z.number().int().min(0).max(999),
   headers: Headers.optional(),
   /** True when the body is empty (e.g. 202 Accepted). */
   emptyBody: z.boolean().optional(),

@@ -1,0 +1,80 @@
+import type { Problem } from "../engine/problem.ts";
+import { CaptureRecord as CaptureRecordSchema, MAX_TIME, type CaptureRecord } from "./record.ts";
+
+/**
+ * What importHar checks of its own output and of the numbers it reads: every record it makes passes the capture
+ * schema (so that both exports can write it and read it back), and times, statuses and headers out of range or of
+ * the wrong type are reported with the entry that holds them, never taken silently.
+ */
+type Obj = Record<string, unknown>;
+const isObj = (x: unknown): x is Obj => typeof x === "object" && x !== null && !Array.isArray(x);
+const shown = (x: unknown): string => {
+  try {
+    const text = JSON.stringify(x) ?? String(x);
+    return text.length > 40 ? `${text.slice(0, 40)}…` : text;
+  } catch {
+    return typeof x;
+  }
+};
+
+/** A HAR status: an integer 0–999 (0: no response), else 0 with a problem. Strings are reported, not read. */
+export function harStatus(response: Obj | undefined, problem: (message: string) => void): number {
+  const status = response?.status;
+  if (status === undefined) return 0;
+  if (typeof status === "number" && Number.isInteger(status) && status >= 0 && status <= 999) return status;
+  problem(`response.status ${shown(status)} is not an HTTP status (an integer 100–599); taken as no response`);
+  return 0;
+}
+
+/** Reports a `headers` member that is there but is not an array of {name, value} (HAR 1.2). */
+export function checkHeaders(owner: Obj | undefined, where: "request" | "response", problem: (message: string) => void): void {
+  const headers = owner?.headers;
+  if (headers === undefined || Array.isArray(headers)) return;
+  problem(`${where}.headers is ${headers === null ? "null" : Array.isArray(headers) ? "an array" : typeof headers}, not an array of {name, value}; no ${where} headers read`);
+}
+
+/** HAR timings (ms, -1: does not apply) and an entry's `time`: a number out of range counts as 0, reported. */
+export function harSpan(holder: Obj, name: string, label: string, problem: (message: string) => void): number {
+  const x = holder[name];
+  if (x === undefined || x === null) return 0;
+  if (typeof x !== "number" || !Number.isFinite(x)) {
+    problem(`${label} ${shown(x)} is not a number; taken as 0`);
+    return 0;
+  }
+  if (x > MAX_SPAN) {
+    problem(`${label} ${shown(x)} ms is out of range (over a year); taken as 0`);
+    return 0;
+  }
+  return Math.max(0, x);
+}
+/** A year: longer than any entry of a real HAR (a GET stream held open for days included). */
+export const MAX_SPAN = 365 * 24 * 3600 * 1000;
+
+/**
+ * The last check of importHar: each record through the capture schema. A record whose time is out of range (an
+ * entry's start plus timings, a WebSocket message time) is placed at the previous record's time; any other
+ * refusal drops the record. Either way a problem names the entry.
+ */
+export function validateRecords(drafts: CaptureRecord[], file: string, problems: Problem[]): CaptureRecord[] {
+  const out: CaptureRecord[] = [];
+  let lastTime = 0;
+  for (const record of drafts) {
+    const where = record.entry !== undefined ? `entry ${record.entry}: ` : "";
+    const entry = record.entry !== undefined ? { entry: record.entry } : {};
+    if (typeof record.time !== "number" || !Number.isFinite(record.time) || Math.abs(record.time) > MAX_TIME) {
+      problems.push({ file, ...entry, message: `${where}a ${record.kind} record's time ${shown(record.time)} is out of range; placed at the previous record's time` });
+      record.time = lastTime;
+    }
+    const parsed = CaptureRecordSchema.safeParse(record);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      problems.push({ file, ...entry, message: `${where}a ${record.kind} record is not valid (${issue ? `${issue.path.join(".")}: ${issue.message}` : "invalid"}); skipped` });
+      continue;
+    }
+    lastTime = parsed.data.time;
+    out.push(parsed.data);
+  }
+  return out;
+}
+
+export { isObj as isHarObject };
