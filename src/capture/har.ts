@@ -7,6 +7,7 @@ import { salvageHar } from "./harSalvage.ts";
 import { CAPTURE_VERSION, CaptureRecord as CaptureRecordSchema, originAndPath, pickHeaders } from "./record.ts";
 import type { CaptureRecord, EndRecord, MessageRecord, PageRequestRecord, ResponseRecord, StreamKind, Transport } from "./record.ts";
 import { splitSse } from "./sseEvents.ts";
+import { unreadableText } from "./textChecks.ts";
 
 /**
  * HAR 1.2 (http://www.softwareishard.com/blog/har-12-spec/) as Chrome DevTools and Playwright write it, turned
@@ -39,6 +40,8 @@ interface HarLog {
 }
 
 export function importHar(text: string, file: string, options: ImportOptions = {}): CaptureImport {
+  const refused = unreadableText(text, file);
+  if (refused) return { records: [], problems: [refused] };
   const problems: Problem[] = [];
   const log = readLog(text, file, problems);
   if (!log) return { records: [], problems };

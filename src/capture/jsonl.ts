@@ -2,6 +2,7 @@ import type { Problem } from "../engine/problem.ts";
 import { createUnwrapper, type DecodeRule, type Unwrapper } from "./envelopes/index.ts";
 import type { CaptureImport } from "./har.ts";
 import { CAPTURE_VERSION, CaptureRecord } from "./record.ts";
+import { unreadableText } from "./textChecks.ts";
 
 /**
  * The JSONL capture format: one capture record per line (docs/capture-format.md). Line order is capture order and
@@ -27,6 +28,9 @@ export interface JsonlImportOptions {
  */
 export function importJsonl(text: string, file: string, options: JsonlImportOptions = {}): CaptureImport {
   const unwrap = options.unwrapper ?? createUnwrapper(options.rules ? { rules: options.rules } : {});
+  // A whole file (not a part of one read progressively): empty, or UTF-16, is said so.
+  const refused = options.unwrapper ? undefined : unreadableText(text, file);
+  if (refused) return { records: [], problems: [refused] };
   const problems: Problem[] = [];
   const records: CaptureRecord[] = [];
   let badLines = 0;

@@ -1,4 +1,4 @@
-import { readFile } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { envelopeLabel, type DecodeRule } from "../capture/envelopes/index.ts";
 import { importCapture } from "../capture/import.ts";
@@ -8,6 +8,7 @@ import { catalogue } from "../engine/rules/catalogue.ts";
 import { notChecked } from "../engine/rules/coverage.ts";
 import pkg from "../../package.json" with { type: "json" };
 import type { Severity } from "../engine/rules/types.ts";
+import { decodeCapture, readCaptureFile, readError } from "./read.ts";
 import { atLeast, toJson, toText, type FileReport } from "./report.ts";
 
 const USAGE = `Usage: mcp-elicit lint [options] <capture.har|capture.jsonl|->…
@@ -96,11 +97,12 @@ export async function main(argv: string[]): Promise<number> {
   for (const file of files) {
     let text: string;
     try {
-      text = file === "-" ? await readStdin() : await readFile(file, "utf8");
+      text = file === "-" ? await readStdin() : await readCaptureFile(file);
     } catch (e) {
-      console.error(`mcp-elicit: cannot read ${file}: ${(e as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (e as Error).message}`);
+      const why = readError(e, await stat(file).then((s) => s.size, () => undefined));
+      console.error(`mcp-elicit: cannot read ${file}: ${why}`);
       unreadable = true;
-      reports.push({ file, flows: [], findings: [], problems: [{ file, message: `cannot read the file: ${(e as Error).message}` }] });
+      reports.push({ file, flows: [], findings: [], problems: [{ file, message: `cannot read the file: ${why}` }] });
       continue;
     }
     const imported = importCapture(text, file, { rules });
@@ -118,7 +120,7 @@ export async function main(argv: string[]): Promise<number> {
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString("utf8");
+  return decodeCapture(Buffer.concat(chunks));
 }
 
 /** The catalogue as `mcp-elicit rules` prints it: every rule id, so `--disable` can be written without guessing. */

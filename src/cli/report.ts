@@ -46,6 +46,12 @@ const one = (v: unknown, max = 70): string => {
   return clean.length > max ? clean.slice(0, max - 1) + "…" : clean;
 };
 
+/** A problem with its place in front, once: the importers' messages often begin with it already. */
+function located(p: Problem): string {
+  const where = p.entry !== undefined ? `entry ${p.entry}: ` : p.line !== undefined ? `line ${p.line}: ` : "";
+  return where === "" || p.message.startsWith(where) ? p.message : where + p.message;
+}
+
 /** Human output: flows with their elicitations and findings, then a summary line. */
 export function toText(files: FileReport[], color: boolean): string {
   const c = (name: Color, s: string) => (color ? `\x1b[${codes[name]}m${s}\x1b[0m` : s);
@@ -54,7 +60,7 @@ export function toText(files: FileReport[], color: boolean): string {
   let errors = 0, warnings = 0, info = 0, flowCount = 0;
   for (const f of files) {
     lines.push(c("bold", f.file));
-    for (const p of f.problems) lines.push(`  ${c("red", "problem")} ${p.entry !== undefined ? `entry ${p.entry}: ` : p.line !== undefined ? `line ${p.line}: ` : ""}${one(p.message, 200)}`);
+    for (const p of f.problems) lines.push(`  ${c("red", "problem")} ${one(located(p), 200)}`);
     if (f.flows.length === 0) lines.push(c("dim", "  no elicitation flows"));
     const byFlow = new Map<string | null, Finding[]>();
     for (const x of f.findings) {

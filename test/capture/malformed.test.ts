@@ -51,7 +51,7 @@ test("cutting a HAR anywhere never throws and only ever yields valid records", (
 test("a file that is not JSON, not a HAR, or empty is one problem naming the file", () => {
   for (const [text, pattern] of [
     ["hello, world", /not a HAR file: not JSON/],
-    ["", /not a HAR file: not JSON/],
+    ["", /the file is empty/],
     ['{"log": {"version": "1.2"}}', /no log\.entries/],
     ["[1, 2, 3]", /no log\.entries/],
     ['{"log": {"version": "1.2", "creator": {"na', /truncated before any log\.entries/],
