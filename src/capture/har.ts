@@ -277,7 +277,8 @@ function importEntry(raw: unknown, index: number, ctx: EntryContext): number | u
     }
   }
 
-  push({ ...common, time: lastAt, kind: "end", ...(error !== undefined && { error }) } satisfies EndRecord);
+  // `_mcpOpen`: our export's mark of an exchange that had not ended when it was saved.
+  if (raw._mcpOpen !== true) push({ ...common, time: lastAt, kind: "end", ...(error !== undefined && { error }) } satisfies EndRecord);
   return start;
 }
 

@@ -1,3 +1,4 @@
+import { importHar } from "./har.ts";
 import { CaptureRecord } from "./record.ts";
 import type { EndRecord, Headers, MessageRecord, ResponseRecord } from "./record.ts";
 
@@ -51,8 +52,18 @@ export function exportHar(records: readonly CaptureRecord[], options: { creator?
     const group = indexes.map((i) => clean[i]!);
     const url = group.find((r) => r.url !== undefined)?.url;
     // importHar needs request.url; an exchange without one can only travel as records.
-    if (url === undefined) rest.push(...group);
-    else built.push(group[0]!.transport === "websocket" ? webSocketEntry(group, indexes, url) : httpEntry(clock, group, indexes, url));
+    if (url === undefined) {
+      rest.push(...group);
+      continue;
+    }
+    const made = group[0]!.transport === "websocket" ? webSocketEntry(group, indexes, url) : httpEntry(clock, group, indexes, url);
+    // An exchange no HAR entry can hold as it is (two JSON bodies, a head after the body, records of two clients)
+    // travels as records too: an export must read back as the capture it was.
+    // An exchange still open when exported (no end record: a stream the page had not closed) says so, and importHar
+    // then adds no end to it.
+    if (group[group.length - 1]!.kind !== "end" && !group.some((r) => r.kind === "end")) made.entry._mcpOpen = true;
+    if (holds(made.entry, group)) built.push(made);
+    else rest.push(...group);
   }
   built.sort((a, b) => a.start - b.start || a.first - b.first);
 
@@ -156,6 +167,28 @@ function webSocketEntry(group: CaptureRecord[], indexes: number[], url: string):
   };
   return { entry, start, first: indexes[0]! };
 }
+
+/**
+ * Whether importHar reads `entry` back as `group`: the same records in the same order, but for what HAR cannot
+ * keep (times, seqs, entry numbers and exchange names).
+ */
+function holds(entry: Json, group: readonly CaptureRecord[]): boolean {
+  const back = importHar(JSON.stringify({ log: { version: "1.2", creator: CREATOR, entries: [entry] } }), "").records;
+  const kept = back;
+  if (kept.length !== group.length) return false;
+  for (let i = 0; i < group.length; i++) if (signature(kept[i]!, group[i]!) !== signature(group[i]!, group[i]!)) return false;
+  return true;
+}
+
+/** A record but for what HAR cannot keep; importHar gives each record of an entry its method, so a record that had none is compared without. */
+const signature = (r: CaptureRecord, original: CaptureRecord): string => {
+  const { seq: _s, time: _t, entry: _e, exchange: _x, v: _v, ...rest } = r;
+  if (!("method" in original) || original.method === undefined) delete (rest as { method?: string }).method;
+  return JSON.stringify(sorted(rest));
+};
+/** Records are shallow: their members sorted, and those of the objects in them (headers, metadata). */
+const sorted = (o: object): unknown =>
+  Array.isArray(o) ? o : Object.keys(o).sort().map((k) => [k, typeof (o as Json)[k] === "object" && (o as Json)[k] !== null ? sorted((o as Json)[k] as object) : (o as Json)[k]]);
 
 /** One SSE event (HTML § 9.2.6): `data:` per line, so a text with line breaks reads back joined by "\n". */
 /** An entry's `response`, HTTP and WebSocket alike (sizes unknown). */

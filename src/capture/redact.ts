@@ -68,7 +68,9 @@ export function redactUrl(url: string): string {
     const secret = URL_SECRETS.has(n) || (n === "key" && value.length >= LONG_KEY) || secretValue(decode(value)) !== null;
     return secret ? `${sep}${name}=${REDACTED}` : whole;
   });
-  return path + params;
+  const out = path + params;
+  // A url member that is not a URL at all (a hand-made capture) can be a bare credential: its tokens are checked too.
+  return secretValue(out) === null ? out : out.replace(CANDIDATE, (t) => (secretValue(t, { cards: false }) ? REDACTED : t));
 }
 
 /**
@@ -109,6 +111,9 @@ export function redactRecords(records: readonly CaptureRecord[], options: Redact
 
   return records.map((record, i) => {
     const out = { ...record };
+    // The tap and the importers name exchanges themselves ("f12", "har:3"), but a file can say anything: numbered
+    // like ids, so the exchanges stay apart.
+    if (out.exchange !== undefined) out.exchange = redactId(out.exchange);
     if (out.url !== undefined) out.url = redactUrl(out.url);
     if (out.client !== undefined) out.client = redactUrl(out.client);
     if (out.kind === "end") {
@@ -116,6 +121,7 @@ export function redactRecords(records: readonly CaptureRecord[], options: Redact
       return out;
     }
     if (out.kind === "page-request") {
+      out.method = redactText(out.method);
       if (out.metadata) {
         const m = { ...out.metadata };
         if (m.resource !== undefined) m.resource = redactUrl(m.resource);
@@ -140,6 +146,8 @@ export function redactRecords(records: readonly CaptureRecord[], options: Redact
     if (out.server !== undefined) out.server = redactUrl(out.server);
     if (out.via !== undefined) out.via = redactUrl(out.via);
     if (out.eventId !== undefined) out.eventId = redactId(out.eventId);
+    if (out.event !== undefined) out.event = redactText(out.event);
+    if (out.method !== undefined) out.method = redactText(out.method);
     const value = parsed[i];
     if (value === NOT_JSON) {
       out.text = redactText(out.text);

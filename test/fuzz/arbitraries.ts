@@ -1,0 +1,216 @@
+import fc from "fast-check";
+import { exportHar } from "../../src/capture/harExport.ts";
+import { fromValue, nodes, write, type J } from "./json.ts";
+
+/**
+ * Inputs for the fuzz properties (test/fuzz/properties.ts): JSON-RPC messages of both protocol eras around
+ * elicitation, framed as capture records, then written as JSONL, as HAR (through exportHar) or as HAR entries with
+ * hand-framed SSE bodies — and mutated: type confusion, deep and huge values, odd numbers, colliding ids and
+ * `__proto__` members, at the message, the record and the HAR level.
+ */
+
+/** Credential-looking values the default (redacted) exports must never contain. */
+export const SECRETS = ["ghp_PLANTEDsecret0123456789abcdefABCDEF0", "sk-proj-PLANTEDkey0123456789abcdefghij"];
+
+export interface Input {
+  format: "jsonl" | "har";
+  text: string;
+}
+
+const oddNumber: fc.Arbitrary<J> = fc.constantFrom<J>(
+  { num: "1e308" }, { num: "-1e308" }, { num: "1e400" }, { num: "-0" }, { num: "1.5" }, { num: "1e-400" }, { num: "1E21" },
+  { num: "123456789012345678901234567890" }, { num: "9007199254740993" }, { num: "-1" }, { num: "0.1e1" }, 2 ** 53 + 2, -1, 0, 1.5,
+);
+const oddKey = fc.constantFrom("__proto__", "constructor", "prototype", "toString", "valueOf", "hasOwnProperty", "toJSON", "", "a/b", "~0~1", "\u0000", "\u202e");
+const key = fc.oneof({ weight: 4, arbitrary: fc.constantFrom("name", "email", "password", "apiKey", "confirm", "region", "x", "content", "id", "action") }, { weight: 1, arbitrary: oddKey }, { weight: 1, arbitrary: fc.string({ maxLength: 8 }) });
+const text = fc.oneof(
+  { weight: 4, arbitrary: fc.constantFrom("Please confirm the deployment", "Enter your name", "Enter your API key", "https://example.com/connect?token=abc", "", " ") },
+  { weight: 2, arbitrary: fc.string({ maxLength: 20 }) },
+  { weight: 1, arbitrary: fc.constantFrom(...SECRETS, `use ${SECRETS[0]} now`, `https://example.com/cb?code=${SECRETS[1]}`) },
+);
+const id: fc.Arbitrary<J> = fc.oneof(
+  { weight: 6, arbitrary: fc.integer({ min: 0, max: 4 }) },
+  { weight: 2, arbitrary: fc.constantFrom<J>("1", "0", "a", "", null, -1) },
+  { weight: 1, arbitrary: fc.constantFrom<J>({ obj: [["toString", 1]] }, { obj: [["valueOf", { obj: [] }], ["toString", { obj: [] }]] }, { arr: [1] }, { obj: [["__proto__", 1]] }) },
+  { weight: 1, arbitrary: oddNumber },
+);
+const jsonLeaf: fc.Arbitrary<J> = fc.oneof(fc.constant(null), fc.boolean(), fc.integer({ min: -5, max: 100 }), text, oddNumber);
+const json: fc.Arbitrary<J> = fc.letrec<{ v: J }>((tie) => ({
+  v: fc.oneof(
+    { depthSize: "small", withCrossShrink: true },
+    jsonLeaf,
+    fc.array(tie("v"), { maxLength: 3 }).map((arr): J => ({ arr })),
+    fc.array(fc.tuple(key, tie("v")), { maxLength: 3 }).map((obj): J => ({ obj })),
+  ),
+})).v;
+
+const revision = fc.constantFrom("2025-06-18", "2025-11-25", "2026-07-28", "2024-11-05", "junk");
+const property: fc.Arbitrary<J> = fc
+  .record(
+    {
+      type: fc.constantFrom<J>("string", "number", "integer", "boolean", "array", "object", 5),
+      title: text,
+      description: text,
+      format: fc.constantFrom<J>("email", "uri", "date", "date-time", "password", "x"),
+      enum: fc.array(jsonLeaf, { maxLength: 3 }).map((arr): J => ({ arr })),
+      default: jsonLeaf,
+      writeOnly: fc.boolean(),
+      minimum: oddNumber,
+    },
+    { requiredKeys: ["type"] },
+  )
+  .map((o) => fromValue(o));
+const schema: fc.Arbitrary<J> = fc.array(fc.tuple(key, property), { maxLength: 4 }).map((props): J => ({ obj: [["type", "object"], ["properties", { obj: props }]] }));
+
+const rpc = (members: [string, J][]): J => ({ obj: [["jsonrpc", "2.0"], ...members] });
+const message: fc.Arbitrary<J> = fc.oneof(
+  fc.tuple(id, revision).map(([i, v]) => rpc([["id", i], ["method", "initialize"], ["params", fromValue({ protocolVersion: v, capabilities: { elicitation: { form: {}, url: {} } }, clientInfo: { name: "c", version: "1" } })]])),
+  fc.tuple(id, revision).map(([i, v]) => rpc([["id", i], ["result", fromValue({ protocolVersion: v, capabilities: {}, serverInfo: { name: "s", version: "1" } })]])),
+  fc.constant(rpc([["method", "notifications/initialized"]])),
+  fc.tuple(id, json).map(([i, args]) => rpc([["id", i], ["method", "tools/call"], ["params", { obj: [["name", "deploy"], ["arguments", args]] }]])),
+  fc.tuple(id, text, schema, fc.constantFrom<J>("form", "url", 3)).map(([i, m, s, mode]) => rpc([["id", i], ["method", "elicitation/create"], ["params", { obj: [["mode", mode], ["message", m], ["requestedSchema", s]] }]])),
+  fc.tuple(id, text).map(([i, url]) => rpc([["id", i], ["method", "elicitation/create"], ["params", { obj: [["mode", "url"], ["message", "Connect your account"], ["url", url], ["elicitationId", "e1"]] }]])),
+  fc.tuple(id, fc.constantFrom<J>("accept", "decline", "cancel", "ok"), fc.array(fc.tuple(key, jsonLeaf), { maxLength: 3 })).map(([i, action, content]) => rpc([["id", i], ["result", { obj: [["action", action], ["content", { obj: content }]] }]])),
+  fc.tuple(id, json).map(([i, content]) => rpc([["id", i], ["result", { obj: [["content", { arr: [{ obj: [["type", "text"], ["text", content]] }] }]] }]])),
+  fc.tuple(id, text).map(([i, url]) => rpc([["id", i], ["error", { obj: [["code", -32042], ["message", "URL elicitation required"], ["data", { obj: [["elicitations", { arr: [{ obj: [["mode", "url"], ["elicitationId", "e1"], ["url", url], ["message", "Sign in"]] }] }]] }]] }]])),
+  fc.tuple(id, schema, json).map(([i, s, state]) => rpc([["id", i], ["result", { obj: [["resultType", "input_required"], ["inputRequests", { obj: [["q1", { obj: [["method", "elicitation/create"], ["params", { obj: [["mode", "form"], ["message", "Pick one"], ["requestedSchema", s]] }]] }]] }], ["requestState", state]] }]])),
+  fc.constant(rpc([["method", "notifications/elicitation/complete"], ["params", { obj: [["elicitationId", "e1"]] }]])),
+  fc.tuple(id, fc.integer({ min: -32700, max: -32000 })).map(([i, code]) => rpc([["id", i], ["error", { obj: [["code", code], ["message", "x"]] }]])),
+  json,
+);
+
+/** A replacement for one node of a tree: confusion, depth, size, odd numbers, prototype keys. */
+const mutation: fc.Arbitrary<J> = fc.oneof(
+  { weight: 6, arbitrary: fc.constantFrom<J>(null, true, "", 0, { arr: [] }, { obj: [] }, "x") },
+  { weight: 4, arbitrary: oddNumber },
+  { weight: 3, arbitrary: fc.constantFrom<J>({ obj: [["__proto__", { obj: [["polluted", "yes"]] }]] }, { obj: [["constructor", { obj: [["prototype", { obj: [["polluted", "yes"]] }]] }]] }, { obj: [["a", 1], ["a", 2]] }) },
+  { weight: 2, arbitrary: fc.tuple(fc.constantFrom(150, 250, 1200), fc.constantFrom<"[" | '{"a":'>("[", '{"a":'), jsonLeaf).map(([deep, open, leaf]): J => ({ deep, open, leaf })) },
+  { weight: 2, arbitrary: json },
+  { weight: 1, arbitrary: fc.constantFrom<J>(SECRETS[0]!, `${SECRETS[1]} and more`) },
+);
+const rareMutation: fc.Arbitrary<J> = fc.constantFrom<J>({ deep: 100_000, open: "[", leaf: 1 }, { deep: 100_000, open: '{"a":', leaf: SECRETS[0]! }, "x".repeat(300_000));
+
+/** Applies mutations at picked nodes (indexes taken modulo the node count). */
+function mutate(root: J, picks: [number, J][]): J {
+  // Generated values are reused while shrinking: work on copies.
+  let tree = structuredClone(root);
+  for (const [at, picked] of picks) {
+    const next = structuredClone(picked);
+    const all = nodes(tree);
+    const target = all[at % all.length]!;
+    if (target === all[0]) tree = next;
+    else target.set(next);
+  }
+  return tree;
+}
+const mutations = (max: number) =>
+  fc.oneof(
+    { weight: 3000, arbitrary: fc.constant<[number, J][]>([]) },
+    { weight: 6000, arbitrary: fc.array(fc.tuple(fc.nat(), mutation), { minLength: 1, maxLength: max }) },
+    // 100,000 levels and 300,000 characters cost tens of milliseconds each: about one input in a thousand.
+    { weight: 2, arbitrary: fc.tuple(fc.nat(), rareMutation).map((p): [number, J][] => [p]) },
+  );
+
+interface Step {
+  message: J;
+  mutations: [number, J][];
+  direction: "c2s" | "s2c";
+  stream: "body" | "post-sse" | "get-sse" | "websocket" | "postMessage" | "eventsource";
+  exchange: number;
+  status: number | J;
+  end: boolean;
+  gap: number;
+  batch: boolean;
+}
+const step: fc.Arbitrary<Step> = fc.record({
+  message,
+  mutations: mutations(3),
+  direction: fc.constantFrom("c2s", "s2c"),
+  stream: fc.constantFrom("body", "body", "post-sse", "post-sse", "get-sse", "websocket", "postMessage", "eventsource"),
+  exchange: fc.integer({ min: 0, max: 3 }),
+  status: fc.oneof({ weight: 8, arbitrary: fc.constantFrom(200, 202, 400, 404, 500, 101) }, { weight: 1, arbitrary: oddNumber }),
+  end: fc.boolean(),
+  gap: fc.oneof(fc.integer({ min: 0, max: 50 }), fc.constant(0.25)),
+  batch: fc.boolean(),
+});
+
+/** Capture records (as JSON trees) for the steps; `sane`: no record-level oddities (for the HAR path, through exportHar). */
+function records(steps: Step[], sane: boolean): J[] {
+  const out: J[] = [];
+  let time = 1_767_225_600_000;
+  let seq = 0;
+  for (const s of steps) {
+    time += s.gap;
+    const transport = s.stream === "websocket" ? "websocket" : s.stream === "postMessage" ? "postMessage" : s.stream === "eventsource" ? "eventsource" : "http";
+    // The tap's exchange names never cross transports ("f12", "ws3", "pm:…"); a name shared by two transports is
+    // one exchange to the engine and two to HAR, which keeps them apart.
+    const exchange = `${transport}:${s.exchange}`;
+    const base: [string, J][] = [["v", 1], ["seq", seq++], ["time", time], ["transport", transport], ["exchange", exchange], ["url", "http://127.0.0.1:3000/mcp"], ["client", "page"]];
+    let body = mutate(s.message, s.mutations);
+    if (s.batch) body = { arr: [body, s.message] };
+    const headers: J = { obj: [["mcp-session-id", "s1"], ["mcp-protocol-version", "2025-11-25"]] };
+    out.push({ obj: [...base, ["kind", "message"], ["direction", s.direction], ["stream", s.stream], ["method", s.stream === "get-sse" ? "GET" : "POST"], ["headers", headers], ["text", write(body)]] });
+    if (transport === "http" && s.direction === "c2s") {
+      const status = sane && typeof s.status !== "number" ? 200 : s.status;
+      out.push({ obj: [["v", 1], ["seq", seq++], ["time", (time += 1)], ["transport", transport], ["exchange", exchange], ["url", "http://127.0.0.1:3000/mcp"], ["kind", "response"], ["status", status], ["headers", { obj: [["content-type", s.exchange % 2 ? "application/json" : "text/event-stream"]] }]] });
+    }
+    if (s.end) out.push({ obj: [["v", 1], ["seq", seq++], ["time", (time += 1)], ["transport", transport], ["exchange", exchange], ["kind", "end"]] });
+  }
+  return out;
+}
+
+export const jsonlInput: fc.Arbitrary<Input> = fc
+  .tuple(fc.array(step, { minLength: 1, maxLength: 5 }), fc.array(fc.tuple(fc.nat(), fc.nat(), mutation), { maxLength: 2 }), fc.constantFrom("\n", "\r\n"), fc.boolean())
+  .map(([steps, recordMutations, eol, bom]) => {
+    const recs = records(steps, false);
+    for (const [which, at, next] of recordMutations) recs[which % recs.length] = mutate(recs[which % recs.length]!, [[at, next]]);
+    return { format: "jsonl" as const, text: (bom ? "\uFEFF" : "") + recs.map(write).join(eol) + eol };
+  });
+
+/** Through exportHar (sane records), then mutated as a HAR tree. */
+export const harInput: fc.Arbitrary<Input> = fc.tuple(fc.array(step, { minLength: 1, maxLength: 5 }), mutations(4)).map(([steps, harMutations]) => {
+  const recs = records(steps, true).map((r) => JSON.parse(write(r)) as Record<string, unknown>);
+  let har: string;
+  try {
+    har = exportHar(recs as never);
+  } catch (error) {
+    // exportHar must take any valid capture; the property reports this input.
+    return { format: "har" as const, text: `EXPORT-THREW ${(error as Error).message}` };
+  }
+  if (harMutations.length === 0) return { format: "har" as const, text: har };
+  return { format: "har" as const, text: write(mutate(fromValue(JSON.parse(har)), harMutations)) };
+});
+
+/** HAR entries whose SSE bodies are framed by hand: CR, LF, CRLF, comments, ids, event types, split data lines, cut ends. */
+const sseEvent = fc.record({
+  message,
+  mutations: mutations(2),
+  eol: fc.constantFrom("\n", "\r\n", "\r"),
+  id: fc.option(fc.constantFrom("1", "e-2", "", " x")),
+  event: fc.option(fc.constantFrom("message", "endpoint", "ping", "")),
+  comment: fc.boolean(),
+  split: fc.boolean(),
+  space: fc.boolean(),
+});
+export const sseInput: fc.Arbitrary<Input> = fc
+  .tuple(fc.array(sseEvent, { minLength: 1, maxLength: 6 }), fc.boolean(), fc.constantFrom("text/event-stream", "text/event-stream; charset=utf-8", "application/json"), fc.boolean())
+  .map(([events, cut, mimeType, bom]) => {
+    let body = bom ? "\uFEFF" : "";
+    for (const e of events) {
+      const data = write(mutate(e.message, e.mutations));
+      const lines: string[] = [];
+      if (e.comment) lines.push(": keep-alive");
+      if (e.id !== null) lines.push(`id:${e.id}`);
+      if (e.event !== null) lines.push(`event:${e.event}`);
+      const prefix = e.space ? "data: " : "data:";
+      if (e.split && data.length > 4) lines.push(prefix + data.slice(0, data.length >> 1), prefix + data.slice(data.length >> 1));
+      else lines.push(prefix + data);
+      body += lines.join(e.eol) + e.eol + e.eol;
+    }
+    if (cut) body = body.slice(0, Math.max(1, body.length - 3));
+    const request = { method: "POST", url: "http://127.0.0.1:3000/mcp", headers: [{ name: "Mcp-Session-Id", value: "s1" }, { name: "Content-Type", value: "application/json" }], postData: { mimeType: "application/json", text: '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"deploy","arguments":{}}}' } };
+    const entry = { startedDateTime: "2026-01-01T00:00:00.000Z", time: 10, request, response: { status: 200, headers: [{ name: "Content-Type", value: mimeType }], content: { size: body.length, mimeType, text: body } }, timings: { send: 1, wait: 5, receive: 4 } };
+    return { format: "har" as const, text: JSON.stringify({ log: { version: "1.2", creator: { name: "fuzz", version: "1" }, entries: [entry] } }) };
+  });
+
+export const anyInput: fc.Arbitrary<Input> = fc.oneof(jsonlInput, harInput, sseInput);
