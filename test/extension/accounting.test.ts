@@ -118,6 +118,17 @@ describe("every record stored or counted", () => {
     assert.ok(p.envelopes.every((e) => e.length <= MAX_ENVELOPE_CHARS));
   });
 
+  test("a record over the worker's per-record limit is dropped and counted as too large", async () => {
+    const p = pipe({ limits: { maxBytes: 2 ** 30, maxRecordBytes: 10_000 } });
+    p.emitter.emit(message(0));
+    p.emitter.emit(message(1, `"${"y".repeat(20_000)}"`));
+    p.emitter.emit(message(2));
+    p.pagehide();
+    await settle(async () => (await p.stats()).records + (await p.stats()).tooLarge === 3, "stored or counted");
+    const stats = await p.stats();
+    assert.deepEqual([stats.records, stats.tooLarge, stats.dropped, stats.rejected], [2, 1, 0, 0]);
+  });
+
   test("past the memory budget records are dropped and counted: stored + dropped = sent", async () => {
     const p = pipe({ limits: { maxBytes: 200_000, maxRecordBytes: 8 * 2 ** 20 } });
     const n = 3_000;
