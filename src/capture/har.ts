@@ -135,6 +135,14 @@ function salvage(text: string, file: string, reason: string, problems: Problem[]
   return { entries, creator: found.creator, broken, extra: [] };
 }
 
+/** The records importHar makes of one entry object, before the schema check (for harExport's check that an entry reads back as its records). */
+export function entryRecords(entry: unknown, creator: string): CaptureRecord[] {
+  const drafts: CaptureRecord[] = [];
+  const problems: Problem[] = [];
+  importEntry(entry, 0, { file: "", creator, lastTime: 0, drafts, problems });
+  return drafts;
+}
+
 interface EntryContext {
   file: string;
   creator: string;

@@ -1,4 +1,4 @@
-import { importHar } from "./har.ts";
+import { entryRecords } from "./har.ts";
 import { CaptureRecord } from "./record.ts";
 import type { EndRecord, Headers, MessageRecord, ResponseRecord } from "./record.ts";
 
@@ -173,7 +173,9 @@ function webSocketEntry(group: CaptureRecord[], indexes: number[], url: string):
  * keep (times, seqs, entry numbers and exchange names).
  */
 function holds(entry: Json, group: readonly CaptureRecord[]): boolean {
-  const back = importHar(JSON.stringify({ log: { version: "1.2", creator: CREATOR, entries: [entry] } }), "").records;
+  // The entry as importHar reads it (its records, in its time order), without writing and parsing it: the entry
+  // holds only JSON values, as its text would give.
+  const back = entryRecords(entry, `${CREATOR.name} ${CREATOR.version}`).sort((a, b) => a.time - b.time);
   const kept = back;
   if (kept.length !== group.length) return false;
   for (let i = 0; i < group.length; i++) if (signature(kept[i]!, group[i]!) !== signature(group[i]!, group[i]!)) return false;
