@@ -268,8 +268,8 @@ const escapeKey = (key: string): string => key.replace(/~/g, "~0").replace(/\//g
 const pointerOf = (path: readonly string[]): string => path.map((k) => `/${escapeKey(k)}`).join("");
 /** A multi-select default or answer is an array: its items are blanked with it. The pointers to blank lie no
  * deeper than MAX_DEPTH (secretPointers walks a cut value), so a string deeper down is looked up no further. */
-function isBlanked(path: readonly string[], blank: ReadonlySet<string>): boolean {
-  const pointer = pointerOf(path.length > MAX_DEPTH + 4 ? path.slice(0, MAX_DEPTH + 4) : path);
+function isBlanked(at: string | readonly string[], blank: ReadonlySet<string>): boolean {
+  const pointer = typeof at === "string" ? at : pointerOf(at.length > MAX_DEPTH + 4 ? at.slice(0, MAX_DEPTH + 4) : at);
   if (blank.has(pointer)) return true;
   for (let cut = pointer.lastIndexOf("/"); cut > 0; cut = pointer.lastIndexOf("/", cut - 1)) {
     if (blank.has(pointer.slice(0, cut))) return true;

@@ -77,7 +77,7 @@ export async function launchWithExtension(): Promise<ExtensionBrowser> {
       { tabId, kind },
     );
   };
-  return {
+  const browser: ExtensionBrowser = {
     context,
     extensionId,
     worker,
@@ -107,7 +107,7 @@ export async function launchWithExtension(): Promise<ExtensionBrowser> {
     },
     records: (tabId) => ask<CaptureRecord[]>(tabId, "records"),
     async stats(tabId) {
-      return (await this.command<{ stats: TabStats }>(tabId, "subscribe", {}, "snapshot")).stats;
+      return (await browser.command<{ stats: TabStats }>(tabId, "subscribe", {}, "snapshot")).stats;
     },
     async command<T>(tabId: number, kind: string, extra: object, answer: string) {
       const page = await extensionPage();
@@ -156,4 +156,5 @@ export async function launchWithExtension(): Promise<ExtensionBrowser> {
       await rm(profile, { recursive: true, force: true });
     },
   };
+  return browser;
 }
