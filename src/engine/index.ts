@@ -178,14 +178,20 @@ export function createEngine(options: EngineOptions = {}) {
     push(record: CaptureRecord): EngineDelta {
       current = record;
       pushes++;
-      // HAR input: findings name the HAR entry; elsewhere the record's own seq.
-      if (record.entry !== undefined) entryOf.set(record.seq, record.entry);
       try {
+        // HAR input: findings name the HAR entry; elsewhere the record's own seq.
+        if (record.entry !== undefined) entryOf.set(record.seq, record.entry);
         correlator.push(record);
       } catch (e) {
-        env.problem(record, `Internal error while analysing this record: ${(e as Error).message}`);
         // The correlator stopped before listing the flows of this record; those its findings name stay in the report.
         for (const flow of named ?? []) env.flowChanged(flow);
+        try {
+          env.problem(record, `Internal error while analysing this record: ${e instanceof Error ? e.message : "unknown"}`);
+        } catch {
+          // A record that cannot even be read for its seq: the problem is the engine's own, at no record.
+          const p: Problem = { record: -1, message: "Internal error while analysing a record that could not be read" };
+          problems.push(p);
+        }
       }
       named = undefined;
       if (delta === null) return empty;

@@ -110,3 +110,37 @@ function cutAndReturn(value: unknown): unknown {
   cutDeep(value);
   return value;
 }
+
+describe("internal errors", () => {
+  // On main before the depth bound, a 100,000-deep value overflowed the stack between a flow's first finding and
+  // its listing; no input is known to do that now, so this drives the engine with records that throw instead.
+  test("a record that throws at its k-th read (of it or its headers), for every k: nothing escapes the engine, every flow a finding names is listed", () => {
+    const b = captureBuilder();
+    const h = legacySession(b);
+    const x = streamCall(b, { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "deploy", arguments: {} } }, h);
+    // An elicitation that breaks rules (no message quality, a secret field), so findings name its flow; with
+    // request headers, which the delivery rules read after the flow is made.
+    b.sse(x, { jsonrpc: "2.0", id: 7, method: "elicitation/create", params: { mode: "form", message: "x", requestedSchema: { type: "object", properties: { password: { type: "string" }, bad: { type: "object" } } } } }, "post-sse", { "mcp-session-id": "s1", "mcp-protocol-version": "2025-11-25" });
+    b.end(x);
+    const last = b.records.findIndex((r) => r.kind === "message" && r.text.includes("elicitation/create"));
+    let internal = 0;
+    for (let k = 1; k < 400; k++) {
+      let reads = 0;
+      // The record and the objects in it (its headers): the k-th read of any of them throws.
+      const trap = <T extends object>(o: T): T =>
+        new Proxy(o, {
+          get(target, key, receiver) {
+            if (++reads === k) throw new Error(`trap at read ${k}`);
+            const v: unknown = Reflect.get(target, key, receiver);
+            return v !== null && typeof v === "object" ? trap(v) : v;
+          },
+        });
+      const trapped = trap(b.records[last]!);
+      const records = b.records.map((r, i) => (i === last ? trapped : r));
+      const r = analyze(records);
+      if (r.problems.some((p) => p.message.startsWith("Internal error"))) internal++;
+      for (const f of r.findings) if (f.flow !== null) assert.ok(r.flows.some((fl) => fl.id === f.flow), `k=${k}: ${f.rule} names ${f.flow}, not in the report`);
+    }
+    assert.ok(internal > 10, `${internal} of the traps hit the correlator`);
+  });
+});
