@@ -86,7 +86,6 @@ describe("the envelope stage in the worker", () => {
 
   test(
     "a worker stopped between the connect and a later send keeps the session's upstream server",
-    { todo: "the unwrapper keeps a backend session's upstream in memory; the woken worker pushes it the stored stamped records (tabSession.ts `primed`), which it does not learn from yet (src/capture/envelopes, branch env)" },
     async () => {
       const w = world();
       const { records, upstream } = inspectorSession();

@@ -43,8 +43,7 @@ export const envelopeLabel = (envelope: string): string =>
 export function createUnwrapper(options: { rules?: readonly DecodeRule[] } = {}): Unwrapper {
   // Order matters: a user's rule is explicit and wins; the host adapters are tied to URLs and tags; the generic
   // fallback takes what is left.
-  const proxy = createProxyQuery();
-  const adapters: Adapter[] = [createDecodeRules(options.rules ?? []), createInspectorV2(), createMcpB(), proxy, createGeneric()];
+  const adapters: Adapter[] = [createDecodeRules(options.rules ?? []), createInspectorV2(), createMcpB(), createProxyQuery(), createGeneric()];
   const counts: Record<string, number> = {};
   const count = (key: string): void => void (counts[key] = (counts[key] ?? 0) + 1);
   const tally: Tally = { found: count, unreadable: () => count("unreadable") };
@@ -64,10 +63,11 @@ export function createUnwrapper(options: { rules?: readonly DecodeRule[] } = {})
         },
       };
       try {
-        // Stamped already (a JSONL capture, our HAR export's records): the envelope was opened when it was
-        // captured. A proxied HTTP+SSE stream's endpoint event still tells the proxy adapter where its POSTs go.
+        // Stamped already (a JSONL capture, our HAR export's records, the stored records a woken worker replays):
+        // the envelope was opened when it was captured; the adapters relearn what they keep of the host's session
+        // from it (Inspector v2's session → upstream, a proxied HTTP+SSE stream's endpoint → its POST URL).
         if (record.kind === "message" && (record.envelope !== undefined || record.stream === "envelope")) {
-          if (record.envelope === PROXY) proxy.push(seen, { found: () => undefined, unreadable: () => undefined });
+          for (const adapter of adapters) adapter.learn?.(record);
           return [record];
         }
         for (const adapter of adapters) {

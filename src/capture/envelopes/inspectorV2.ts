@@ -124,5 +124,13 @@ export function createInspectorV2(): Adapter {
       }
       return [];
     },
+    learn(record: MessageDraft): void {
+      // A stored message of a backend session names its upstream: a woken worker's unwrapper never saw the connect.
+      if (record.envelope !== INSPECTOR_V2 || !record.exchange?.startsWith("iv2:")) return;
+      const session = record.exchange.slice("iv2:".length);
+      const known = sessions.get(session);
+      if (known?.server !== undefined && record.server === undefined) return;
+      sessions.set(session, { ...(record.server !== undefined && { server: record.server }), ...(record.upstreamTransport !== undefined && { upstreamTransport: record.upstreamTransport }) });
+    },
   };
 }

@@ -1,5 +1,5 @@
 import { httpUrl } from "../url.ts";
-import type { Adapter, Draft, Seen, Stamp, Tally } from "./types.ts";
+import type { Adapter, Draft, MessageDraft, Seen, Stamp, Tally } from "./types.ts";
 
 /**
  * MCP Inspector v1's proxy (`@modelcontextprotocol/inspector-server` 1.0.3, build/index.js `createTransport`):
@@ -45,6 +45,16 @@ export function createProxyQuery(): Adapter {
     return stamp;
   };
 
+  /** A proxied stream's `endpoint` event names the URL its POSTs go to, which carries no query: they get its stamp. */
+  const endpointEvent = (record: MessageDraft, stamp: Stamp & { envelope: string }): void => {
+    if (record.event !== "endpoint" || record.url === undefined) return;
+    try {
+      endpoints.set(new URL(record.text.trim(), record.url).href, stamp);
+    } catch {
+      // The engine reports the unusable endpoint.
+    }
+  };
+
   return {
     name: PROXY,
     push(seen: Seen, tally: Tally): Draft[] | undefined {
@@ -53,15 +63,15 @@ export function createProxyQuery(): Adapter {
       if (record.kind !== "message" || record.url === undefined || (record.transport !== "http" && record.transport !== "eventsource")) return undefined;
       const stamp = stampOf(record.url);
       if (!stamp) return undefined;
-      if (record.event === "endpoint") {
-        try {
-          endpoints.set(new URL(record.text.trim(), record.url).href, stamp);
-        } catch {
-          // The engine reports the unusable endpoint.
-        }
-      }
+      endpointEvent(record, stamp);
       tally.found(PROXY);
       return [{ ...record, ...stamp }];
+    },
+    learn(record: MessageDraft): void {
+      // The stamp a stored endpoint event got from its stream's URL: the stream's POSTs still have no query.
+      if (record.envelope !== PROXY || record.url === undefined) return;
+      const stamp = stampOf(record.url);
+      if (stamp) endpointEvent(record, stamp);
     },
   };
 }

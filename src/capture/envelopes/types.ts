@@ -55,6 +55,11 @@ export interface Tally {
 export interface Adapter {
   name: string;
   push(seen: Seen, tally: Tally): Draft[] | undefined;
+  /**
+   * A message stamped already (a stored record replayed into a fresh unwrapper when the MV3 worker wakes, a
+   * JSONL capture): what the adapter keeps of a host's session is relearnt from it; nothing is counted or made.
+   */
+  learn?(record: MessageDraft): void;
 }
 
 export type Obj = Record<string, unknown>;

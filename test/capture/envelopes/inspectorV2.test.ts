@@ -72,6 +72,23 @@ test("Inspector v2: a reattached session (events and sends with no connect seen)
   assert.equal(m.text, '{"jsonrpc":"2.0","id":3,"result":{}}');
 });
 
+test("Inspector v2: a fresh unwrapper given the stamped messages of a session (a woken worker's replay) relearns its upstream", () => {
+  const { records, upstream, backend } = inspectorSession();
+  const half = records.findIndex((r) => r.kind === "message" && r.text.includes("tools/call"));
+  const first = createUnwrapper();
+  const stored = messages(records.slice(0, half).flatMap((r) => first.push(r)));
+  assert.ok(stored.length > 0 && stored.every((m) => m.server === upstream));
+  const woken = createUnwrapper();
+  for (const m of stored) assert.deepEqual(woken.push(m), [m], "a stamped record passes through unchanged");
+  assert.deepEqual(woken.counts(), {}, "relearning counts nothing");
+  const later = messages(records.slice(half).flatMap((r) => woken.push(r)));
+  assert.equal(later.length, 4);
+  for (const m of later) assert.deepEqual([m.server, m.upstreamTransport, m.via, m.exchange], [upstream, "streamable-http", `${backend}/api/mcp`, "iv2:9b1d-session"]);
+  // Without the replay the same sends lose their server: what the test above is about.
+  const cold = messages(records.slice(half).flatMap((r) => createUnwrapper().push(r)));
+  assert.ok(cold.every((m) => m.server === undefined));
+});
+
 test("Inspector v2: two backend sessions to two upstreams keep their own servers and exchanges", () => {
   const a = inspectorSession({ sessionId: "sa", upstream: "http://127.0.0.1:4001/mcp", exchangePrefix: "a" });
   const b = inspectorSession({ sessionId: "sb", upstream: "http://127.0.0.1:4002/mcp", exchangePrefix: "b" });

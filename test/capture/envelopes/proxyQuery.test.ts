@@ -30,6 +30,18 @@ test("proxy: the HTTP+SSE endpoint event carries the stream's stamp over to the 
   assert.deepEqual([post.server, post.via, post.upstreamTransport], [upstream, `${proxy}/sse`, "sse"]);
 });
 
+test("proxy: a fresh unwrapper given the stored endpoint event (a woken worker's replay) still stamps the POSTs it names", () => {
+  const upstream = "http://127.0.0.1:3002/sse";
+  const sse = `${proxy}/sse?url=${encodeURIComponent(upstream)}&transportType=sse`;
+  const [endpoint] = createUnwrapper().push({ time: 1, transport: "eventsource", exchange: "es", url: sse, kind: "message", direction: "s2c", stream: "eventsource", event: "endpoint", text: "/message?sessionId=abc" });
+  assert.ok(endpoint?.kind === "message" && endpoint.envelope === "proxy");
+  const woken = createUnwrapper();
+  assert.deepEqual(woken.push(endpoint), [endpoint]);
+  const [post] = woken.push(message(`${proxy}/message?sessionId=abc`));
+  assert.ok(post?.kind === "message");
+  assert.deepEqual([post.server, post.via, post.upstreamTransport], [upstream, `${proxy}/sse`, "sse"]);
+});
+
 test("proxy: a stdio upstream is named by its command only; a url= that is not http(s) is no upstream", () => {
   const unwrap = createUnwrapper();
   const [m] = unwrap.push(message(`${proxy}/mcp?transportType=stdio&command=node&args=server.js&env=${encodeURIComponent('{"API_KEY":"sk-1"}')}`));
