@@ -14,9 +14,13 @@ export function modesOf(flow: Flow): string[] {
 /**
  * host:port/path of an endpoint URL (the full URL goes in a tooltip); the text itself when it does not parse. A
  * window's server key is `postMessage:<origin>`: its origin's host is the label (the transport is in the messages).
+ * A decode rule's HTTP server is `<origin> (<rule label or pattern>)` (src/capture/envelopes/decodeRules.ts):
+ * host:port and the name.
  */
 export function serverLabel(server: string): string {
   if (server.startsWith("postMessage:")) return serverLabel(server.slice("postMessage:".length));
+  const named = /^(https?:\/\/[^\s/]+) (\(.*\))$/s.exec(server);
+  if (named) return `${serverLabel(named[1]!)} ${escapeInvisible(named[2]!)}`;
   try {
     const u = new URL(server);
     return escapeInvisible(`${u.host}${u.pathname === "/" ? "" : u.pathname}`);

@@ -7,6 +7,7 @@ import * as esbuild from "esbuild";
 import type { Page } from "playwright-core";
 import type { CaptureRecord, MessageRecord } from "../../src/capture/record.ts";
 import type { DecodeRule } from "../../src/shared/decodeRules.ts";
+import { analyze } from "../../src/engine/index.ts";
 import type { TabStats } from "../../src/shared/panelProtocol.ts";
 import { ensureBuilt } from "./built.ts";
 import { launchWithExtension, type ExtensionBrowser } from "./chromium.ts";
@@ -36,6 +37,7 @@ let browser: ExtensionBrowser;
 let scratch: string;
 /** The decoded bridge session's records (the Decode-as test), for the pairing test after it. */
 let bridgeRecords: CaptureRecord[] = [];
+let bridgeTab = -1;
 
 before(async () => {
   ensureBuilt();
@@ -158,6 +160,7 @@ describe("Chromium: MCP inside envelopes", { timeout: 240_000 }, () => {
       assert.equal(r.stream, "envelope");
     }
     bridgeRecords = records;
+    bridgeTab = tabId;
     const report = await cliReport(records, join(scratch, "bridge.jsonl"));
     assert.ok(report.findings.some((f) => f.rule === "form-secret-field"), report.findings.map((f) => f.rule).join(", "));
     await assertPanelShows(browser, tabId, report);
@@ -184,14 +187,23 @@ describe("Chromium: MCP inside envelopes", { timeout: 240_000 }, () => {
     assert.deepEqual(await browser.records(last.tabId), []);
   });
 
-  test(
-    "the decoded bridge's answers pair with their questions (two accepted/declined flows)",
-    {
-      todo: "the decode adapter (src/capture/envelopes/decodeRules.ts, branch env) leaves HTTP messages without an exchange, so the engine scopes them by endpoint: the bridge's sends (/bridge/send) and events (/bridge/events) fall in two scopes and no answer pairs",
-    },
-    async () => {
-      assert.ok(bridgeRecords.length > 0, "the previous test ran");
-      assertTwoAnswers(await cliReport(bridgeRecords, join(scratch, "bridge-pairs.jsonl")));
-    },
-  );
+  test("the decoded bridge's answers pair with their questions (two accepted/declined flows)", async () => {
+    assert.ok(bridgeRecords.length > 0, "the previous test ran");
+    const report = await cliReport(bridgeRecords, join(scratch, "bridge-pairs.jsonl"));
+    assertTwoAnswers(report);
+    // One scope for the rule's sends and its event stream: one server, named by the host's origin and the rule's label.
+    const flows = analyze(bridgeRecords).flows;
+    assert.deepEqual([...new Set(flows.map((f) => `${f.server} | ${f.via} | ${f.envelope}`))], [`${host.origin} (bridge) | ${host.origin} | decode:d1`]);
+    // The panel's Server and Via cells say so (the rule was removed since: it is named by its id).
+    const panel = await browser.context.newPage();
+    try {
+      await panel.goto(`chrome-extension://${browser.extensionId}/panel.html?tabId=${bridgeTab}`);
+      await panel.getByRole("heading", { name: `Flows (${report.flows.length})` }).waitFor({ timeout: 10_000 });
+      const shown = await panel.$$eval("tr[data-flow]", (rows) => rows.map((row) => ["server", "via"].map((c) => row.querySelector(`td[data-col="${c}"]`)?.textContent?.trim() ?? "")));
+      const hostPort = new URL(host.origin).host;
+      assert.deepEqual([...new Set(shown.map((r) => r.join(" | ")))], [`${hostPort} (bridge) | decode rule d1 at ${hostPort}`]);
+    } finally {
+      await panel.close();
+    }
+  });
 });

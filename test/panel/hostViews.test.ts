@@ -263,8 +263,9 @@ describe("issue 9 panel views in Chromium", { timeout: 240_000 }, () => {
     await page.getByRole("heading", { name: "Flows (1)" }).waitFor();
     await row.locator('td[data-col="matched"]').filter({ hasText: "7" }).waitFor();
     assert.equal(await cell(page, "flow-1", "outcome"), "accept");
-    assert.equal(await cell(page, "flow-1", "via"), "decode rule d1 “agent API”");
-    assert.match((await cell(page, "flow-1", "server"))!, /^127\.0\.0\.1:\d+\/agent\/rpc$/);
+    // One server for the rule's traffic (its host and label), the rule and its host beside it.
+    assert.match((await cell(page, "flow-1", "via"))!, /^decode rule d1 “agent API” at 127\.0\.0\.1:\d+$/);
+    assert.match((await cell(page, "flow-1", "server"))!, /^127\.0\.0\.1:\d+ \(agent API\)$/);
     await page.getByRole("heading", { name: "Findings (0)" }).waitFor();
     assert.equal(await page.getByRole("group").filter({ hasText: "input problem" }).count(), 0, "no input problem: the host's bodies are the rule's");
     await panel.shot("decode-matched");
@@ -300,7 +301,7 @@ describe("issue 9 panel views in Chromium", { timeout: 240_000 }, () => {
     await page.getByRole("heading", { name: "Flows (1)" }).waitFor();
     await row.locator('td[data-col="matched"]').filter({ hasText: "7" }).waitFor();
     assert.equal(await cell(page, "flow-1", "outcome"), "decline");
-    assert.equal(await cell(page, "flow-1", "via"), `decode rule ${id}`);
+    assert.equal(await cell(page, "flow-1", "via"), `decode rule ${id} at 127.0.0.1:4100`);
     await panel.shot("decode-import");
     await section.getByRole("button", { name: `Remove decode rule ${id}` }).click();
     await row.waitFor({ state: "detached" });

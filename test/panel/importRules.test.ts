@@ -32,7 +32,7 @@ describe("panel import applies the decode rules", () => {
       // file is read again whole (as mcp-elicit lint reads it) rather than in pieces.
       assert.equal(result.whole, format === "jsonl");
       assert.deepEqual(rows(store.flows.value), rows(cli.flows));
-      assert.deepEqual(rows(store.flows.value), [["flow-1", "http://127.0.0.1:4100/agent/rpc", "decode:d1", "complete", "decline"]]);
+      assert.deepEqual(rows(store.flows.value), [["flow-1", "http://127.0.0.1:4100 (agent API)", "decode:d1", "complete", "decline"]]);
       assert.deepEqual(store.findings.value.map((f) => f.rule), cli.findings.map((f) => f.rule));
       assert.deepEqual(store.problems.value, cli.problems);
       // initialize, its result, initialized, tools/call, elicitation/create, the decline, the tool's result.

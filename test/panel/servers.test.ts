@@ -3,7 +3,7 @@ import { describe, test } from "node:test";
 import "../../src/shared/jitless.ts";
 import type { CaptureRecord } from "../../src/capture/record.ts";
 import { analyze } from "../../src/engine/index.ts";
-import { envelopeName, laneLabel, viaText } from "../../panel/flowFacts.ts";
+import { envelopeName, laneLabel, serverLabel, viaText } from "../../panel/flowFacts.ts";
 import { createFlowStore } from "../../panel/store.ts";
 import { twoUpstreams } from "./hostCorpus.ts";
 
@@ -46,6 +46,15 @@ describe("panel servers and envelopes", () => {
     assert.equal(viaText({ via: "http://localhost:6277/mcp", envelope: "proxy" }), "via proxy at localhost:6277/mcp");
     assert.equal(viaText({}), null);
     assert.equal(envelopeName("decode:d1", [{ id: "d1", label: "x\u202Ey", url: "u", pointer: "", direction: "c2s" }]), "decode rule d1 “x\\u202ey”", "a label is text, its bidi control visible");
+  });
+
+  test("a decode rule's HTTP flows: the Server cell names host and rule, the Via cell the rule and its host", () => {
+    const rules = [{ id: "d1", label: "bridge", url: "http://127.0.0.1:5000/bridge/*", pointer: "/rpc", direction: "both" as const }];
+    assert.equal(serverLabel("http://127.0.0.1:5000 (bridge)"), "127.0.0.1:5000 (bridge)");
+    assert.equal(serverLabel("http://127.0.0.1:5000 (/bridge/*)"), "127.0.0.1:5000 (/bridge/*)");
+    assert.equal(serverLabel("http://127.0.0.1:5000 (x\u202Ey)"), "127.0.0.1:5000 (x\\u202ey)", "a label is text, its bidi control visible");
+    assert.equal(viaText({ via: "http://127.0.0.1:5000", envelope: "decode:d1" }, rules), "via decode rule d1 “bridge” at 127.0.0.1:5000");
+    assert.equal(serverLabel("http://127.0.0.1:4001/mcp"), "127.0.0.1:4001/mcp", "plain URLs as before");
   });
 
   test("a decode rule's matched count: among a file's records, and from the worker's envelope counts when live", () => {

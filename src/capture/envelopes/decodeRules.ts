@@ -1,5 +1,6 @@
+import { httpUrl } from "../url.ts";
 import { isJsonRpc, namesJsonRpc } from "./jsonRpc.ts";
-import { carried, connectionOf, isObj, NOT_JSON, type Adapter, type DecodeRule, type Draft, type Seen, type Tally } from "./types.ts";
+import { carried, connectionOf, isObj, NOT_JSON, type Adapter, type DecodeRule, type Draft, type MessageDraft, type Seen, type Stamp, type Tally } from "./types.ts";
 
 /**
  * "Decode as MCP" (Wireshark's Decode As…): the user says that traffic to a URL carries MCP at a JSON pointer.
@@ -75,6 +76,22 @@ export function resolvePointer(document: unknown, pointer: string): unknown {
   return node;
 }
 
+/**
+ * Where a rule's message belongs. A socket or a window channel is one connection: its exchange is the scope, the
+ * server its URL, as for any such record. HTTP is not: a made-up bridge sends on one URL and streams its answers
+ * on another, in requests of their own, so the engine (which scopes envelope messages by server, client and
+ * exchange) would never pair an answer with its question. Those share one scope per rule, origin and client:
+ * exchange `decode:<rule id>`, server `<origin> (<label, or the pattern less that origin>)`, via the origin (the
+ * host; one for the whole scope, so every flow says the same: each record's own endpoint stays its `url`).
+ */
+function placeOf(record: MessageDraft, rule: DecodeRule, envelope: string): { stamp: Stamp & { envelope: string }; exchange: string | undefined } {
+  if (record.transport !== "http" && record.transport !== "eventsource") return { stamp: { envelope }, exchange: connectionOf(record) };
+  const parsed = record.url === undefined ? undefined : httpUrl(record.url);
+  if (!parsed) return { stamp: { envelope }, exchange: connectionOf(record) };
+  const name = rule.label?.trim() || (rule.url.startsWith(parsed.origin) && rule.url.length > parsed.origin.length ? rule.url.slice(parsed.origin.length) : rule.url);
+  return { stamp: { envelope, server: `${parsed.origin} (${name})`, via: parsed.origin }, exchange: envelope };
+}
+
 export function createDecodeRules(rules: readonly DecodeRule[]): Adapter {
   const compiled = rules.map((rule) => ({ rule, matches: urlMatcher(rule.url), envelope: DECODE_PREFIX + rule.id }));
   /** HTTP exchanges a rule matched, by id: their heads and ends are the host's. */
@@ -107,8 +124,8 @@ export function createDecodeRules(rules: readonly DecodeRule[]): Adapter {
       if (!c) return undefined;
       if (record.transport === "http" && record.exchange !== undefined) matched.add(record.exchange);
       const direction = c.rule.direction === "both" ? record.direction : c.rule.direction;
-      const stamp = { envelope: c.envelope };
-      if (record.truncated !== undefined) return [{ ...carried(record, record.text, direction, stamp, connectionOf(record)), truncated: record.truncated }];
+      const { stamp, exchange } = placeOf(record, c.rule, c.envelope);
+      if (record.truncated !== undefined) return [{ ...carried(record, record.text, direction, stamp, exchange), truncated: record.truncated }];
       const json = seen.json();
       if (json === NOT_JSON) return record.text.trim() === "" ? [] : (tally.unreadable(), []);
       let value = resolvePointer(json, c.rule.pointer);
@@ -122,7 +139,7 @@ export function createDecodeRules(rules: readonly DecodeRule[]): Adapter {
       }
       if (!isJsonRpc(value)) return namesJsonRpc(value) ? (tally.unreadable(), []) : [];
       tally.found(c.envelope);
-      return [carried(record, JSON.stringify(value), direction, stamp, connectionOf(record))];
+      return [carried(record, JSON.stringify(value), direction, stamp, exchange)];
     },
   };
 }

@@ -2,6 +2,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createUnwrapper, validateDecodeRules, type DecodeRule, type Draft } from "../../../src/capture/envelopes/index.ts";
 import { resolvePointer, urlMatcher, validateDecodeRule } from "../../../src/capture/envelopes/decodeRules.ts";
+import type { CaptureRecord } from "../../../src/capture/record.ts";
+import { analyze } from "../../../src/engine/index.ts";
 
 const rule: DecodeRule = { id: "d1", url: "https://agent.example/v1/*/turn", method: "POST", pointer: "/items/0/payload", direction: "both" };
 const exchange = (text: string, answer: string, url = "https://agent.example/v1/abc/turn"): Draft[] => [
@@ -40,6 +42,52 @@ test("a decode rule's direction overrides the record's; postMessage and WebSocke
   const [m] = unwrap.push({ time: 1, transport: "postMessage", exchange: "pm:a>b", url: "https://widget.example", client: "https://host.example", kind: "message", direction: "c2s", stream: "postMessage", text: '{"m":{"jsonrpc":"2.0","method":"notifications/message","params":{}}}' });
   assert.ok(m?.kind === "message");
   assert.deepEqual([m.direction, m.exchange, m.envelope], ["s2c", "pm:a>b", "decode:pm"]);
+});
+
+test("a decode rule's HTTP messages share one scope (sends on one URL, answers streamed on another): an elicitation pairs with its answer", () => {
+  const origin = "http://127.0.0.1:5000";
+  const bridgeRule: DecodeRule = { id: "b", label: "bridge", url: `${origin}/bridge/*`, pointer: "/rpc", direction: "both" };
+  const client = origin;
+  let t = 0;
+  let n = 0;
+  const drafts: Draft[] = [];
+  const send = (message: object): void => {
+    const exchange = `s${++n}`;
+    const url = `${origin}/bridge/send?session=1`;
+    drafts.push({ time: ++t, transport: "http", exchange, url, client, kind: "message", direction: "c2s", stream: "body", method: "POST", text: JSON.stringify({ rpc: JSON.stringify(message) }) });
+    drafts.push({ time: ++t, transport: "http", exchange, url, client, kind: "response", status: 200 });
+    drafts.push({ time: ++t, transport: "http", exchange, url, client, kind: "message", direction: "s2c", stream: "body", method: "POST", text: '{"ok":true}' });
+    drafts.push({ time: ++t, transport: "http", exchange, url, client, kind: "end" });
+  };
+  const event = (message: object): void =>
+    void drafts.push({ time: ++t, transport: "http", exchange: "ev", url: `${origin}/bridge/events?session=1`, client, kind: "message", direction: "s2c", stream: "get-sse", method: "GET", text: JSON.stringify({ rpc: JSON.stringify(message) }) });
+  drafts.push({ time: ++t, transport: "http", exchange: "ev", url: `${origin}/bridge/events?session=1`, client, kind: "response", status: 200, headers: { "content-type": "text/event-stream" } });
+  send({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: { elicitation: { form: {} } }, clientInfo: { name: "c", version: "1" } } });
+  event({ jsonrpc: "2.0", id: 0, result: { protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "s", version: "1" } } });
+  send({ jsonrpc: "2.0", method: "notifications/initialized" });
+  send({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "book", arguments: {} } });
+  event({ jsonrpc: "2.0", id: 0, method: "elicitation/create", params: { mode: "form", message: "Name?", requestedSchema: { type: "object", properties: { name: { type: "string" } } } } });
+  send({ jsonrpc: "2.0", id: 0, result: { action: "accept", content: { name: "Ada" } } });
+  event({ jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: "booked" }] } });
+
+  const unwrap = createUnwrapper({ rules: [bridgeRule] });
+  const out = drafts.flatMap((d) => unwrap.push(d));
+  assert.equal(out.length, 7, "only the carried messages: the host's heads, ends and {ok:true} answers are dropped");
+  for (const m of out) {
+    assert.ok(m.kind === "message");
+    assert.deepEqual([m.envelope, m.stream, m.exchange, m.server, m.via], ["decode:b", "envelope", "decode:b", `${origin} (bridge)`, origin]);
+    assert.equal(m.url, `${origin}/bridge/${m.direction === "c2s" ? "send" : "events"}?session=1`, "each message keeps the endpoint it went through");
+  }
+  // Without a label the pattern names the rule, less the origin it repeats.
+  const [unlabelled] = createUnwrapper({ rules: [{ ...bridgeRule, label: undefined }] }).push(drafts[1]!);
+  assert.ok(unlabelled?.kind === "message");
+  assert.equal(unlabelled.server, `${origin} (/bridge/*)`);
+
+  const { flows, problems } = analyze(out.map((d, seq) => ({ ...d, seq, v: 1 }) as CaptureRecord));
+  assert.deepEqual(problems, []);
+  const asked = flows.filter((f) => f.elicitations.length > 0);
+  assert.equal(asked.length, 1);
+  assert.deepEqual([asked[0]!.status, asked[0]!.elicitations.map((e) => e.action), asked[0]!.server, asked[0]!.via, asked[0]!.envelope], ["complete", ["accept"], `${origin} (bridge)`, origin, "decode:b"]);
 });
 
 test("decode rule validation names what is wrong", () => {
