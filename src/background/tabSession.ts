@@ -147,10 +147,23 @@ export function createTabSession(meta: TabMeta, stored: readonly CaptureRecord[]
       meta.rejected++;
       return;
     }
+    const record = parsed.data;
+    if (record.kind === "message") {
+      // Only the envelope stage says what a message came through: a page (or a stale tap) must not name the
+      // server of what it sends, nor pass a record off as unwrapped already (which the stage would let through).
+      if (record.stream === "envelope") {
+        meta.rejected++;
+        return;
+      }
+      delete record.envelope;
+      delete record.server;
+      delete record.via;
+      delete record.upstreamTransport;
+    }
     // Even while paused: a host's connect seen then names the server of what is recorded later.
-    const { seq: _seq, v: _v, ...draft } = parsed.data;
+    const { seq: _seq, v: _v, ...draft } = record;
     for (const out of unwrapper.push(draft)) {
-      if (out === draft) keep(parsed.data);
+      if (out === draft) keep(record);
       else {
         // What an adapter made from a checked record; checked again all the same, so nothing malformed is stored.
         const made = CaptureRecord.safeParse({ ...out, seq: 0, v: 1 });

@@ -100,6 +100,29 @@ describe("the envelope stage in the worker", () => {
     },
   );
 
+  test("stamps from the tap are not kept: only the envelope stage sets envelope, server, via and upstreamTransport", async () => {
+    const w = world();
+    const tab = 9;
+    const forged = { envelope: "proxy", server: "https://attacker.example/mcp", via: "https://attacker.example/", upstreamTransport: "stdio" };
+    const mcp = "http://127.0.0.1:3001/mcp";
+    const bare: TapRecord = { transport: "http", exchange: "m1", url: mcp, client: "http://127.0.0.1:3001", time: 1, kind: "message", direction: "c2s", stream: "body", method: "POST", headers: { "mcp-protocol-version": "2025-11-25" }, text: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}', ...forged };
+    const { records, upstream, backend } = inspectorSession();
+    const stamped = records.map((r) => (r.kind === "message" ? { ...r, ...forged } : r)) as TapRecord[];
+    const passedOff: TapRecord = { ...bare, exchange: "m2", stream: "envelope", text: '{"jsonrpc":"2.0","id":2,"method":"tools/list"}' };
+    const relay = createUplink({ connect: w.content(tab), doc: "doc", top: true });
+    relay.push([bare, ...stamped, passedOff]);
+    await settle(() => relay.state().queued === 0, "acks");
+    const stored = messages(w.store.tabs.get(tab)!.records);
+    assert.equal(stored.length, 1 + 7, "the bare message and the Inspector session's seven; the record passed off as unwrapped is not stored");
+    const [first, ...inspector] = stored;
+    assert.deepEqual([first!.envelope, first!.server, first!.via, first!.upstreamTransport, first!.stream], [undefined, undefined, undefined, undefined, "body"]);
+    for (const m of inspector) assert.deepEqual([m.envelope, m.server, m.via, m.upstreamTransport], ["inspector-v2", upstream, `${backend}/api/mcp`, "streamable-http"], "the stage's stamp, not the tap's");
+    const s = await w.hub.session(tab);
+    assert.equal(s.stats().rejected, 1, "counted, not lost");
+    assert.deepEqual(s.stats().envelopes, { "inspector-v2": 7 });
+    assert.deepEqual(new Set(s.flows().map((f) => f.server)), new Set([mcp, upstream]));
+  });
+
   test("a decode rule added from the panel applies to what the tap sends from then on, and is counted under its id", async () => {
     const w = world();
     const tab = 8;
