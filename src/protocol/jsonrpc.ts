@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isObject } from "../engine/pointer.ts";
+import { isObject } from "../util/json.ts";
 
 /** JSON-RPC 2.0 (https://www.jsonrpc.org/specification) as MCP uses it: ids are strings or integers, never null in requests. */
 export const RequestId = z.union([z.string(), z.number()]);
