@@ -6,7 +6,8 @@ import { MRTR_METHODS } from "../../protocol/mrtr.ts";
 import { isObject } from "../../util/json.ts";
 import { join } from "../../util/pointer.ts";
 import type { MessageContext } from "../env.ts";
-import { append, createRound, type Round } from "../flow.ts";
+import type { Facts } from "../facts.ts";
+import { append, createRound, type Flow, type Round } from "../flow.ts";
 import { stateOf } from "../flowState.ts";
 import type { ClientRequest, MrtrLink } from "../scope.ts";
 import { retryDefects } from "./defects.ts";
@@ -44,15 +45,28 @@ export function onInputRequired(s: State, ctx: MessageContext, req: ClientReques
   s.touch(flow, record.seq);
 }
 
+/** A retry fact, every member written (one shape). */
+const retryFact = (msg: MessageContext, req: ClientRequest, flow: Flow | null, kind: Facts["retry"]["kind"], link: MrtrLink | undefined): Facts["retry"] => ({
+  flow,
+  revision: req.revision,
+  msg,
+  req,
+  kind,
+  link,
+  noResultType: undefined,
+  parallel: undefined,
+  idReused: false,
+  defects: undefined,
+});
+
 /** A request with inputResponses or requestState: the retry of an InputRequiredResult, found by state or tuple. */
 export function onRetry(s: State, ctx: MessageContext, req: ClientRequest, idInFlight: boolean): void {
   const { scope, at, record } = ctx;
   const { params } = req;
   const state = params.requestState;
   const byState = typeof state === "string" ? scope.mrtrByState?.get(state) : undefined;
-  const fact = { msg: ctx, req, revision: req.revision, link: undefined, noResultType: undefined, parallel: undefined, idReused: false, defects: undefined };
   if (!MRTR_METHODS.has(req.method)) {
-    s.emit("retry", { ...fact, flow: byState?.flow ?? null, kind: "not-retryable" });
+    s.emit("retry", retryFact(ctx, req, byState?.flow ?? null, "not-retryable", undefined));
     return;
   }
   const tuple = tupleOf(req);
@@ -60,11 +74,13 @@ export function onRetry(s: State, ctx: MessageContext, req: ClientRequest, idInF
   // A retry answers the latest InputRequiredResult of its chain, even when it presents an earlier round's state.
   const link = found ? (stateOf(found.flow).link ?? found) : undefined;
   if (!link) {
-    s.emit("retry", { ...fact, flow: null, kind: "unlinked", noResultType: scope.noResultType?.get(tuple) });
+    const fact = retryFact(ctx, req, null, "unlinked", undefined);
+    fact.noResultType = scope.noResultType?.get(tuple);
+    s.emit("retry", fact);
     return;
   }
   if (req.method !== link.request.method || req.target !== link.request.target) {
-    s.emit("retry", { ...fact, flow: link.flow, kind: "other-request", link });
+    s.emit("retry", retryFact(ctx, req, link.flow, "other-request", link));
     return;
   }
   let parallel: ClientRequest | undefined;
@@ -79,7 +95,11 @@ export function onRetry(s: State, ctx: MessageContext, req: ClientRequest, idInF
   link.retries++;
   const flow = link.flow;
   const defects = retryDefects(req, link);
-  s.emit("retry", { ...fact, flow, kind: "linked", link, parallel, idReused: req.idKey === link.request.idKey || idInFlight, defects });
+  const fact = retryFact(ctx, req, flow, "linked", link);
+  fact.parallel = parallel;
+  fact.idReused = req.idKey === link.request.idKey || idInFlight;
+  fact.defects = defects;
+  s.emit("retry", fact);
   req.retryOf = link;
   req.retryDefects = defects;
   req.flow = flow;

@@ -22,20 +22,20 @@ export function onServerRequest(s: State, ctx: MessageContext, id: unknown, meth
   const revision = scope.revision ?? origin?.revision ?? exchange?.requestHeaders?.["mcp-protocol-version"] ?? record.headers?.["mcp-protocol-version"] ?? null;
   const modern = isModern(revision);
   const key = idKey(id);
-  const fact = { revision, msg: ctx, id, method, modern, origin, stream: streamOf(ctx) };
+  const stream = streamOf(ctx);
   if (method !== ELICIT_METHOD) {
-    s.emit("serverRequest", { ...fact, flow: origin?.flow ?? null, kind: "other-method", prior: undefined });
+    s.emit("serverRequest", { flow: origin?.flow ?? null, revision, msg: ctx, id, method, kind: "other-method", modern, origin, prior: undefined, stream });
     (scope.serverRequestIds ??= new Map()).set(key, { exchange: exchange?.id, text, record: record.seq, flow: null });
     return;
   }
   const prior = scope.serverRequestIds?.get(key);
   if (prior && prior.text === text) {
-    s.emit("serverRequest", { ...fact, flow: prior.flow, kind: "replay", prior });
+    s.emit("serverRequest", { flow: prior.flow, revision, msg: ctx, id, method, kind: "replay", modern, origin, prior, stream });
     return;
   }
   const flow = origin?.flow ?? s.newFlow("server-request", scope, origin, record, revision);
   if (origin && !origin.flow) origin.flow = flow;
-  s.emit("serverRequest", { ...fact, flow, kind: "elicitation", prior });
+  s.emit("serverRequest", { flow, revision, msg: ctx, id, method, kind: "elicitation", modern, origin, prior, stream });
   (scope.serverRequestIds ??= new Map()).set(key, { exchange: exchange?.id, text, record: record.seq, flow });
   const params = isObject(rawParams) ? rawParams : EMPTY;
   const p = `${at}/params`;
