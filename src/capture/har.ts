@@ -1,4 +1,4 @@
-import type { Problem } from "../engine/problem.ts";
+import type { Problem } from "./problem.ts";
 import { decodeBase64Text } from "./base64.ts";
 import { createUnwrapper, envelopeEndpoints, type DecodeRule, type Draft } from "./envelopes/index.ts";
 import { settleInspectorSessions, type EntryTimes } from "./envelopes/inspectorV2Har.ts";

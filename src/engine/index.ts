@@ -6,13 +6,13 @@ import type { FactName, Facts } from "./facts.ts";
 import type { Finding } from "./finding.ts";
 import { append, type Flow } from "./flow.ts";
 import { stateOf } from "./flowState.ts";
-import type { Problem } from "./problem.ts";
+import type { Problem } from "../capture/problem.ts";
 import { registry, ruleMeta, rules } from "./rules/index.ts";
 import type { FindingInput, Listeners, RuleContext, RuleMeta, Severity, Violator } from "./rules/types.ts";
 
 export type { Finding } from "./finding.ts";
 export type { Flow, Elicitation, Round, FlowKind, FlowStatus } from "./flow.ts";
-export type { Problem } from "./problem.ts";
+export type { Problem } from "../capture/problem.ts";
 
 export interface EngineOptions {
   /** Rule ids to turn off: their checks never run. */

@@ -1,7 +1,7 @@
 // Form-mode content safety (rules.md §3.5): secrets requested in a form, and clickable links in one.
 import type { CheckContext } from "./context.ts";
 import type { RuleMeta, Severity } from "./types.ts";
-import { askedTerm, isProfileLabel, secretTerm } from "./secrets.ts";
+import { askedTerm, isProfileLabel, secretTerm } from "../../util/secrets.ts";
 import { isObject, isR2Plus, ptr } from "./validate.ts";
 import type { Era, Json } from "./validate.ts";
 

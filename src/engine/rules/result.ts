@@ -1,7 +1,7 @@
 // ElicitResult rules (rules.md §3.7) and form-secret-value.
 import type { CheckContext } from "./context.ts";
 import type { RuleMeta } from "./types.ts";
-import { secretValue } from "./secrets.ts";
+import { secretValue } from "../../util/secrets.ts";
 import { has, isObject, isR2Plus, jsonType, ptr, validateContent } from "./validate.ts";
 import type { Era, Json } from "./validate.ts";
 

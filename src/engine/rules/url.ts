@@ -2,7 +2,7 @@
 // § "URL Mode Elicitation Requests" and § "Safe URL Handling".
 import type { CheckContext } from "./context.ts";
 import type { RuleMeta } from "./types.ts";
-import { secretValue } from "./secrets.ts";
+import { secretValue } from "../../util/secrets.ts";
 import { has, isAbsoluteUri, isEmail, jsonType, ptr } from "./validate.ts";
 import type { Era, Json } from "./validate.ts";
 
