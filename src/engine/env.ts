@@ -23,6 +23,8 @@ export interface Exchange {
   resumedOf: string | undefined;
   /** The stream's last SSE event, as filed in its scope's `streamEvents`. */
   lastEvent: StreamEvent | undefined;
+  /** Whether a message came on it. */
+  carried: boolean;
 }
 
 /** What a message handler knows about the message in hand. */

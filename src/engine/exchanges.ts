@@ -32,6 +32,7 @@ export function createExchanges() {
           revision: undefined,
           resumedOf: undefined,
           lastEvent: undefined,
+          carried: false,
         };
         open.set(record.exchange, ex);
       }

@@ -22,8 +22,11 @@ export type AskedWhere = "server-request" | "url-required-error" | "input-reques
 export interface Facts {
   /** The client sent a request (any method). `modern`: judged as 2026-07-28. */
   clientRequest: About & { msg: MessageContext; req: ClientRequest; modern: boolean; envelope: EnvelopeDefects | undefined };
-  /** The client answered a server request by JSON-RPC id (`asked`: the open elicitation/create it answers). */
-  clientResponse: About & { msg: MessageContext; id: unknown; asked: ServerElicitation | undefined; repeated: { record: number; flow: Flow } | undefined; knownId: boolean };
+  /**
+   * The client answered a server request by JSON-RPC id (`asked`: the open elicitation/create it answers; `knownId`:
+   * the server sent a request of that id; `lostStream`: a HAR lost the body of one of the server's streams).
+   */
+  clientResponse: About & { msg: MessageContext; id: unknown; asked: ServerElicitation | undefined; repeated: { record: number; flow: Flow } | undefined; knownId: boolean; lostStream: boolean };
   /** A client message with an id that answers an open elicitation but has both or neither of result and error. */
   malformedAnswer: About & { msg: MessageContext; id: unknown; hasResult: boolean };
   /** The client sent a notification. `completionFlow`: the flow of the elicitationId a completion names. */

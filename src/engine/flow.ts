@@ -60,6 +60,11 @@ export interface Flow {
   via?: string;
   envelope?: string;
   session: string;
+  /**
+   * What the flow's ties rest on that the capture does not show: `get-stream`, an elicitation on the standalone GET
+   * stream (which names no request) tied to the one client request in flight then.
+   */
+  inferred?: "get-stream";
   elicitations: Elicitation[];
   rounds: Round[];
   status: FlowStatus;

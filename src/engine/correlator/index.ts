@@ -64,6 +64,7 @@ function onMessage(s: State, message: MessageContext, record: MessageRecord): vo
   if (cut) s.env.problem(record, describeCut(cut));
   // Enveloped messages carry no HTTP delivery facts (status, which stream, headers): correlated by id in their scope, like postMessage.
   const exchange = record.stream === "envelope" ? undefined : s.exchanges.get(record);
+  if (exchange) exchange.carried = true;
   if (exchange && record.direction === "c2s") exchange.requestHeaders ??= record.headers;
   if (exchange && record.stream === "get-sse") resume(s, record, exchange);
   const scope = s.resolveScope(record, exchange);

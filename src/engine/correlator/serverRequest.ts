@@ -35,6 +35,8 @@ export function onServerRequest(s: State, ctx: MessageContext, id: unknown, meth
   }
   const flow = origin?.flow ?? s.newFlow("server-request", scope, origin, record, revision);
   if (origin && !origin.flow) origin.flow = flow;
+  // A GET-stream elicitation's request is inferred (originatingRequest).
+  if (origin && stream === "get-sse") flow.inferred = "get-stream";
   s.emit("serverRequest", { flow, revision, msg: ctx, id, method, kind: "elicitation", modern, origin, prior, stream });
   (scope.serverRequestIds ??= new Map()).set(key, { exchange: exchange?.id, text, record: record.seq, flow });
   const params = isObject(rawParams) ? rawParams : EMPTY;
@@ -69,6 +71,17 @@ function originatingRequest(ctx: MessageContext): ClientRequest | undefined {
     // Every request of this POST was answered already (del-r12-related-request case a): find it for the flow.
     return undefined;
   }
+  if (streamOf(ctx) === "get-sse") {
+    // The standalone GET stream names no request: it belongs to the one client request in flight, when exactly one
+    // is (the flow says the tie is inferred); with several in flight nothing tells which.
+    let only: ClientRequest | undefined;
+    for (const req of scope.clientRequests.values()) {
+      if (req === undefined || req.method === "initialize") continue;
+      if (only) return undefined;
+      only = req;
+    }
+    return only;
+  }
   let best: ClientRequest | undefined;
   for (const req of scope.clientRequests.values()) {
     if (req === undefined || req.method === "initialize") continue;
@@ -77,6 +90,7 @@ function originatingRequest(ctx: MessageContext): ClientRequest | undefined {
   return best;
 }
 
+
 /** The client's answer to a server request. `error` is undefined for a result. */
 export function onClientResponse(s: State, ctx: MessageContext, id: unknown, result: unknown, error: Record<string, unknown> | undefined): void {
   const { scope, record, at } = ctx;
@@ -84,7 +98,7 @@ export function onClientResponse(s: State, ctx: MessageContext, id: unknown, res
   const el = scope.openElicitations?.get(key);
   const revision = scope.revision ?? el?.flow.revision ?? null;
   const repeated = el ? undefined : scope.answeredElicitations?.get(key);
-  s.emit("clientResponse", { flow: el?.flow ?? null, revision, msg: ctx, id, asked: el, repeated, knownId: scope.serverRequestIds?.has(key) === true });
+  s.emit("clientResponse", { flow: el?.flow ?? null, revision, msg: ctx, id, asked: el, repeated, knownId: scope.serverRequestIds?.has(key) === true, lostStream: s.lostStreams.has(scope.server) });
   if (!el) return;
   scope.openElicitations?.delete(key);
   const flow = el.flow;

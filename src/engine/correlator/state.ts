@@ -68,6 +68,11 @@ export function createState(env: Env) {
      */
     urlElicitations: new Map<string, UrlElicitation[]>(),
     unindexed: [] as UrlElicitation[],
+    /**
+     * Servers (by key) with an SSE stream whose body a HAR did not keep (Chromium keeps none for a stream the client
+     * aborted): what it carried is unknown.
+     */
+    lostStreams: new Set<string>(),
     /** Whether a page request came: URL elicitations are indexed as they come from then on. */
     pageRequestsSeen: false,
     /** URL elicitations the page has requested already (reported once). */

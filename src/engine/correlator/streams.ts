@@ -56,6 +56,8 @@ export function resume(s: State, record: MessageRecord, ex: Exchange): void {
 export function onEnd(s: State, record: EndRecord): void {
   const ex = s.exchanges.get(record);
   if (!ex) return;
+  // A HAR keeps no body of a stream that did not finish: its messages are unknown, not absent.
+  if (record.entry !== undefined && record.error !== undefined && !ex.carried && ex.status === 200 && ex.emptyBody === undefined && ex.responseHeaders?.["content-type"]?.includes("event-stream")) s.lostStreams.add(s.serverKey(record));
   const scope = ex.scope;
   const carriesAnswers = ex.status !== 202 && ex.status !== undefined && ex.status < 300;
   const own = ex.resumedOf ?? ex.id;

@@ -50,7 +50,7 @@ export const delivery: RuleModule = {
           report({ rule: "del-r12-related-request", severity: strict, pointer: `${at}/method`, message: `${method} was sent while no client request was outstanding.` });
         }
       },
-      clientResponse({ msg, id, asked, repeated, knownId, revision }) {
+      clientResponse({ msg, id, asked, repeated, knownId, lostStream, revision }) {
         const { record, at, scope } = msg;
         if (isModern(revision) || isModern(record.headers?.["mcp-protocol-version"])) {
           report({ rule: "del-r3-no-client-responses", pointer: at || "", message: "Client sent a JSON-RPC response; in 2026-07-28 answers travel in inputResponses of a retried request." });
@@ -58,7 +58,8 @@ export const delivery: RuleModule = {
         if (asked) return;
         if (repeated !== undefined) {
           report({ rule: "del-r12-response-correlation", flow: repeated.flow, pointer: `${at}/id`, message: `Client answers elicitation id ${JSON.stringify(id)} a second time (first answer: record ${repeated.record}).` });
-        } else if (scope.initializeSeen && !knownId && !isModern(revision)) {
+        } else if (scope.initializeSeen && !knownId && !lostStream && !isModern(revision)) {
+          // (A question on a stream whose body the HAR lost is not missing: the capture cannot say.)
           report({ rule: "del-r12-response-correlation", pointer: `${at}/id`, message: `Client response id ${JSON.stringify(id)} matches no outstanding elicitation/create.` });
         }
       },
