@@ -106,20 +106,3 @@ export function createElicitation(key: string, mode: ElicitationMode, message: u
     answeredAt: undefined,
   };
 }
-
-/**
- * Appends to one of a flow's lists (records, rounds, elicitations). A push grows a V8 array by at least 16
- * slots, and these lists live as long as the flow while most hold one to eight items: while short, the list
- * is replaced by an exactly sized copy instead (readers reach it through the flow and never keep it).
- */
-export function append<T>(list: T[], item: T): T[] {
-  const n = list.length;
-  if (n >= 8) {
-    list.push(item);
-    return list;
-  }
-  const out = new Array<T>(n + 1);
-  for (let i = 0; i < n; i++) out[i] = list[i]!;
-  out[n] = item;
-  return out;
-}

@@ -4,7 +4,7 @@ import { createCorrelator } from "./correlator/index.ts";
 import type { Env } from "./env.ts";
 import type { FactName, Facts } from "./facts.ts";
 import type { Finding } from "./finding.ts";
-import { append, type Flow } from "./flow.ts";
+import type { Flow } from "./flow.ts";
 import { stateOf } from "./flowState.ts";
 import type { Problem } from "../capture/problem.ts";
 import { registry, ruleMeta, rules } from "./rules/index.ts";
@@ -132,7 +132,8 @@ export function createEngine(options: EngineOptions = {}) {
       spec: specOf(facts, revision ?? flow?.revision ?? null),
     };
     findings.push(finding);
-    findingsOf.set(record, ofRecord === undefined ? [finding] : append(ofRecord, finding));
+    if (ofRecord === undefined) findingsOf.set(record, [finding]);
+    else ofRecord.push(finding);
     if (flow && stateOf(flow).changedAt < 0) (named ??= []).push(flow);
     const out = d();
     if (out.findings === NONE) out.findings = [finding];

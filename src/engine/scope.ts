@@ -87,10 +87,10 @@ export interface Scope {
   caps: unknown;
   initialized: boolean;
   initializeSeen: boolean;
-  /** In flight, by id key; made by `keptTable`. */
+  /** In flight, by id key. */
   clientRequests: Map<string, ClientRequest | undefined>;
   serverRequestIds?: Map<string, { exchange: string | undefined; text: string; record: number; flow: Flow | null }>;
-  /** Unanswered, by id key; made by `keptTable`. */
+  /** Unanswered, by id key. */
   openElicitations?: Map<string, ServerElicitation | undefined>;
   answeredElicitations?: Map<string, { record: number; flow: Flow }>;
   /** elicitationId → where it was issued. */
@@ -110,14 +110,6 @@ export interface Scope {
   fallbackFlows?: Flow[];
 }
 
-/**
- * A table whose entries come and go (requests until answered, elicitations until answered), made with an
- * entry under "" that stays (no id key is empty; iterations skip its undefined value): V8 reallocates a
- * Map's table whenever a delete leaves it under a quarter full, so a table that emptied after every answer
- * was reallocated for every request.
- */
-export const keptTable = <V>(): Map<string, V | undefined> => new Map<string, V | undefined>().set("", undefined);
-
 export function createScope(server: string, client: string, sessionId: string): Scope {
   return {
     server,
@@ -127,7 +119,7 @@ export function createScope(server: string, client: string, sessionId: string): 
     caps: undefined,
     initialized: false,
     initializeSeen: false,
-    clientRequests: keptTable(),
+    clientRequests: new Map(),
   };
 }
 

@@ -2,7 +2,7 @@
 import type { MessageRecord } from "../../capture/record.ts";
 import type { Revision } from "../../protocol/revision.ts";
 import { isObject } from "../../util/json.ts";
-import { append, createElicitation, type Elicitation, type Flow } from "../flow.ts";
+import { createElicitation, type Elicitation, type Flow } from "../flow.ts";
 import type { Scope } from "../scope.ts";
 import { indexUrls } from "./pageRequests.ts";
 import type { State } from "./state.ts";
@@ -20,7 +20,7 @@ export function addElicitation(s: State, flow: Flow, key: string, ep: unknown, m
     }
   }
   if (typeof params.elicitationId === "string") el.elicitationId = params.elicitationId;
-  flow.elicitations = append(flow.elicitations, el);
+  flow.elicitations.push(el);
   return el;
 }
 

@@ -3,7 +3,7 @@
 import { elicitMode } from "../../protocol/modes.ts";
 import { isObject } from "../../util/json.ts";
 import type { MessageContext } from "../env.ts";
-import { append, createRound, type Round } from "../flow.ts";
+import { createRound, type Round } from "../flow.ts";
 import type { ClientRequest } from "../scope.ts";
 import { addElicitation, answer } from "./elicitations.ts";
 import { answerRound, phase, type State } from "./state.ts";
@@ -33,7 +33,7 @@ export function onFallbackAnswer(s: State, ctx: MessageContext, req: ClientReque
   s.emit("elicitationAnswered", { flow, revision: req.revision, msg: ctx, kind: "fallback-tool", er: args, ep: { mode: el.mode, message: el.message, requestedSchema: el.schema }, pointer: p, asked: undefined });
   answer(el, args, ctx.record.seq, p, ctx.record.time);
   req.flow = flow;
-  flow.rounds = append(flow.rounds, createRound(flow.rounds.length + 1, req.id as Round["requestId"], ctx.record.seq, ctx.record.time));
+  flow.rounds.push(createRound(flow.rounds.length + 1, req.id as Round["requestId"], ctx.record.seq, ctx.record.time));
   phase(flow, "server", ctx.record.time);
   s.touch(flow, ctx.record.seq);
 }

@@ -7,7 +7,7 @@ import { isObject } from "../../util/json.ts";
 import { join } from "../../util/pointer.ts";
 import type { MessageContext } from "../env.ts";
 import type { Facts } from "../facts.ts";
-import { append, createRound, type Flow, type Round } from "../flow.ts";
+import { createRound, type Flow, type Round } from "../flow.ts";
 import { stateOf } from "../flowState.ts";
 import type { ClientRequest, MrtrLink } from "../scope.ts";
 import { retryDefects } from "./defects.ts";
@@ -104,7 +104,7 @@ export function onRetry(s: State, ctx: MessageContext, req: ClientRequest, idInF
   req.retryDefects = defects;
   req.flow = flow;
   const roundIndex = flow.rounds.length + 1;
-  flow.rounds = append(flow.rounds, createRound(roundIndex, req.id as Round["requestId"], record.seq, record.time, state));
+  flow.rounds.push(createRound(roundIndex, req.id as Round["requestId"], record.seq, record.time, state));
   const responses = isObject(params.inputResponses) ? params.inputResponses : EMPTY;
   let answered = false;
   for (const el of flow.elicitations) {

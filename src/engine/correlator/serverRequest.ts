@@ -10,7 +10,7 @@ import { isObject } from "../../util/json.ts";
 import type { MessageContext } from "../env.ts";
 import { createRound, type Flow } from "../flow.ts";
 import { stateOf } from "../flowState.ts";
-import { keptTable, type ClientRequest, type Scope } from "../scope.ts";
+import type { ClientRequest, Scope } from "../scope.ts";
 import { modeUndeclared } from "../caps.ts";
 import { addElicitation, answer, registerElicitationId } from "./elicitations.ts";
 import { check202 } from "./streams.ts";
@@ -48,10 +48,9 @@ export function onServerRequest(s: State, ctx: MessageContext, id: unknown, meth
   const round = flow.rounds.length || 1;
   addElicitation(s, flow, idText(id), rawParams, mode, record, p, round);
   registerElicitationId(s, scope, flow, revision, flow.elicitations.length - 1, params, p, record);
-  const open = (scope.openElicitations ??= keptTable());
+  const open = (scope.openElicitations ??= new Map());
   open.set(key, { idKey: key, params: rawParams, mode, record: record.seq, exchange: exchange?.id, text, flow, index: flow.elicitations.length - 1, undeclaredMode });
-  // The table's keeper entry is not an elicitation.
-  s.emit("serverElicitationOpened", { flow, revision, pointer: p, idPointer: `${at}/id`, open: open.size - 1 });
+  s.emit("serverElicitationOpened", { flow, revision, pointer: p, idPointer: `${at}/id`, open: open.size });
   if (flow.rounds.length === 0) flow.rounds = [createRound(1, null, record.seq, record.time)];
   phase(flow, "user", record.time);
   s.touch(flow, record.seq);

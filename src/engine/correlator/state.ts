@@ -1,23 +1,18 @@
 // The correlator's one state: scopes (where JSON-RPC ids live), open HTTP exchanges, and what links sessions
 // and servers; and the flow bookkeeping every flow kind shares (new flows, their records, their clock).
 import type { CaptureRecord, MessageRecord } from "../../capture/record.ts";
-import { idKey as protocolIdKey } from "../../protocol/jsonrpc.ts";
+import { idKey } from "../../protocol/jsonrpc.ts";
 import { MRTR_METHODS } from "../../protocol/mrtr.ts";
 import type { Revision } from "../../protocol/revision.ts";
 import { canonicalJson } from "../../util/json.ts";
 import type { Env, Exchange } from "../env.ts";
 import type { UrlElicitation } from "../facts.ts";
-import { append, createRound, type Flow, type FlowKind, type Round } from "../flow.ts";
+import { createRound, type Flow, type FlowKind, type Round } from "../flow.ts";
 import { attachState, stateOf } from "../flowState.ts";
 import { createExchanges } from "../exchanges.ts";
 import { createScopes, type ClientRequest, type Scope } from "../scope.ts";
 
-/**
- * The protocol's id key, made once for the small integer ids nearly every client uses: every request and
- * response needs its key, and a shared string also keeps its hash for the Map lookups.
- */
-const SMALL_ID_KEYS: string[] = Array.from({ length: 1024 }, (_, n) => protocolIdKey(n));
-export const idKey = (id: unknown): string => (typeof id === "number" && id >= 0 && id < 1024 && Number.isInteger(id) ? SMALL_ID_KEYS[id]! : protocolIdKey(id));
+export { idKey };
 
 /** A missing params or result object reads as this one; nothing writes to it. */
 export const EMPTY: Record<string, unknown> = Object.freeze({});
@@ -120,7 +115,7 @@ export function createState(env: Env) {
 
     /** The record joins the flow, and the flow goes into the engine's delta. */
     touch(flow: Flow, seq: number): void {
-      if (flow.records[flow.records.length - 1] !== seq) flow.records = append(flow.records, seq);
+      if (flow.records[flow.records.length - 1] !== seq) flow.records.push(seq);
       env.flowChanged(flow);
     },
   };

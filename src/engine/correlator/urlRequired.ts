@@ -3,7 +3,7 @@
 import { elicitMode } from "../../protocol/modes.ts";
 import { isObject } from "../../util/json.ts";
 import type { MessageContext } from "../env.ts";
-import { append, createRound, type Flow, type Round } from "../flow.ts";
+import { createRound, type Flow, type Round } from "../flow.ts";
 import type { ClientRequest } from "../scope.ts";
 import { addElicitation, registerElicitationId } from "./elicitations.ts";
 import { answerRound, idKey, phase, tupleOf, type State } from "./state.ts";
@@ -38,7 +38,7 @@ export function onUrlRetry(s: State, ctx: MessageContext, req: ClientRequest, fl
   const last = flow.rounds[flow.rounds.length - 1];
   s.emit("urlRetry", { flow, revision: req.revision, msg: ctx, req, idReused: last !== undefined && idKey(last.requestId) === req.idKey });
   req.flow = flow;
-  flow.rounds = append(flow.rounds, createRound(flow.rounds.length + 1, req.id as Round["requestId"], record.seq, record.time));
+  flow.rounds.push(createRound(flow.rounds.length + 1, req.id as Round["requestId"], record.seq, record.time));
   phase(flow, "server", record.time);
   s.touch(flow, record.seq);
 }
