@@ -142,7 +142,7 @@ function salvage(text: string, file: string, reason: string, problems: Problem[]
 export function entryRecords(entry: unknown, creator: string): CaptureRecord[] {
   const drafts: CaptureRecord[] = [];
   const problems: Problem[] = [];
-  importEntry(entry, 0, { file: "", creator, lastTime: 0, drafts, problems, envelope: () => false, times: new Map() });
+  importEntry(entry, 0, { file: "", creator, lastTime: 0, drafts, problems, envelope: () => false, times: new Map(), streams: [] });
   return drafts;
 }
 
