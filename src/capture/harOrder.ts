@@ -5,9 +5,8 @@
 // - a server request comes before the client's answer to it (same session, same id, the server's id space);
 // - a stream's answer to its POST's request comes after the client's answers to the server requests it carried;
 // - notifications/elicitation/complete comes after the elicitation that issued its elicitationId;
-// - a server request on the standalone GET stream is placed as late as it can be: just before its answer, the
-//   first moment the capture shows the client had it; when exactly one call of the session was open at that answer,
-//   the call's own answer is placed after it (the engine ties the two, and the flow says the tie is inferred).
+// - a server request on the standalone GET stream answered while exactly one call of the session was open: the
+//   call's own answer is placed after that answer (the engine ties the two, and the flow says the tie is inferred).
 import type { CaptureRecord, MessageRecord } from "./record.ts";
 
 /** The events of one SSE response, in stream order, and the times of its first and last byte. */
@@ -114,7 +113,6 @@ export function placeStreamEvents(drafts: readonly CaptureRecord[], streams: rea
       const n = list.length;
       const lower = new Array<number>(n).fill(stream.from);
       const upper = new Array<number>(n).fill(stream.to);
-      const late = new Array<boolean>(n).fill(false);
       let answered = -Infinity;
       list.forEach(({ record, messages }, i) => {
         const key = scope(record);
@@ -124,7 +122,6 @@ export function placeStreamEvents(drafts: readonly CaptureRecord[], streams: rea
             if (answer !== undefined) {
               upper[i] = Math.min(upper[i]!, answer - EPSILON);
               answered = Math.max(answered, answer);
-              if (record.stream === "get-sse") late[i] = true;
             }
           } else if (m.method === "notifications/elicitation/complete" && typeof m.params?.elicitationId === "string") {
             const issued = issuedBy.get(`${key}\u0000${m.params.elicitationId}`);
@@ -138,10 +135,10 @@ export function placeStreamEvents(drafts: readonly CaptureRecord[], streams: rea
         const bound = inferredBound.get(`${s}:${i}`);
         if (bound !== undefined) lower[i] = Math.max(lower[i]!, bound);
       }
-      // Latest first (GET-stream requests go to their upper bound), then each bound, then the stream's own order.
+      // Each bound, then the stream's own order.
       for (let i = 0; i < n; i++) {
         const record = list[i]!.record;
-        let t = late[i] ? upper[i]! : record.time;
+        let t = record.time;
         t = Math.min(Math.max(t, lower[i]!), Math.max(upper[i]!, lower[i]!));
         record.time = t;
       }
