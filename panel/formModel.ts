@@ -1,4 +1,5 @@
 import type { Elicitation, Finding } from "../src/engine/index.ts";
+import { isObject } from "../src/util/json.ts";
 
 /** One field of a requestedSchema, as a client would render it. */
 export interface FormField {
@@ -29,7 +30,6 @@ export interface FormModel {
   formFindings: Finding[];
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 const token = (part: string): string => part.replace(/~/g, "~0").replace(/\//g, "~1");
 
 function optionsOf(schema: Record<string, unknown>): FormField["options"] {

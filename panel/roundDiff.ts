@@ -1,6 +1,7 @@
 import type { CaptureRecord } from "../src/capture/record.ts";
 import type { Flow, Round } from "../src/engine/index.ts";
 import { parseJson } from "./json.ts";
+import { isObject } from "../src/util/json.ts";
 
 /** One difference between two rounds' requests. */
 export interface Change {
@@ -39,7 +40,6 @@ export function requestOf(record: CaptureRecord | undefined, id: Round["requestI
   return isObject(found) ? found : undefined;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 const token = (part: string | number): string => String(part).replace(/~/g, "~0").replace(/\//g, "~1");
 
 /** A request with what legitimately changes between rounds removed: the JSON-RPC id, inputResponses, requestState. */

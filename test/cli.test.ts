@@ -8,8 +8,7 @@ import { after, before, describe, test } from "node:test";
 import { exportHar } from "../src/capture/harExport.ts";
 import { importCapture } from "../src/capture/import.ts";
 import { analyze } from "../src/engine/index.ts";
-import { catalogue } from "../src/engine/rules/catalogue.ts";
-import { notChecked } from "../src/engine/rules/coverage.ts";
+import { notChecked, rules as catalogue } from "../src/engine/rules/index.ts";
 
 /**
  * `mcp-elicit lint` as CI runs it: the built bin (bin/mcp-elicit.js → dist/cli), real files, exit status, flags, the

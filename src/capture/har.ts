@@ -1,4 +1,4 @@
-import type { Problem } from "../engine/problem.ts";
+import type { Problem } from "./problem.ts";
 import { decodeBase64Text } from "./base64.ts";
 import { createUnwrapper, envelopeEndpoints, type DecodeRule, type Draft } from "./envelopes/index.ts";
 import { settleInspectorSessions, type EntryTimes } from "./envelopes/inspectorV2Har.ts";
@@ -6,6 +6,7 @@ import { checkHeaders, harSpan, harStatus, validateRecords } from "./harChecks.t
 import { salvageHar } from "./harSalvage.ts";
 import { CAPTURE_VERSION, CaptureRecord as CaptureRecordSchema, originAndPath, pickHeaders } from "./record.ts";
 import type { CaptureRecord, EndRecord, MessageRecord, PageRequestRecord, ResponseRecord, StreamKind, Transport } from "./record.ts";
+import { placeStreamEvents, type HarStream } from "./harOrder.ts";
 import { splitSse } from "./sseEvents.ts";
 import { unreadableText } from "./textChecks.ts";
 
@@ -60,7 +61,7 @@ export function importHar(text: string, file: string, options: ImportOptions = {
     else problems.push({ file, message: `log._mcpRecords[${i}] is not a capture record (${parsed.error.issues[0]?.message ?? "invalid"}); skipped` });
   }
   const times = new Map<number, EntryTimes>();
-  const ctx = { file, creator, lastTime: 0, drafts: [] as CaptureRecord[], problems, envelope: envelopeEndpoints(options.rules), times };
+  const ctx = { file, creator, lastTime: 0, drafts: [] as CaptureRecord[], problems, envelope: envelopeEndpoints(options.rules), times, streams: [] as HarStream[] };
   for (let index = 0; index < log.entries.length; index++) {
     const broken = log.broken.get(index);
     if (broken !== undefined) {
@@ -79,6 +80,8 @@ export function importHar(text: string, file: string, options: ImportOptions = {
   }
   const unreadable = unwrap.counts().unreadable;
   if (unreadable) problems.push({ file, message: `${unreadable} envelope bod${unreadable > 1 ? "ies" : "y"} (host API calls or wrappers that should carry MCP) could not be read; skipped` });
+  // An SSE event's time is a guess: placed by what must have happened before the records are ordered.
+  placeStreamEvents(drafts, ctx.streams);
   const inspector = settleInspectorSessions(drafts, times);
   for (const { session, messages } of inspector.unheard) {
     problems.push({
@@ -139,7 +142,7 @@ function salvage(text: string, file: string, reason: string, problems: Problem[]
 export function entryRecords(entry: unknown, creator: string): CaptureRecord[] {
   const drafts: CaptureRecord[] = [];
   const problems: Problem[] = [];
-  importEntry(entry, 0, { file: "", creator, lastTime: 0, drafts, problems, envelope: () => false, times: new Map() });
+  importEntry(entry, 0, { file: "", creator, lastTime: 0, drafts, problems, envelope: () => false, times: new Map(), streams: [] });
   return drafts;
 }
 
@@ -154,6 +157,8 @@ interface EntryContext {
   envelope: (url: string, method: string) => boolean;
   /** Each imported entry's start, response head and end (envelopes/inspectorV2Times.ts). */
   times: Map<number, EntryTimes>;
+  /** The SSE responses, whose event times are estimates (harOrder.ts places them). */
+  streams: HarStream[];
 }
 
 /** Returns the entry's start time when it made records (or was at least readable). */
@@ -279,7 +284,12 @@ function importEntry(raw: unknown, index: number, ctx: EntryContext): number | u
   } else if (responseText !== undefined && responseText !== "") {
     if (mimeType.includes("event-stream")) {
       const stream: StreamKind = transport === "eventsource" ? "eventsource" : method === "GET" ? "get-sse" : "post-sse";
-      sseMessages(responseText, { ...common, method }, stream, stream === "get-sse" ? picked : undefined, [headAt, endAt], problem, push);
+      const events: MessageRecord[] = [];
+      sseMessages(responseText, { ...common, method }, stream, stream === "get-sse" ? picked : undefined, [headAt, endAt], problem, (record) => {
+        push(record);
+        if (record.kind === "message") events.push(record);
+      });
+      if (events.length > 0) ctx.streams.push({ events, from: headAt, to: endAt });
     } else if (/json/.test(mimeType) || ((mimeType === "" || mimeType === "x-unknown") && responseText.includes('"jsonrpc"'))) {
       push({ ...common, time: headAt, kind: "message", direction: "s2c", stream: "body", method, text: responseText } satisfies MessageRecord);
     }
@@ -294,8 +304,8 @@ type Common = Omit<MessageRecord, "kind" | "time" | "direction" | "stream" | "te
 
 /**
  * A HAR has no time per SSE event, only the first byte (`wait`) and the last (`receive`): the first event is placed
- * at the response head and the last at the end of the body, the others evenly between. For the usual POST stream
- * (a server request, then the result) that puts the client's answer, sent in between, in the right order.
+ * at the response head and the last at the end of the body, the others evenly between — a first guess, which
+ * harOrder.ts corrects by what must have happened.
  */
 function sseMessages(
   body: string,

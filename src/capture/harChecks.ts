@@ -1,4 +1,4 @@
-import type { Problem } from "../engine/problem.ts";
+import type { Problem } from "./problem.ts";
 import { CaptureRecord as CaptureRecordSchema, MAX_TIME, type CaptureRecord } from "./record.ts";
 
 /**

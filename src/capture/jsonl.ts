@@ -1,4 +1,4 @@
-import type { Problem } from "../engine/problem.ts";
+import type { Problem } from "./problem.ts";
 import { createUnwrapper, type DecodeRule, type Unwrapper } from "./envelopes/index.ts";
 import type { CaptureImport } from "./har.ts";
 import { CAPTURE_VERSION, CaptureRecord } from "./record.ts";

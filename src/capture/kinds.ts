@@ -12,3 +12,7 @@ export const TRANSPORTS = ["http", "eventsource", "websocket", "postMessage", "s
 export const STREAM_KINDS = ["body", "post-sse", "get-sse", "eventsource", "websocket", "postMessage", "stdio", "envelope"] as const;
 
 export const DIRECTIONS = ["c2s", "s2c"] as const;
+
+/** The request and response headers a capture keeps (lower-cased names); Authorization and cookies never are. */
+export const KEPT_HEADERS = ["mcp-session-id", "mcp-protocol-version", "mcp-method", "mcp-name", "content-type", "last-event-id"] as const;
+export type KeptHeader = (typeof KEPT_HEADERS)[number];

@@ -1,5 +1,9 @@
-import { z } from "zod";
-import { DIRECTIONS, STREAM_KINDS, TRANSPORTS } from "./kinds.ts";
+import * as z from "zod/mini";
+import en from "zod/v4/locales/en.js";
+import { DIRECTIONS, KEPT_HEADERS, STREAM_KINDS, TRANSPORTS, type KeptHeader } from "./kinds.ts";
+
+// zod/mini carries no messages of its own: the importers' problems quote these (JSONL lines, HAR extras).
+z.config(en());
 
 /**
  * A capture record: one thing the tap (or an importer) observed. Records are the only input of the engine.
@@ -23,33 +27,26 @@ export type StreamKind = z.infer<typeof StreamKind>;
 export const Direction = z.enum(DIRECTIONS);
 export type Direction = z.infer<typeof Direction>;
 
-/** The headers that matter, lower-cased names. Authorization and cookie values are never kept. */
-export const Headers = z.object({
-  "mcp-session-id": z.string().optional(),
-  "mcp-protocol-version": z.string().optional(),
-  "mcp-method": z.string().optional(),
-  "mcp-name": z.string().optional(),
-  "content-type": z.string().optional(),
-  "last-event-id": z.string().optional(),
-});
+/** The headers that matter (kinds.ts KEPT_HEADERS), lower-cased names. Authorization and cookie values are never kept. */
+export const Headers = z.object(Object.fromEntries(KEPT_HEADERS.map((name) => [name, z.optional(z.string())])) as { [K in KeptHeader]: z.ZodMiniOptional<z.ZodMiniString> });
 export type Headers = z.infer<typeof Headers>;
-export const keptHeaders = Object.keys(Headers.shape) as (keyof Headers)[];
+export const keptHeaders: readonly KeptHeader[] = KEPT_HEADERS;
 
 const base = {
-  v: z.literal(CAPTURE_VERSION).default(CAPTURE_VERSION),
+  v: z._default(z.literal(CAPTURE_VERSION), CAPTURE_VERSION),
   /** Position in the capture, 0-based and increasing; the engine reports findings against it. */
-  seq: z.number().int().nonnegative(),
+  seq: z.int().check(z.nonnegative()),
   /** Milliseconds since the epoch (fractions allowed), within the range of a JavaScript Date (±8.64e15). */
-  time: z.number().min(-MAX_TIME).max(MAX_TIME),
+  time: z.number().check(z.gte(-MAX_TIME), z.lte(MAX_TIME)),
   transport: Transport,
   /** The HTTP exchange (request + response) or the stream/socket this record belongs to. */
-  exchange: z.string().optional(),
+  exchange: z.optional(z.string()),
   /** The endpoint URL (HTTP), the EventSource or WebSocket URL, or the postMessage origin. */
-  url: z.string().optional(),
+  url: z.optional(z.string()),
   /** Who the client is: the page origin (live) or the HAR page; separates stateless clients on one endpoint. */
-  client: z.string().optional(),
+  client: z.optional(z.string()),
   /** HAR entry index, when imported from HAR. */
-  entry: z.number().int().nonnegative().optional(),
+  entry: z.optional(z.int().check(z.nonnegative())),
 };
 
 export const MessageRecord = z.object({
@@ -58,28 +55,28 @@ export const MessageRecord = z.object({
   direction: Direction,
   stream: StreamKind,
   /** HTTP method of the exchange (POST, GET). */
-  method: z.string().optional(),
+  method: z.optional(z.string()),
   /** Request headers of the exchange (for c2s HTTP bodies and for the GET that opened a stream). */
-  headers: Headers.optional(),
+  headers: z.optional(Headers),
   /** SSE event id, when the message came as an SSE event with an id. */
-  eventId: z.string().optional(),
+  eventId: z.optional(z.string()),
   /** SSE event type when not "message" (the HTTP+SSE transport's `endpoint` event carries the POST URL as text). */
-  event: z.string().optional(),
+  event: z.optional(z.string()),
   /** The raw text. */
   text: z.string(),
   /** Set when the tap cut the text at its size cap; the engine reports such a message instead of parsing it. */
-  truncated: z.number().int().nonnegative().optional(),
+  truncated: z.optional(z.int().check(z.nonnegative())),
   /**
    * The adapter that took the message out of a host's envelope (src/capture/envelopes): `inspector-v2`, `mcp-b`,
    * `generic`, `proxy` (Inspector v1's proxy query; the stream kind stays real) or `decode:<rule id>`.
    */
-  envelope: z.string().optional(),
+  envelope: z.optional(z.string()),
   /** The upstream MCP server when the capture names it (a proxy's `?url=`, a backend's connect config); the engine's server key. */
-  server: z.string().optional(),
+  server: z.optional(z.string()),
   /** Origin and path of the proxy or backend the message went through, shown beside the server. */
-  via: z.string().optional(),
+  via: z.optional(z.string()),
   /** The upstream's transport as the proxy or backend names it: `streamable-http`, `sse`, `stdio`, … */
-  upstreamTransport: z.string().optional(),
+  upstreamTransport: z.optional(z.string()),
 });
 export type MessageRecord = z.infer<typeof MessageRecord>;
 
@@ -87,10 +84,10 @@ export const ResponseRecord = z.object({
   ...base,
   kind: z.literal("response"),
   /** The HTTP status: a three-digit code (RFC 9110 §15), or 0 for a browser's opaque response. */
-  status: z.number().int().min(0).max(999),
-  headers: Headers.optional(),
+  status: z.int().check(z.gte(0), z.lte(999)),
+  headers: z.optional(Headers),
   /** True when the body is empty (e.g. 202 Accepted). */
-  emptyBody: z.boolean().optional(),
+  emptyBody: z.optional(z.boolean()),
 });
 export type ResponseRecord = z.infer<typeof ResponseRecord>;
 
@@ -98,7 +95,7 @@ export const EndRecord = z.object({
   ...base,
   kind: z.literal("end"),
   /** Set when the exchange failed: "abort", "network", or a message. */
-  error: z.string().optional(),
+  error: z.optional(z.string()),
 });
 export type EndRecord = z.infer<typeof EndRecord>;
 
@@ -116,16 +113,16 @@ export const PageRequestRecord = z.object({
    * `/.well-known/oauth-authorization-server…`, `…/.well-known/openid-configuration`): the few public fields
    * `url-not-mcp-authorization` needs, and nothing else of the answer.
    */
-  metadata: z
-    .object({
+  metadata: z.optional(
+    z.object({
       /** Protected Resource Metadata (RFC 9728): `resource` and `authorization_servers`. */
-      resource: z.string().optional(),
-      authorizationServers: z.array(z.string()).optional(),
+      resource: z.optional(z.string()),
+      authorizationServers: z.optional(z.array(z.string())),
       /** Authorization Server Metadata (RFC 8414): `issuer` and `authorization_endpoint`. */
-      issuer: z.string().optional(),
-      authorizationEndpoint: z.string().optional(),
-    })
-    .optional(),
+      issuer: z.optional(z.string()),
+      authorizationEndpoint: z.optional(z.string()),
+    }),
+  ),
 });
 export type PageRequestRecord = z.infer<typeof PageRequestRecord>;
 
@@ -138,7 +135,7 @@ export function pickHeaders(all: Iterable<[string, string]>): Headers | undefine
   let out: Headers | undefined;
   for (const [name, value] of all) {
     const key = name.toLowerCase() as keyof Headers;
-    if (keptHeaders.includes(key)) (out ??= {})[key] = value;
+    if ((keptHeaders as readonly string[]).includes(key)) (out ??= {})[key] = value;
   }
   return out;
 }

@@ -1,4 +1,4 @@
-import { askedTerm, isProfileLabel, secretTerm, secretValue } from "../engine/rules/secrets.ts";
+import { askedTerm, isProfileLabel, secretTerm, secretValue } from "../util/secrets.ts";
 import { MAX_DEPTH, parseBounded } from "../util/depth.ts";
 import type { CaptureRecord } from "./record.ts";
 

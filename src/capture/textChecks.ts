@@ -1,4 +1,4 @@
-import type { Problem } from "../engine/problem.ts";
+import type { Problem } from "./problem.ts";
 
 /**
  * What both importers say before they parse: an empty file is empty (not "not JSON", not a silent success), and a

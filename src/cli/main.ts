@@ -4,8 +4,7 @@ import { envelopeLabel, type DecodeRule } from "../capture/envelopes/index.ts";
 import { importCapture } from "../capture/import.ts";
 import { readDecodeRules } from "./decode.ts";
 import { analyze } from "../engine/index.ts";
-import { catalogue } from "../engine/rules/catalogue.ts";
-import { notChecked } from "../engine/rules/coverage.ts";
+import { notChecked, rules as catalogue } from "../engine/rules/index.ts";
 import pkg from "../../package.json" with { type: "json" };
 import type { Severity } from "../engine/rules/types.ts";
 import { decodeCapture, readCaptureFile, readError } from "./read.ts";
@@ -123,7 +122,7 @@ async function readStdin(): Promise<string> {
   return decodeCapture(Buffer.concat(chunks));
 }
 
-/** The catalogue as `mcp-elicit rules` prints it: every rule id, so `--disable` can be written without guessing. */
+/** The registry's rules as `mcp-elicit rules` prints them, module by module: every rule id, so `--disable` can be written without guessing. */
 function rulesList(json: boolean): string {
   const rows = catalogue.map((r) => ({
     id: r.id,

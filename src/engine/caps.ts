@@ -1,5 +1,5 @@
-import { isEmptyObject, isObject } from "./pointer.ts";
-import type { Revision } from "../protocol/revision.ts";
+import { isEmptyObject, isObject } from "../util/json.ts";
+import { hasUrlMode, type Revision } from "../protocol/revision.ts";
 
 // Shared answers: this runs for every elicitation, and no caller changes the set it gets.
 const NO_MODES: ReadonlySet<string> = new Set();
@@ -24,3 +24,12 @@ export function declaredModes(caps: unknown, revision: Revision | null): Readonl
 }
 
 export const declaresElicitation = (caps: unknown): boolean => isObject(caps) && caps.elicitation !== undefined;
+
+/**
+ * Whether an elicitation of this mode goes to a client that did not declare it: no elicitation capability at all
+ * (cap-elicitation-undeclared), or not this mode where modes exist (cap-mode-undeclared).
+ */
+export function modeUndeclared(caps: unknown, revision: Revision | null, mode: string): boolean {
+  const modes = declaredModes(caps, revision);
+  return modes.size === 0 || (hasUrlMode(revision) && (mode === "form" || mode === "url") && !modes.has(mode));
+}

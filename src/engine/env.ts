@@ -1,8 +1,7 @@
 import type { CaptureRecord, MessageRecord } from "../capture/record.ts";
 import type { Revision } from "../protocol/revision.ts";
+import type { Emit } from "./facts.ts";
 import type { Flow } from "./flow.ts";
-import type { FindingInput } from "./rules/types.ts";
-import type { CheckContext } from "./rules/context.ts";
 import type { Scope, StreamEvent } from "./scope.ts";
 
 /** HTTP exchange state the rules need (status arrives before the body; the request before both). */
@@ -24,6 +23,8 @@ export interface Exchange {
   resumedOf: string | undefined;
   /** The stream's last SSE event, as filed in its scope's `streamEvents`. */
   lastEvent: StreamEvent | undefined;
+  /** Whether a message came on it. */
+  carried: boolean;
 }
 
 /** What a message handler knows about the message in hand. */
@@ -35,12 +36,12 @@ export interface MessageContext {
   scope: Scope;
 }
 
-/** The engine's services to the correlator and the stateful rules. */
+/** The engine's services to the correlator. */
 export interface Env {
-  report(input: FindingInput, flow: Flow | null, revision: Revision | null): void;
-  /** A CheckContext for the payload rules, bound to a flow and record. */
-  check(flow: Flow | null, revision: Revision | null, record?: number): CheckContext;
+  /** Tells the rules a fact (src/engine/facts.ts); they report findings. */
+  emit: Emit;
   flowChanged(flow: Flow): void;
   newFlowId(): string;
+  /** Input the engine cannot use (never a finding). */
   problem(record: CaptureRecord, message: string): void;
 }

@@ -2,16 +2,9 @@ import type { CaptureRecord } from "../capture/record.ts";
 import type { Exchange } from "./env.ts";
 import type { Scope } from "./scope.ts";
 
-/** The request ids of an exchange that carried none yet (see addRequestId); never written to. */
-const NO_REQUEST_IDS: string[] = Object.freeze([]) as unknown as string[];
-
 /** The HTTP exchanges (request, response, stream) still open, by id. */
 export function createExchanges() {
-  /**
-   * The entry under "" is never removed (no record names that exchange: `get` needs an id). V8 reallocates
-   * a Map's table whenever a delete empties it, and exchanges end one by one.
-   */
-  const open = new Map<string, Exchange | undefined>([["", undefined]]);
+  const open = new Map<string, Exchange>();
 
   return {
     /** The exchange a record belongs to, opened by its first record; undefined when the record names none. */
@@ -26,12 +19,13 @@ export function createExchanges() {
           responseHeaders: undefined,
           status: undefined,
           emptyBody: undefined,
-          requestIds: NO_REQUEST_IDS,
+          requestIds: [],
           elicitResultRecord: undefined,
           elicitResultFlow: undefined,
           revision: undefined,
           resumedOf: undefined,
           lastEvent: undefined,
+          carried: false,
         };
         open.set(record.exchange, ex);
       }
@@ -44,15 +38,9 @@ export function createExchanges() {
   };
 }
 
-/**
- * Exchanges start with the shared empty id list, and most carry one request: the list is made when the
- * first id comes, exactly that long. The stream's last event shares the list (resumption reads it later).
- */
+/** A client request the exchange carried (its id key). The stream's last event shares the list (resumption reads it). */
 export function addRequestId(ex: Exchange, key: string): void {
-  if (ex.requestIds === NO_REQUEST_IDS) {
-    ex.requestIds = [key];
-    if (ex.lastEvent) ex.lastEvent.requestIds = ex.requestIds;
-  } else ex.requestIds.push(key);
+  ex.requestIds.push(key);
 }
 
 /**
@@ -72,7 +60,6 @@ export function noteEvent(exchange: Exchange, scope: Scope, eventId: string): vo
   event.scope = scope;
   event.eventId = eventId;
   event.exchange = exchange.resumedOf ?? exchange.id;
-  (scope.streamEvents ??= new Map()).set(eventId, event);
-  // The old id goes after the new one is in: a delete that empties a Map reallocates its table.
   if (previousScope) previousScope.streamEvents!.delete(previousId);
+  (scope.streamEvents ??= new Map()).set(eventId, event);
 }

@@ -60,6 +60,11 @@ export interface Flow {
   via?: string;
   envelope?: string;
   session: string;
+  /**
+   * What the flow's ties rest on that the capture does not show: `get-stream`, an elicitation on the standalone GET
+   * stream (which names no request) tied to the one client request in flight then.
+   */
+  inferred?: "get-stream";
   elicitations: Elicitation[];
   rounds: Round[];
   status: FlowStatus;
@@ -100,21 +105,4 @@ export function createElicitation(key: string, mode: ElicitationMode, message: u
     answerPointer: undefined,
     answeredAt: undefined,
   };
-}
-
-/**
- * Appends to one of a flow's lists (records, rounds, elicitations). A push grows a V8 array by at least 16
- * slots, and these lists live as long as the flow while most hold one to eight items: while short, the list
- * is replaced by an exactly sized copy instead (readers reach it through the flow and never keep it).
- */
-export function append<T>(list: T[], item: T): T[] {
-  const n = list.length;
-  if (n >= 8) {
-    list.push(item);
-    return list;
-  }
-  const out = new Array<T>(n + 1);
-  for (let i = 0; i < n; i++) out[i] = list[i]!;
-  out[n] = item;
-  return out;
 }

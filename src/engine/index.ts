@@ -1,22 +1,24 @@
 import type { CaptureRecord } from "../capture/record.ts";
 import { hasElicitation, type Revision } from "../protocol/revision.ts";
-import { createCorrelator, type CorrelatorOptions } from "./correlator.ts";
+import { createCorrelator } from "./correlator/index.ts";
 import type { Env } from "./env.ts";
+import type { FactName, Facts } from "./facts.ts";
 import type { Finding } from "./finding.ts";
-import { append, type Flow } from "./flow.ts";
+import type { Flow } from "./flow.ts";
 import { stateOf } from "./flowState.ts";
-import type { Problem } from "./problem.ts";
-import { catalogue } from "./rules/catalogue.ts";
-import type { CheckContext } from "./rules/context.ts";
-import type { FindingInput, RuleMeta, Severity, Violator } from "./rules/types.ts";
+import type { Problem } from "../capture/problem.ts";
+import { registry, ruleMeta, rules } from "./rules/index.ts";
+import type { FindingInput, Listeners, RuleContext, RuleMeta, Severity, Violator } from "./rules/types.ts";
 
 export type { Finding } from "./finding.ts";
 export type { Flow, Elicitation, Round, FlowKind, FlowStatus } from "./flow.ts";
-export type { Problem } from "./problem.ts";
+export type { Problem } from "../capture/problem.ts";
 
-export interface EngineOptions extends CorrelatorOptions {
-  /** Rule ids to drop. */
+export interface EngineOptions {
+  /** Rule ids to turn off: their checks never run. */
   disable?: Iterable<string>;
+  /** SEP-2260 strict profile: del-r12-related-request and del-r12-standalone-stream become errors. */
+  strict2260?: boolean;
 }
 
 /** What one `push` changed: flows created or updated, and findings and problems added. */
@@ -29,14 +31,13 @@ export interface EngineDelta {
 /** The empty list of a delta: shared, so frozen. */
 const NONE = Object.freeze([]) as unknown as never[];
 
-const rulesById = new Map<string, RuleMeta>(catalogue.map((r) => [r.id, r as RuleMeta]));
-export const ruleMeta = (id: string): RuleMeta | undefined => rulesById.get(id);
+export { ruleMeta };
 
 const SPEC = "https://modelcontextprotocol.io/specification";
 /** The spec page of a rule, at the flow's revision where the rule's page exists in it. */
 export function specLink(meta: RuleMeta, revision: Revision | null): string {
-  const rev = meta.specRevision ?? (hasElicitation(revision) && revision !== null && /^\d{4}-\d{2}-\d{2}$/.test(revision) ? revision : "2026-07-28");
-  return `${SPEC}/${rev}/${meta.specPath}`;
+  const rev = meta.spec.revision ?? (hasElicitation(revision) && revision !== null && /^\d{4}-\d{2}-\d{2}$/.test(revision) ? revision : "2026-07-28");
+  return `${SPEC}/${rev}/${meta.spec.path}`;
 }
 
 const violatorOf = (meta: RuleMeta): Violator => {
@@ -53,7 +54,7 @@ interface RuleFacts {
   severity: Severity;
   violator: Violator;
 }
-const factsById = new Map<string, RuleFacts>(catalogue.map((r) => [r.id, { meta: r as RuleMeta, severity: r.severity as Severity, violator: violatorOf(r as RuleMeta) }]));
+const factsById = new Map<string, RuleFacts>(rules.map((r) => [r.id, { meta: r, severity: r.severity, violator: violatorOf(r) }]));
 
 /**
  * Whether an earlier finding of the same record says this already: the same answer as comparing the joined keys
@@ -107,41 +108,63 @@ export function createEngine(options: EngineOptions = {}) {
   /** Flows findings of the record in hand name that are not in `flows` yet (the correlator lists a flow once done with the record). */
   let named: Flow[] | undefined;
 
+  /** What a finding reports against when its rule does not say: the fact being dispatched. */
+  let about: { flow: Flow | null; revision: Revision | null; record?: number } = { flow: null, revision: null };
+  function report(input: FindingInput): void {
+    if (disabled.size && disabled.has(input.rule)) return;
+    const facts = factsById.get(input.rule);
+    if (!facts) throw new Error(`unknown rule id ${input.rule}`);
+    const flow = input.flow !== undefined ? input.flow : about.flow;
+    const revision = input.revision !== undefined ? input.revision : about.revision;
+    const record = input.record ?? about.record ?? current?.seq ?? 0;
+    const ofRecord = findingsOf.get(record);
+    if (ofRecord !== undefined && repeats(ofRecord, input)) return;
+    const finding: Finding = {
+      id: `F${findings.length + 1}`,
+      rule: input.rule,
+      severity: input.severity ?? facts.severity,
+      violator: input.violator ?? facts.violator,
+      flow: flow?.id ?? null,
+      record,
+      entry: entryOf.get(record) ?? record,
+      pointer: input.pointer,
+      message: input.message,
+      spec: specOf(facts, revision ?? flow?.revision ?? null),
+    };
+    findings.push(finding);
+    if (ofRecord === undefined) findingsOf.set(record, [finding]);
+    else ofRecord.push(finding);
+    if (flow && stateOf(flow).changedAt < 0) (named ??= []).push(flow);
+    const out = d();
+    if (out.findings === NONE) out.findings = [finding];
+    else out.findings.push(finding);
+  }
+
+  // The rule modules with a rule on, each created once; their listeners by fact, in registry order.
+  const on = (id: string): boolean => !disabled.has(id);
+  const context: RuleContext = { report, on, strict2260: options.strict2260 === true };
+  const listeners = new Map<FactName, ((fact: never) => void)[]>();
+  for (const module of registry) {
+    if (!module.meta.some((r) => on(r.id))) continue;
+    const created: Listeners = module.create(context);
+    for (const name of Object.keys(created) as FactName[]) {
+      let list = listeners.get(name);
+      if (!list) listeners.set(name, (list = []));
+      list.push(created[name] as (fact: never) => void);
+    }
+  }
+
   const env: Env = {
-    report(input: FindingInput, flow: Flow | null, revision: Revision | null) {
-      if (disabled.size && disabled.has(input.rule)) return;
-      const facts = factsById.get(input.rule);
-      if (!facts) throw new Error(`unknown rule id ${input.rule}`);
-      const record = input.record ?? current?.seq ?? 0;
-      const ofRecord = findingsOf.get(record);
-      if (ofRecord !== undefined && repeats(ofRecord, input)) return;
-      const finding: Finding = {
-        id: `F${findings.length + 1}`,
-        rule: input.rule,
-        severity: input.severity ?? facts.severity,
-        violator: input.violator ?? facts.violator,
-        flow: flow?.id ?? null,
-        record,
-        entry: entryOf.get(record) ?? record,
-        pointer: input.pointer,
-        message: input.message,
-        spec: specOf(facts, revision ?? flow?.revision ?? null),
-      };
-      findings.push(finding);
-      findingsOf.set(record, ofRecord === undefined ? [finding] : append(ofRecord, finding));
-      if (flow && stateOf(flow).changedAt < 0) (named ??= []).push(flow);
-      const out = d();
-      if (out.findings === NONE) out.findings = [finding];
-      else out.findings.push(finding);
-    },
-    check(flow, revision, record) {
-      // One context, rebound per call: a payload check runs to its end before the next one starts, and
-      // nothing keeps a context. Most checks report nothing, so a new object and closure each was waste.
-      checkTarget.flow = flow;
-      checkTarget.revision = revision;
-      checkTarget.record = record;
-      checkContext.revision = revision;
-      return checkContext;
+    emit<F extends FactName>(name: F, fact: Facts[F]): void {
+      const list = listeners.get(name) as ((fact: Facts[F]) => void)[] | undefined;
+      if (list === undefined) return;
+      const outer = about;
+      about = fact;
+      try {
+        for (const listener of list) listener(fact);
+      } finally {
+        about = outer;
+      }
     },
     flowChanged(flow) {
       // A flow goes into a delta once per push, and into `flows` the first time.
@@ -166,12 +189,7 @@ export function createEngine(options: EngineOptions = {}) {
       else out.problems.push(p);
     },
   };
-  const checkTarget: { flow: Flow | null; revision: Revision | null; record: number | undefined } = { flow: null, revision: null, record: undefined };
-  const checkContext: CheckContext = {
-    revision: null,
-    report: (input) => env.report(checkTarget.record === undefined ? input : { record: checkTarget.record, ...input }, checkTarget.flow, checkTarget.revision),
-  };
-  const correlator = createCorrelator(env, options);
+  const correlator = createCorrelator(env);
 
   return {
     /** Feeds one record; returns what it changed. Never throws on bad input: it becomes a Problem. */

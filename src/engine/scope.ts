@@ -1,6 +1,6 @@
 import type { Revision } from "../protocol/revision.ts";
 import type { Flow } from "./flow.ts";
-import type { EnvelopeDefects } from "./rules/revision.ts";
+import type { EnvelopeDefects, RetryDefects } from "./correlator/defects.ts";
 
 /** A client request the engine saw go out and has not yet seen answered. */
 export interface ClientRequest {
@@ -23,7 +23,7 @@ export interface ClientRequest {
   answered: number | undefined;
   /** MRTR: how this request relates to an earlier InputRequiredResult. */
   retryOf: MrtrLink | undefined;
-  retryDefects: { missingKeys: boolean; extraKeys: boolean; malformed: boolean; tampered: boolean; declined: boolean } | undefined;
+  retryDefects: RetryDefects | undefined;
   /** 2026-07-28: what its envelope got wrong, for judging the server's answer (rules/revision.ts). */
   envelope: EnvelopeDefects | undefined;
 }
@@ -87,10 +87,10 @@ export interface Scope {
   caps: unknown;
   initialized: boolean;
   initializeSeen: boolean;
-  /** In flight, by id key; made by `keptTable`. */
+  /** In flight, by id key. */
   clientRequests: Map<string, ClientRequest | undefined>;
   serverRequestIds?: Map<string, { exchange: string | undefined; text: string; record: number; flow: Flow | null }>;
-  /** Unanswered, by id key; made by `keptTable`. */
+  /** Unanswered, by id key. */
   openElicitations?: Map<string, ServerElicitation | undefined>;
   answeredElicitations?: Map<string, { record: number; flow: Flow }>;
   /** elicitationId → where it was issued. */
@@ -102,10 +102,6 @@ export interface Scope {
   mrtrByTuple?: Map<string, MrtrLink>;
   /** Results that had no resultType (2026-07-28), by tuple: a later "retry" treats them as incomplete. */
   noResultType?: Map<string, number>;
-  /** 2026-07-28: requests that declared elicitation, for cap-per-request. */
-  declaredElicitation: boolean;
-  /** requestState values a server completed with, for mrtr-state-replay. */
-  completedStates?: Map<string, number>;
   /** Requests whose stream ended without their response, by id: a resumed stream may still answer them. */
   abandoned?: Map<string, ClientRequest>;
   /** Last SSE event id of each POST stream in this scope → that stream, for resumption with Last-Event-ID. */
@@ -113,14 +109,6 @@ export interface Scope {
   /** The fallback-tool flows (FrontMCP), which the fallback tool's answer looks up by elicitId. */
   fallbackFlows?: Flow[];
 }
-
-/**
- * A table whose entries come and go (requests until answered, elicitations until answered), made with an
- * entry under "" that stays (no id key is empty; iterations skip its undefined value): V8 reallocates a
- * Map's table whenever a delete leaves it under a quarter full, so a table that emptied after every answer
- * was reallocated for every request.
- */
-export const keptTable = <V>(): Map<string, V | undefined> => new Map<string, V | undefined>().set("", undefined);
 
 export function createScope(server: string, client: string, sessionId: string): Scope {
   return {
@@ -131,8 +119,7 @@ export function createScope(server: string, client: string, sessionId: string): 
     caps: undefined,
     initialized: false,
     initializeSeen: false,
-    clientRequests: keptTable(),
-    declaredElicitation: false,
+    clientRequests: new Map(),
   };
 }
 

@@ -11,12 +11,13 @@ import {
   trimAscii,
   TypeErrorPrototype,
 } from "./primordials.ts";
+import { KEPT_HEADERS } from "../capture/kinds.ts";
 
 /** The cheap test that keeps non-MCP traffic on the fast path: every JSON-RPC message names its version. */
 export const looksJsonRpc = (text: string): boolean => StringPrototypeIncludes(text, '"jsonrpc"');
 
-/** The headers a record may keep (src/capture/record.ts `keptHeaders`; a test keeps the lists equal). */
-export const KEPT_HEADERS = ["mcp-session-id", "mcp-protocol-version", "mcp-method", "mcp-name", "content-type", "last-event-id"] as const;
+/** The headers a record may keep: the capture format's one list (src/capture/kinds.ts, no imports of its own). */
+export { KEPT_HEADERS };
 /** Request headers that make a request MCP whatever its body: the first four of KEPT_HEADERS. */
 const MCP_HEADER_COUNT = 4;
 

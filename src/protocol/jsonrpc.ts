@@ -1,33 +1,7 @@
-import { z } from "zod";
-import { isObject } from "../engine/pointer.ts";
-
-/** JSON-RPC 2.0 (https://www.jsonrpc.org/specification) as MCP uses it: ids are strings or integers, never null in requests. */
-export const RequestId = z.union([z.string(), z.number()]);
-export type RequestId = z.infer<typeof RequestId>;
-
-export const JsonRpcRequest = z.object({
-  jsonrpc: z.literal("2.0"),
-  id: RequestId,
-  method: z.string(),
-  params: z.record(z.string(), z.unknown()).optional(),
-});
-export const JsonRpcNotification = z.object({
-  jsonrpc: z.literal("2.0"),
-  method: z.string(),
-  params: z.record(z.string(), z.unknown()).optional(),
-});
-export const JsonRpcErrorObject = z.object({ code: z.number(), message: z.string(), data: z.unknown().optional() });
-export const JsonRpcResultResponse = z.object({ jsonrpc: z.literal("2.0"), id: RequestId, result: z.record(z.string(), z.unknown()) });
-export const JsonRpcErrorResponse = z.object({ jsonrpc: z.literal("2.0"), id: RequestId.nullable(), error: JsonRpcErrorObject });
-export const JsonRpcMessage = z.union([JsonRpcRequest, JsonRpcNotification, JsonRpcResultResponse, JsonRpcErrorResponse]);
-export const JsonRpcBatch = z.array(JsonRpcMessage);
-
-export type JsonRpcRequest = z.infer<typeof JsonRpcRequest>;
-export type JsonRpcNotification = z.infer<typeof JsonRpcNotification>;
-export type JsonRpcErrorObject = z.infer<typeof JsonRpcErrorObject>;
+import { isObject } from "../util/json.ts";
 
 /**
- * The engine's view of one JSON-RPC message. Classification is structural and cheap (no zod on the hot path):
+ * The engine's view of one JSON-RPC message. Classification is structural and cheap (JSON-RPC 2.0, https://www.jsonrpc.org/specification):
  * the rules report shape problems with their own ids, and a message that is none of the four is `invalid`.
  */
 export type Classified =

@@ -1,5 +1,5 @@
 import * as z from "zod/mini";
-import { DIRECTIONS, STREAM_KINDS, TRANSPORTS } from "../capture/kinds.ts";
+import { DIRECTIONS, KEPT_HEADERS, STREAM_KINDS, TRANSPORTS, type KeptHeader } from "../capture/kinds.ts";
 import type { CaptureRecord } from "../capture/record.ts";
 import { MESSAGE_CAP } from "./tags.ts";
 
@@ -12,14 +12,7 @@ import { MESSAGE_CAP } from "./tags.ts";
 const text = z.string().check(z.maxLength(MESSAGE_CAP));
 const short = z.string().check(z.maxLength(8192));
 
-const Headers = z.object({
-  "mcp-session-id": z.optional(short),
-  "mcp-protocol-version": z.optional(short),
-  "mcp-method": z.optional(short),
-  "mcp-name": z.optional(short),
-  "content-type": z.optional(short),
-  "last-event-id": z.optional(short),
-});
+const Headers = z.object(Object.fromEntries(KEPT_HEADERS.map((name) => [name, z.optional(short)])) as { [K in KeptHeader]: z.ZodMiniOptional<typeof short> });
 
 const base = {
   time: z.number(),

@@ -1,27 +1,45 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync, readdirSync } from "node:fs";
-import { catalogue } from "../../src/engine/rules/catalogue.ts";
-import { notChecked } from "../../src/engine/rules/coverage.ts";
+import { readdirSync, readFileSync } from "node:fs";
+import { notChecked, registry, rules } from "../../src/engine/rules/index.ts";
+import { readCatalogue } from "../../scripts/rulesCatalogue.mjs";
+import { rulesDoc } from "../../scripts/rules-doc.ts";
 
-const sources = ["src/engine/correlator.ts", ...readdirSync("src/engine/rules").filter((f) => f.endsWith(".ts") && f !== "catalogue.ts" && f !== "coverage.ts").map((f) => `src/engine/rules/${f}`)]
-  .map((f) => readFileSync(f, "utf8"))
-  .join("\n");
+const catalogue = readCatalogue(new URL("../../../shared/rules.md", import.meta.url));
 const tests = readdirSync("test", { recursive: true })
   .map(String)
   .filter((f) => f.endsWith(".test.ts") && !f.endsWith("coverage.test.ts"))
   .map((f) => readFileSync(`test/${f}`, "utf8"))
   .join("\n");
 
-test("every catalogue rule is either reported by the engine or listed as not checkable, never both", () => {
-  for (const { id } of catalogue) {
-    const reported = sources.includes(`rule: "${id}"`);
-    assert.ok(reported !== (id in notChecked), `${id}: reported=${reported}, listed as not checked=${id in notChecked}`);
-  }
-  for (const id of Object.keys(notChecked)) assert.ok(catalogue.some((r) => r.id === id), `${id} is not a catalogue id`);
+test("the registry holds every catalogue rule once, in exactly one module", () => {
+  const ids = rules.map((r) => r.id);
+  assert.equal(new Set(ids).size, ids.length, "a rule id is in two modules");
+  assert.deepEqual([...ids].sort(), [...catalogue.keys()].sort());
 });
 
-test("every rule the engine reports has a test that names it", () => {
-  const untested = catalogue.filter(({ id }) => !(id in notChecked) && !tests.includes(`"${id}"`)).map((r) => r.id);
+test("a module that listens to nothing holds only rules listed as not checked, and every such rule is in one", () => {
+  const silent = registry.filter((m) => Object.keys(m.create({ report: () => {}, on: () => true, strict2260: false })).length === 0);
+  assert.deepEqual(silent.flatMap((m) => m.meta.map((r) => r.id)).sort(), Object.keys(notChecked).sort());
+});
+
+test("every rule the engine checks has a test that names it", () => {
+  const untested = rules.filter(({ id }) => !(id in notChecked) && !tests.includes(`"${id}"`)).map((r) => r.id);
   assert.deepEqual(untested, []);
+});
+
+test("every module's meta is the catalogue's (../shared/rules.md): revisions, severity, violator, detection, title, section", () => {
+  for (const module of registry) {
+    for (const meta of module.meta) {
+      const entry = catalogue.get(meta.id);
+      assert.ok(entry, `${meta.id} is not in the catalogue`);
+      const { id, revisions, severity, severityNote, violator, detection, title, section } = meta;
+      assert.deepEqual({ id, revisions, severity, severityNote, violator, detection, title, section }, entry, meta.id);
+    }
+  }
+});
+
+test("docs/rules.md's rule table is the registry's (node --import tsx scripts/rules-doc.ts writes it)", () => {
+  const text = readFileSync("docs/rules.md", "utf8");
+  assert.equal(rulesDoc(text), text);
 });

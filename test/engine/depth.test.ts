@@ -5,7 +5,7 @@ import { exportHar } from "../../src/capture/harExport.ts";
 import { exportJsonl, importJsonl } from "../../src/capture/jsonl.ts";
 import { redactRecords } from "../../src/capture/redact.ts";
 import { analyze } from "../../src/engine/index.ts";
-import { canonicalJson } from "../../src/engine/pointer.ts";
+import { canonicalJson } from "../../src/util/json.ts";
 import { idKey, idText } from "../../src/protocol/jsonrpc.ts";
 import { cutDeep, depthOf, MAX_DEPTH, TOO_DEEP } from "../../src/util/depth.ts";
 import { prettyJson, parseJson } from "../../panel/json.ts";

@@ -1,7 +1,7 @@
 // Shared helpers for the payload-rule tests: run one EP or ER through the entry points and read findings
 // with their effective severity (an omitted severity is the catalogue default).
 import assert from "node:assert/strict";
-import { catalogue } from "../../src/engine/rules/catalogue.ts";
+import { rules as catalogue } from "../../src/engine/rules/index.ts";
 import { checkElicitParams, checkElicitResult } from "../../src/engine/rules/payload.ts";
 import type { FindingInput, RuleId, Severity } from "../../src/engine/rules/types.ts";
 import type { Revision } from "../../src/protocol/revision.ts";

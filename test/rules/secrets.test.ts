@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { secretTerm, secretValue, words } from "../../src/engine/rules/secrets.ts";
+import { secretTerm, secretValue, words } from "../../src/util/secrets.ts";
 import { expectNone, expectOne, result } from "./harness.ts";
 
 const ep = { mode: "form", message: "Tell us about the deployment", requestedSchema: { type: "object", properties: { notes: { type: "string" }, tags: { type: "array", items: { type: "string", enum: ["a"] } } } } };

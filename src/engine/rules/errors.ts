@@ -1,11 +1,24 @@
+// Error codes (rules.md §3.9): -32042 (2025-11-25 URL elicitation required) and its retry, -32021 (2026-07-28
+// missing client capability), and the codes that should have been one of them.
 import type { Revision } from "../../protocol/revision.ts";
 import { isModern } from "../../protocol/revision.ts";
-import { declaredModes } from "../caps.ts";
-import { isObject } from "../pointer.ts";
-import type { Report } from "./types.ts";
+import { isObject } from "../../util/json.ts";
+import { declaredModes, declaresElicitation } from "../caps.ts";
+import type { Report, RuleMeta, RuleModule } from "./types.ts";
+
+export const meta: readonly RuleMeta[] = [
+  { id: "err-url-required-revision", severity: "error", severityNote: "error / info", revisions: "2025-06-18 (info), 2026-07-28 (error)", violator: "server", detection: "exact", title: "-32042 outside 2025-11-25", section: "3.9", spec: {revision: "2025-11-25", path: "client/elicitation"} },
+  { id: "err-url-required-shape", severity: "error", severityNote: "error", revisions: "2025-11-25", violator: "server", detection: "exact", title: "`data.elicitations` missing or empty; an entry not URL mode or lacking `elicitationId`", section: "3.9", spec: {revision: "2025-11-25", path: "client/elicitation"} },
+  { id: "err-url-required-capability", severity: "error", severityNote: "error", revisions: "2025-11-25", violator: "server", detection: "stateful", title: "-32042 sent to a client without URL mode", section: "3.9", spec: {revision: "2025-11-25", path: "client/elicitation"} },
+  { id: "err-url-required-retry-new-id", severity: "error", severityNote: "error", revisions: "2025-11-25", violator: "client", detection: "stateful", title: "Retry after -32042 reuses the failed request's id", section: "3.9", spec: {revision: "2025-11-25", path: "client/elicitation"} },
+  { id: "err-missing-cap-shape", severity: "error", severityNote: "error", revisions: "2026-07-28", violator: "server", detection: "exact", title: "-32021 without an object `data.requiredCapabilities`, or not HTTP 400", section: "3.9", spec: {revision: "2026-07-28", path: "basic/index"} },
+  { id: "err-missing-cap-misuse", severity: "error", severityNote: "error", revisions: "2026-07-28", violator: "server", detection: "exact", title: "-32021 naming a capability that was declared", section: "3.9", spec: {revision: "2026-07-28", path: "basic/index"} },
+  { id: "err-missing-cap-expected", severity: "warning", severityNote: "warning (heuristic)", revisions: "2026-07-28", violator: "server", detection: "heuristic", title: "Missing elicitation signalled with a code other than -32021", section: "3.9", spec: {revision: "2026-07-28", path: "basic/index"} },
+  { id: "err-legacy-range", severity: "info", severityNote: "info", revisions: "2026-07-28", violator: "either", detection: "exact", title: "Legacy-range codes such as -32003 near elicitation", section: "3.9", spec: {revision: "2026-07-28", path: "basic/index"} },
+];
 
 /** err-url-required-revision and err-url-required-shape for a -32042 error (2025-11-25 § "URL Elicitation Required Error"). */
-export function checkUrlRequiredError(error: Record<string, unknown>, at: string, revision: Revision | null, caps: unknown, report: Report): unknown[] {
+export function checkUrlRequiredError(error: Record<string, unknown>, at: string, revision: Revision | null, caps: unknown, report: Report): void {
   if (revision !== null && revision !== "2025-11-25") {
     const modern = isModern(revision);
     report({
@@ -23,7 +36,7 @@ export function checkUrlRequiredError(error: Record<string, unknown>, at: string
       pointer: isObject(data) ? `${at}/error/data` : `${at}/error`,
       message: !isObject(data) ? "-32042 error has no data object with elicitations." : !Array.isArray(list) ? "-32042 error.data.elicitations is not an array." : "-32042 error.data.elicitations is empty; it must list the required elicitations.",
     });
-    return [];
+    return;
   }
   list.forEach((e, i) => {
     const p = `${at}/error/data/elicitations/${i}`;
@@ -35,7 +48,6 @@ export function checkUrlRequiredError(error: Record<string, unknown>, at: string
   if (revision === "2025-11-25" && caps !== undefined && !declaredModes(caps, revision).has("url")) {
     report({ rule: "err-url-required-capability", pointer: `${at}/error/code`, message: "-32042 sent to a client that did not declare URL-mode elicitation." });
   }
-  return list;
 }
 
 /** err-missing-cap-shape and err-missing-cap-misuse for -32021 (2026-07-28 basic/index.mdx § "_meta"). */
@@ -89,3 +101,26 @@ export function checkToolErrorResult(result: Record<string, unknown>, at: string
   if (!MENTIONS_ELICITATION.test(JSON.stringify(result.content ?? "") + JSON.stringify(result.structuredContent ?? ""))) return;
   report({ rule: "err-missing-cap-expected", pointer: `${at}/result/isError`, message: "Missing elicitation capability signalled with a tool error result; 2026-07-28 servers must use -32021 with data.requiredCapabilities." });
 }
+
+export const errors: RuleModule = {
+  meta,
+  create: ({ report }) => ({
+    serverResponse({ msg, req, flow, result, error, modern }) {
+      const { at, exchange } = msg;
+      if (result) {
+        if (modern && req.method === "tools/call") checkToolErrorResult(result, at, declaresElicitation(req.caps), report);
+        return;
+      }
+      const code = error!.code;
+      if (code === -32042) return;
+      if (code === -32021 && modern) checkMissingCapError(error!, at, exchange?.status, req.caps, report);
+      if (modern) checkOtherModernError(error!, at, declaresElicitation(req.caps), flow !== null, report);
+    },
+    urlRequired({ msg, error, revision, caps }) {
+      checkUrlRequiredError(error, msg.at, revision, caps, report);
+    },
+    urlRetry({ msg, req, idReused }) {
+      if (idReused) report({ rule: "err-url-required-retry-new-id", pointer: `${msg.at}/id`, message: `Retry after -32042 reuses the failed request's id ${JSON.stringify(req.id)}.` });
+    },
+  }),
+};

@@ -1,9 +1,14 @@
 // Form-mode content safety (rules.md §3.5): secrets requested in a form, and clickable links in one.
 import type { CheckContext } from "./context.ts";
-import type { Severity } from "./types.ts";
-import { askedTerm, isProfileLabel, secretTerm } from "./secrets.ts";
+import type { RuleMeta, Severity } from "./types.ts";
+import { askedTerm, isProfileLabel, secretTerm } from "../../util/secrets.ts";
 import { isObject, isR2Plus, ptr } from "./validate.ts";
 import type { Era, Json } from "./validate.ts";
+
+export const meta: readonly RuleMeta[] = [
+  { id: "form-secret-field", severity: "error", severityNote: "error (heuristic)", revisions: "all", violator: "server", detection: "heuristic", title: "Passwords, API keys, tokens or payment data requested in form mode", section: "3.5", spec: {revision: null, path: "client/elicitation"} },
+  { id: "form-clickable-url", severity: "warning", severityNote: "warning", revisions: "2025-11-25, 2026-07-28", violator: "server", detection: "exact (regex `\\b[a-z][a-z0-9+.-]*://\\S+` and `www\\.\\S+`)", title: "Clickable URL inside a form-mode request", section: "3.5", spec: {revision: null, path: "client/elicitation"} },
+];
 
 export function checkFormSafety(ep: Json, at: string, ctx: CheckContext, era: Era): void {
   const schema = isObject(ep.requestedSchema) ? ep.requestedSchema : {};

@@ -1,17 +1,18 @@
-// Entry points of the exact payload rules: one elicitation request (EP) or one ElicitResult (ER) at a time.
-// Which rules apply follows the revision in force (validate.ts eraOf); flow-level rules live elsewhere.
+// The exact payload rules: one elicitation request (EP) or one ElicitResult (ER) at a time, walked once by the
+// families request.ts, url.ts, schema.ts, form.ts and result.ts. Which rules apply follows the revision in force
+// (validate.ts eraOf); flow-level rules live in the other modules.
+import { elicitMode } from "../../protocol/modes.ts";
+import { createPayloadCache } from "./payloadCache.ts";
 import type { CheckContext } from "./context.ts";
-import { checkFormSafety } from "./form.ts";
-import { checkRequestParams } from "./request.ts";
-import { checkResult } from "./result.ts";
-import { checkRequestedSchema } from "./schema.ts";
-import { checkElicitationIdRemoved, checkUrlParams } from "./url.ts";
+import { checkFormSafety, meta as formMeta } from "./form.ts";
+import { checkRequestParams, meta as requestMeta } from "./request.ts";
+import { checkResult, meta as resultMeta } from "./result.ts";
+import { checkRequestedSchema, meta as schemaMeta } from "./schema.ts";
+import type { RuleModule } from "./types.ts";
+import { checkElicitationIdRemoved, checkUrlParams, meta as urlMeta } from "./url.ts";
 import { eraOf, isObject, isR2Plus } from "./validate.ts";
 
-/** mode(EP): EP.mode if a string, else "form" (§ "Elicitation Requests": a missing mode means form). */
-export function elicitMode(ep: unknown): string {
-  return isObject(ep) && typeof ep.mode === "string" ? ep.mode : "form";
-}
+export { elicitMode };
 
 /**
  * EP = the elicitation request params object: `params` of elicitation/create (2025-xx), an entry of -32042
@@ -47,3 +48,25 @@ export function checkElicitResult(er: unknown, ep: unknown | undefined, at: stri
   const mode = ep === undefined ? null : era === "2025-06-18" ? "form" : elicitMode(ep);
   checkResult(er, ep, mode, at, ctx, era, where === "input-response");
 }
+
+/**
+ * One module for the families, which share one walk of each payload: it runs while any of their rules is on,
+ * and the findings of rules that are off are dropped.
+ */
+export const payload: RuleModule = {
+  meta: [...requestMeta, ...urlMeta, ...schemaMeta, ...formMeta, ...resultMeta],
+  create({ report }) {
+    const cache = createPayloadCache();
+    const ctx: CheckContext = { revision: null, report };
+    return {
+      elicitationAsked({ ep, pointer, where, revision }) {
+        ctx.revision = revision;
+        cache.checkElicitParams(ep, pointer, ctx, where);
+      },
+      elicitationAnswered({ er, ep, pointer, kind, revision }) {
+        ctx.revision = revision;
+        checkElicitResult(er, ep, pointer, ctx, kind === "mrtr" ? "input-response" : "response");
+      },
+    };
+  },
+};

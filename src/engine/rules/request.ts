@@ -1,7 +1,19 @@
 // Rules on the parameters every elicitation request carries (rules.md §3.3), plus adv-message-quality.
 import type { CheckContext } from "./context.ts";
+import type { RuleMeta } from "./types.ts";
 import { has, isObject, isR2Plus, jsonType, ptr } from "./validate.ts";
 import type { Era, Json } from "./validate.ts";
+
+export const meta: readonly RuleMeta[] = [
+  { id: "req-message-required", severity: "error", severityNote: "error", revisions: "all", violator: "server", detection: "exact", title: "`message` missing or not a string", section: "3.3", spec: {revision: null, path: "client/elicitation"} },
+  { id: "req-mode-value", severity: "error", severityNote: "error", revisions: "2025-11-25, 2026-07-28", violator: "server", detection: "exact", title: "`mode` ∉ {form, url}", section: "3.3", spec: {revision: null, path: "client/elicitation"} },
+  { id: "req-mode-r1", severity: "error", severityNote: "error / info", revisions: "2025-06-18", violator: "server", detection: "exact", title: "`mode`, `url` or `elicitationId` used in 2025-06-18", section: "3.3", spec: {revision: null, path: "client/elicitation"} },
+  { id: "req-form-schema-required", severity: "error", severityNote: "error", revisions: "all", violator: "server", detection: "exact", title: "Form mode without `requestedSchema`", section: "3.3", spec: {revision: null, path: "client/elicitation"} },
+  { id: "req-url-mode-explicit", severity: "error", severityNote: "error", revisions: "2025-11-25, 2026-07-28", violator: "server", detection: "exact", title: "`url` without `mode:\"url\"`", section: "3.3", spec: {revision: null, path: "client/elicitation"} },
+  { id: "req-cross-mode-fields", severity: "info", severityNote: "info", revisions: "2025-11-25, 2026-07-28", violator: "server", detection: "exact", title: "Fields belonging to the other mode", section: "3.3", spec: {revision: null, path: "client/elicitation"} },
+  { id: "req-r3-legacy-params", severity: "info", severityNote: "info", revisions: "2026-07-28", violator: "server", detection: "exact", title: "`task` or `_meta` inside input-request params", section: "3.3", spec: {revision: null, path: "client/elicitation"} },
+  { id: "adv-message-quality", severity: "info", severityNote: "info", revisions: "all", violator: "server", detection: "heuristic", title: "Empty or uninformative `message`", section: "3.12", spec: {revision: null, path: "client/elicitation"} },
+];
 
 export type RequestWhere = "server-request" | "url-required-error" | "input-request";
 

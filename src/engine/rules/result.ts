@@ -1,8 +1,21 @@
 // ElicitResult rules (rules.md §3.7) and form-secret-value.
 import type { CheckContext } from "./context.ts";
-import { secretValue } from "./secrets.ts";
+import type { RuleMeta } from "./types.ts";
+import { secretValue } from "../../util/secrets.ts";
 import { has, isObject, isR2Plus, jsonType, ptr, validateContent } from "./validate.ts";
 import type { Era, Json } from "./validate.ts";
+
+export const meta: readonly RuleMeta[] = [
+  { id: "result-action-enum", severity: "error", severityNote: "error", revisions: "all", violator: "client", detection: "exact", title: "`action` missing or ∉ {accept, decline, cancel}", section: "3.7", spec: {revision: null, path: "client/elicitation"} },
+  { id: "result-content-only-on-accept", severity: "warning", severityNote: "warning", revisions: "all", violator: "client", detection: "exact", title: "`content` sent with decline or cancel", section: "3.7", spec: {revision: null, path: "client/elicitation"} },
+  { id: "result-url-accept-no-content", severity: "warning", severityNote: "warning", revisions: "2025-11-25, 2026-07-28", violator: "client", detection: "stateful (needs the EP mode)", title: "URL-mode answer carries `content`", section: "3.7", spec: {revision: null, path: "client/elicitation"} },
+  { id: "result-content-value-types", severity: "error", severityNote: "error", revisions: "all", violator: "client", detection: "exact", title: "Content values not string, number or boolean (plus string[] from 2025-11-25)", section: "3.7", spec: {revision: null, path: "client/elicitation"} },
+  { id: "result-content-matches-schema", severity: "warning", severityNote: "warning", revisions: "all", violator: "client", detection: "stateful (join ER to its EP)", title: "Content does not validate against `requestedSchema`", section: "3.7", spec: {revision: null, path: "client/elicitation"} },
+  { id: "result-form-accept-missing-content", severity: "warning", severityNote: "warning", revisions: "all", violator: "client", detection: "stateful", title: "Form accept without `content` although fields are required", section: "3.7", spec: {revision: null, path: "client/elicitation"} },
+  { id: "result-defaults-applied", severity: "info", severityNote: "info", revisions: "2025-11-25, 2026-07-28", violator: "client", detection: "stateful", title: "Defaulted optional field omitted from an accepted answer", section: "3.7", spec: {revision: null, path: "client/elicitation"} },
+  { id: "result-r3-extra-fields", severity: "info", severityNote: "info", revisions: "2026-07-28", violator: "client", detection: "exact", title: "`resultType`, `_meta` or JSON-RPC envelope inside an ElicitResult", section: "3.7", spec: {revision: null, path: "client/elicitation"} },
+  { id: "form-secret-value", severity: "warning", severityNote: "warning (heuristic)", revisions: "all", violator: "client", detection: "heuristic", title: "A credential-looking value typed into accepted form content (project rule)", section: "3.5", spec: {revision: null, path: "client/elicitation"} },
+];
 
 const ACTIONS = new Set(["accept", "decline", "cancel"]);
 

@@ -1,38 +1,26 @@
+// The revision-level rules of 2026-07-28 requests and of HTTP requests after initialize (rules.md §1.4):
+// the `_meta` every modern request carries, the MCP-Protocol-Version header, and the server's answer to a
+// request that lacked them.
 import type { MessageRecord } from "../../capture/record.ts";
-import { META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION } from "../../protocol/revision.ts";
-import { isObject } from "../pointer.ts";
-import type { Report } from "./types.ts";
+import { isModern, META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION } from "../../protocol/revision.ts";
+import { isObject } from "../../util/json.ts";
+import { readEnvelope, type EnvelopeDefects } from "../correlator/defects.ts";
+import type { Report, RuleMeta, RuleModule } from "./types.ts";
 
-/** What a 2026-07-28 request got wrong in its envelope; the server's answer to it is judged against this. */
-export interface EnvelopeDefects {
-  /** rev-meta-required: `_meta` lacks protocolVersion or clientCapabilities. */
-  missingMeta: boolean;
-  /** rev-header-meta-mismatch: the MCP-Protocol-Version header differs from `_meta`. */
-  headerMismatch: boolean;
-}
+export const meta: readonly RuleMeta[] = [
+  { id: "rev-meta-required", severity: "error", severityNote: "error", revisions: "2026-07-28", violator: "client (+server if not rejected)", detection: "exact", title: "Request lacks `_meta` protocolVersion or clientCapabilities; server must answer -32602 with HTTP 400", section: "1.4", spec: {revision: "2026-07-28", path: "basic/index"} },
+  { id: "rev-header-meta-mismatch", severity: "error", severityNote: "error", revisions: "2026-07-28 HTTP", violator: "client (+server)", detection: "exact", title: "`MCP-Protocol-Version` header ≠ `_meta` version; server must answer 400 with -32020", section: "1.4", spec: {revision: "2026-07-28", path: "basic/transports/streamable-http"} },
+  { id: "rev-header-missing", severity: "error", severityNote: "error", revisions: "2025-06-18, 2025-11-25, 2026-07-28 (HTTP)", violator: "client", detection: "exact (HTTP only)", title: "`MCP-Protocol-Version` header missing", section: "1.4", spec: {revision: "2026-07-28", path: "basic/transports/streamable-http"} },
+];
 
-const WELL_FORMED: EnvelopeDefects = Object.freeze({ missingMeta: false, headerMismatch: false });
-
-/**
- * rev-meta-required, rev-header-meta-mismatch, rev-header-missing for a 2026-07-28 request
- * (basic/index.mdx § "_meta"; streamable-http.mdx § "Protocol Version Header").
- */
-export function checkModernRequestEnvelope(params: Record<string, unknown>, record: MessageRecord, at: string, report: Report): EnvelopeDefects {
+/** rev-meta-required, rev-header-meta-mismatch, rev-header-missing for a 2026-07-28 request (basic/index.mdx § "_meta"; streamable-http.mdx § "Protocol Version Header"). */
+function checkModernRequest(params: Record<string, unknown>, record: MessageRecord, at: string, report: Report): void {
+  const e = readEnvelope(params, record);
   const meta = params._meta;
-  const noVersion = !isObject(meta) || typeof meta[META_PROTOCOL_VERSION] !== "string";
-  const noCaps = !isObject(meta) || !isObject(meta[META_CLIENT_CAPABILITIES]);
-  const missingMeta = noVersion || noCaps;
-  const postHeader = record.transport === "http" && record.method === "POST";
-  const header = postHeader ? record.headers?.["mcp-protocol-version"] : undefined;
-  const metaVersion = isObject(meta) ? meta[META_PROTOCOL_VERSION] : undefined;
-  // Nearly every request is well formed: answer it without allocating.
-  if (!missingMeta && (!postHeader || (header !== undefined && (typeof metaVersion !== "string" || header === metaVersion)))) return WELL_FORMED;
   const missing: string[] = [];
-  const defects: EnvelopeDefects = { missingMeta: false, headerMismatch: false };
-  if (noVersion) missing.push(META_PROTOCOL_VERSION);
-  if (noCaps) missing.push(META_CLIENT_CAPABILITIES);
+  if (e.noVersion) missing.push(META_PROTOCOL_VERSION);
+  if (e.noCaps) missing.push(META_CLIENT_CAPABILITIES);
   if (missing.length) {
-    defects.missingMeta = true;
     report({
       rule: "rev-meta-required",
       violator: "client",
@@ -40,19 +28,17 @@ export function checkModernRequestEnvelope(params: Record<string, unknown>, reco
       message: `2026-07-28 request lacks _meta ${missing.map((m) => `"${m}"`).join(" and ")}; every request must carry them.`,
     });
   }
-  if (!postHeader) return defects;
-  if (header === undefined) {
+  if (!e.postHeader) return;
+  if (e.header === undefined) {
     report({ rule: "rev-header-missing", pointer: at || "", message: "POST has no MCP-Protocol-Version header; every 2026-07-28 POST must include it." });
-  } else if (typeof metaVersion === "string" && header !== metaVersion) {
-    defects.headerMismatch = true;
+  } else if (typeof e.metaVersion === "string" && e.header !== e.metaVersion) {
     report({
       rule: "rev-header-meta-mismatch",
       violator: "client",
       pointer: `${at}/params/_meta/${META_PROTOCOL_VERSION.replace(/\//g, "~1")}`,
-      message: `MCP-Protocol-Version header "${header}" differs from _meta protocolVersion "${metaVersion}"; the server must answer 400 with -32020.`,
+      message: `MCP-Protocol-Version header "${e.header}" differs from _meta protocolVersion "${e.metaVersion}"; the server must answer 400 with -32020.`,
     });
   }
-  return defects;
 }
 
 /**
@@ -60,7 +46,7 @@ export function checkModernRequestEnvelope(params: Record<string, unknown>, reco
  * a malformed request must be rejected with that code and status, not answered normally.
  * `code` is undefined for a result; `status` is the HTTP status of the exchange that carried the answer.
  */
-export function checkEnvelopeAnswer(defects: EnvelopeDefects, code: unknown, status: number | undefined, at: string, report: Report): void {
+function checkEnvelopeAnswer(defects: EnvelopeDefects, code: unknown, status: number | undefined, at: string, report: Report): void {
   const judge = (rule: "rev-meta-required" | "rev-header-meta-mismatch", expected: number, what: string) => {
     if (code === undefined) {
       report({ rule, violator: "server", pointer: `${at}/result`, message: `Server answered a request that ${what} normally; it must reject it with ${expected} (HTTP 400).` });
@@ -74,8 +60,29 @@ export function checkEnvelopeAnswer(defects: EnvelopeDefects, code: unknown, sta
 }
 
 /** rev-header-missing for 2025-06-18 / 2025-11-25: every HTTP request after initialize carries the header. */
-export function checkLegacyHeader(record: MessageRecord, at: string, report: Report): void {
+function checkLegacyHeader(record: MessageRecord, at: string, report: Report): void {
   // An enveloped message's headers were the host's request's, not an MCP POST's (stream "envelope").
   if (record.transport !== "http" || record.stream === "envelope" || record.headers?.["mcp-protocol-version"] !== undefined) return;
   report({ rule: "rev-header-missing", pointer: at, message: "HTTP request after initialize has no MCP-Protocol-Version header." });
 }
+
+export const revision: RuleModule = {
+  meta,
+  create: ({ report }) => ({
+    clientRequest({ msg, req, modern }) {
+      if (req.method === "initialize") return;
+      if (modern) checkModernRequest(req.params, msg.record, msg.at, report);
+      else if (msg.scope.initializeSeen) checkLegacyHeader(msg.record, msg.at, report);
+    },
+    clientResponse({ msg }) {
+      if (msg.scope.initializeSeen && !isModern(msg.scope.revision)) checkLegacyHeader(msg.record, msg.at, report);
+    },
+    clientNotification({ msg }) {
+      // transports.mdx § "Protocol Version Header": every HTTP request after initialize, notifications included.
+      if (msg.scope.initializeSeen && !isModern(msg.scope.revision)) checkLegacyHeader(msg.record, msg.at, report);
+    },
+    serverResponse({ msg, req, error }) {
+      if (req.envelope) checkEnvelopeAnswer(req.envelope, error === undefined ? undefined : error.code, msg.exchange?.status, msg.at, report);
+    },
+  }),
+};

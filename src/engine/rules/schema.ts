@@ -1,9 +1,31 @@
 // requestedSchema rules (rules.md §3.4). The allowed shapes are schema.ts PrimitiveSchemaDefinition per
 // revision; § "Requested Schema" limits form mode to "flat objects with primitive properties only".
 import type { CheckContext } from "./context.ts";
-import type { Severity } from "./types.ts";
+import type { RuleMeta, Severity } from "./types.ts";
 import { enumOptions, has, isObject, isR2Plus, isFormat, isStringArray, jsonType, propertyKind, ptr, validateValue } from "./validate.ts";
 import type { Era, Json, PropertyKind } from "./validate.ts";
+
+export const meta: readonly RuleMeta[] = [
+  { id: "schema-root-object", severity: "error", severityNote: "error", revisions: "all", violator: "server", detection: "exact", title: "Root not `type:\"object\"` with `properties`", section: "3.4", spec: {revision: null, path: "client/elicitation"} },
+  { id: "schema-root-keywords", severity: "info", severityNote: "info / warning", revisions: "all", violator: "server", detection: "exact", title: "Unsupported root keywords", section: "3.4", spec: {revision: null, path: "client/elicitation"} },
+  { id: "schema-required-list", severity: "error", severityNote: "error / info", revisions: "all", violator: "server", detection: "exact", title: "`required` not a string[]; names not in `properties`", section: "3.4", spec: {revision: null, path: "client/elicitation"} },
+  { id: "schema-flat", severity: "error", severityNote: "error", revisions: "all", violator: "server", detection: "exact", title: "Nested object or non-enum array property", section: "3.4", spec: {revision: null, path: "client/elicitation"} },
+  { id: "schema-property-type", severity: "error", severityNote: "error", revisions: "all", violator: "server", detection: "exact", title: "Property type not string, number, integer or boolean (or an enum array)", section: "3.4", spec: {revision: null, path: "client/elicitation"} },
+  { id: "schema-keywords-per-type", severity: "warning", severityNote: "warning (`pattern`: info in 2025-11-25)", revisions: "all", violator: "server", detection: "exact", title: "Keyword outside the per-type allow-list", section: "3.4", spec: {revision: null, path: "client/elicitation"} },
+  { id: "schema-string-format", severity: "error", severityNote: "error", revisions: "all", violator: "server", detection: "exact", title: "`format` ∉ {email, uri, date, date-time}", section: "3.4", spec: {revision: null, path: "client/elicitation"} },
+  { id: "schema-keyword-value-types", severity: "error", severityNote: "error / info", revisions: "all", violator: "server", detection: "exact", title: "Wrong JSON types for min/max/length keywords; inverted bounds", section: "3.4", spec: {revision: null, path: "client/elicitation"} },
+  { id: "schema-default-r1", severity: "warning", severityNote: "warning", revisions: "2025-06-18", violator: "server", detection: "exact", title: "`default` on a non-boolean type", section: "3.4", spec: {revision: null, path: "client/elicitation"} },
+  { id: "schema-default-type", severity: "error", severityNote: "error", revisions: "2025-11-25, 2026-07-28", violator: "server", detection: "exact", title: "`default` type mismatches the property type", section: "3.4", spec: {revision: null, path: "client/elicitation"} },
+  { id: "schema-default-in-enum", severity: "error", severityNote: "error", revisions: "2025-11-25, 2026-07-28", violator: "server", detection: "exact", title: "Enum `default` not among the options", section: "3.4", spec: {revision: null, path: "client/elicitation"} },
+  { id: "schema-default-in-bounds", severity: "info", severityNote: "info", revisions: "2025-11-25, 2026-07-28", violator: "server", detection: "exact", title: "`default` violates the property's own constraints", section: "3.4", spec: {revision: null, path: "client/elicitation"} },
+  { id: "schema-enum-untitled-single", severity: "error", severityNote: "error", revisions: "all", violator: "server", detection: "exact", title: "Bad `enum` array; mixed with `oneOf`", section: "3.4", spec: {revision: null, path: "client/elicitation"} },
+  { id: "schema-enum-titled-single", severity: "error", severityNote: "error", revisions: "2025-11-25, 2026-07-28", violator: "server", detection: "exact", title: "`oneOf` entries lack string `const` or `title`; mixed with `enum`", section: "3.4", spec: {revision: null, path: "client/elicitation"} },
+  { id: "schema-enum-untitled-multi", severity: "error", severityNote: "error", revisions: "2025-11-25, 2026-07-28", violator: "server", detection: "exact", title: "`items.type` must be \"string\" and `items.enum` a string[]", section: "3.4", spec: {revision: null, path: "client/elicitation"} },
+  { id: "schema-enum-titled-multi", severity: "error", severityNote: "error", revisions: "2025-11-25, 2026-07-28", violator: "server", detection: "exact", title: "Must use `items.anyOf` `{const,title}` (not `items.oneOf`)", section: "3.4", spec: {revision: null, path: "client/elicitation"} },
+  { id: "schema-enum-legacy", severity: "error", severityNote: "error / info", revisions: "all", violator: "server", detection: "exact", title: "`enumNames` length ≠ `enum` length; deprecated from 2025-11-25", section: "3.4", spec: {revision: null, path: "client/elicitation"} },
+  { id: "schema-enum-r1-variants", severity: "error", severityNote: "error / warning", revisions: "2025-06-18", violator: "server", detection: "exact", title: "SEP-1330 enum forms used in 2025-06-18", section: "3.4", spec: {revision: null, path: "client/elicitation"} },
+  { id: "schema-enum-hygiene", severity: "info", severityNote: "info", revisions: "all", violator: "server", detection: "exact", title: "Empty or duplicate options; impossible minItems/maxItems", section: "3.4", spec: {revision: null, path: "client/elicitation"} },
+];
 
 const ROOT_INFO = new Set(["additionalProperties", "title", "description"]);
 const ROOT_WARN = new Set([

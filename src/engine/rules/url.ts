@@ -1,9 +1,20 @@
 // URL-mode rules (rules.md §3.6); the clauses are 2025-11-25 and 2026-07-28 client/elicitation.mdx
 // § "URL Mode Elicitation Requests" and § "Safe URL Handling".
 import type { CheckContext } from "./context.ts";
-import { secretValue } from "./secrets.ts";
+import type { RuleMeta } from "./types.ts";
+import { secretValue } from "../../util/secrets.ts";
 import { has, isAbsoluteUri, isEmail, jsonType, ptr } from "./validate.ts";
 import type { Era, Json } from "./validate.ts";
+
+export const meta: readonly RuleMeta[] = [
+  { id: "url-required-fields", severity: "error", severityNote: "error", revisions: "2025-11-25, 2026-07-28", violator: "server", detection: "exact", title: "URL mode missing `mode`, `message`, `url` (and `elicitationId` in 2025-11-25)", section: "3.6", spec: {revision: null, path: "client/elicitation"} },
+  { id: "url-valid", severity: "error", severityNote: "error", revisions: "2025-11-25, 2026-07-28", violator: "server", detection: "exact", title: "`url` is not an absolute URI", section: "3.6", spec: {revision: null, path: "client/elicitation"} },
+  { id: "url-https", severity: "warning", severityNote: "warning", revisions: "2025-11-25, 2026-07-28", violator: "server", detection: "exact", title: "`url` is not https (loopback: info)", section: "3.6", spec: {revision: null, path: "client/elicitation"} },
+  { id: "url-no-sensitive-data", severity: "error", severityNote: "error (heuristic)", revisions: "2025-11-25, 2026-07-28", violator: "server", detection: "heuristic", title: "Credentials or PII in the URL", section: "3.6", spec: {revision: null, path: "client/elicitation"} },
+  { id: "url-not-preauthenticated", severity: "error", severityNote: "error (heuristic)", revisions: "2025-11-25, 2026-07-28", violator: "server", detection: "heuristic", title: "Pre-authenticated or signed URL", section: "3.6", spec: {revision: null, path: "client/elicitation"} },
+  { id: "url-elicitation-id-removed", severity: "warning", severityNote: "warning", revisions: "2026-07-28", violator: "server", detection: "exact", title: "`elicitationId` present (removed in 2026-07-28)", section: "3.6", spec: {revision: null, path: "client/elicitation"} },
+  { id: "url-punycode", severity: "info", severityNote: "info", revisions: "2025-11-25, 2026-07-28", violator: "(client UI)", detection: "exact", title: "Punycode or confusable host", section: "3.6", spec: {revision: null, path: "client/elicitation"} },
+];
 
 export function checkUrlParams(ep: Json, at: string, ctx: CheckContext, era: Era, fromError: boolean): void {
   const { report } = ctx;

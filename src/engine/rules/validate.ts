@@ -4,7 +4,8 @@
 import { hasElicitation, hasUrlMode, isModern } from "../../protocol/revision.ts";
 import type { Revision } from "../../protocol/revision.ts";
 
-import { isObject, join as ptr } from "../pointer.ts";
+import { isObject } from "../../util/json.ts";
+import { join as ptr } from "../../util/pointer.ts";
 
 // The engine's RFC 6901 pointer builder (escapes `~` and `/`) and object test, under the names the rules use.
 export { isObject, ptr };

@@ -1,7 +1,7 @@
-import { checkElicitParams } from "./rules/payload.ts";
-import type { CheckContext } from "./rules/context.ts";
-import type { FindingInput } from "./rules/types.ts";
-import { eraOf, type Era } from "./rules/validate.ts";
+import { checkElicitParams } from "./payload.ts";
+import type { CheckContext } from "./context.ts";
+import type { FindingInput } from "./types.ts";
+import { eraOf, type Era } from "./validate.ts";
 
 type Where = Parameters<typeof checkElicitParams>[3];
 

@@ -1,9 +1,10 @@
-import type { MessageRecord } from "../../capture/record.ts";
-import { INPUT_METHODS, MRTR_METHODS } from "../../protocol/mrtr.ts";
-import { META_PROTOCOL_VERSION } from "../../protocol/revision.ts";
-import { isObject, join } from "../pointer.ts";
-import { inputMethod, type ClientRequest, type MrtrLink } from "../scope.ts";
-import type { Report } from "./types.ts";
+// The server's side of MRTR results (mrtr.mdx; basic/index.mdx § "ResultType"): resultType, and the shape of an
+// InputRequiredResult apart from the elicitation payloads themselves.
+import { INPUT_METHODS, MRTR_METHODS } from "../../../protocol/mrtr.ts";
+import { isObject } from "../../../util/json.ts";
+import { join } from "../../../util/pointer.ts";
+import type { ClientRequest } from "../../scope.ts";
+import type { Report } from "../types.ts";
 
 /** Final-result fields per method (mrtr-irr-mixed-payload). */
 const FINAL_FIELDS: Record<string, string[]> = {
@@ -156,117 +157,5 @@ export function checkIrr(result: Record<string, unknown>, at: string, req: Clien
     if ("jsonrpc" in entry || "id" in entry) {
       report({ rule: "mrtr-input-request-shape", pointer: "id" in entry ? `${p}/id` : `${p}/jsonrpc`, message: `inputRequests.${key} carries JSON-RPC envelope fields; an input request is {method, params}, keyed by its key.` });
     }
-  }
-}
-
-const isElicitResultLike = (v: unknown): boolean => isObject(v) && typeof v.action === "string";
-const matchesInputType = (method: string | undefined, v: unknown): boolean => {
-  if (!isObject(v)) return false;
-  if (method === "elicitation/create") return "action" in v;
-  if (method === "sampling/createMessage") return "role" in v && "content" in v && "model" in v;
-  if (method === "roots/list") return Array.isArray(v.roots);
-  return true;
-};
-
-/** What a retry got wrong, for the server-side rules that judge the server's answer to it. */
-export interface RetryDefects {
-  missingKeys: boolean;
-  extraKeys: boolean;
-  malformed: boolean;
-  tampered: boolean;
-  declined: boolean;
-}
-
-/** Client-side checks of an MRTR retry against the IRR it answers (mrtr.mdx § "Client Requirements"). */
-export function checkRetry(req: ClientRequest, link: MrtrLink, record: MessageRecord, at: string, idReused: boolean, report: Report): RetryDefects {
-  const params = req.params;
-  const defects: RetryDefects = { missingKeys: false, extraKeys: false, malformed: false, tampered: false, declined: false };
-  if (idReused) {
-    report({ rule: "mrtr-retry-new-id", pointer: `${at}/id`, message: `Retry reuses JSON-RPC id ${JSON.stringify(req.id)} of the request that received the InputRequiredResult (or one still in flight).` });
-  }
-  const orig = link.request;
-  if (req.method !== orig.method || req.target !== orig.target || req.tuple !== orig.tuple) {
-    const what = req.method !== orig.method ? "method" : req.target !== orig.target ? (req.method === "resources/read" ? "uri" : "name") : "arguments";
-    report({ rule: "mrtr-retry-same-request", pointer: what === "method" ? `${at}/method` : `${at}/params/${what}`, message: `Retry changes ${what} of the original ${orig.method} request (record ${orig.record}).` });
-  }
-  if ("requestState" in params) {
-    if (typeof params.requestState !== "string") {
-      report({ rule: "mrtr-request-state-string", violator: "client", pointer: `${at}/params/requestState`, message: "Retry's requestState is not a string." });
-    }
-    if (!link.hasState) {
-      report({ rule: "mrtr-no-invented-state", pointer: `${at}/params/requestState`, message: "Retry sends requestState although the InputRequiredResult gave none." });
-    }
-  }
-  if (link.hasState && params.requestState !== link.state) {
-    defects.tampered = "requestState" in params;
-    report({
-      rule: "mrtr-echo-request-state",
-      pointer: "requestState" in params ? `${at}/params/requestState` : `${at}/params`,
-      message: "requestState" in params ? `Retry's requestState differs from the one the InputRequiredResult (record ${link.record}) gave; it must be echoed byte for byte.` : `Retry omits the requestState the InputRequiredResult (record ${link.record}) gave.`,
-    });
-  }
-  const responses = params.inputResponses;
-  if (responses !== undefined && !isObject(responses)) defects.malformed = true;
-  const given = isObject(responses) ? responses : {};
-  const missing = link.keys.some((k) => !(k in given)) ? link.keys.filter((k) => !(k in given)) : NONE;
-  if (missing.length) {
-    defects.missingKeys = true;
-    report({ rule: "mrtr-fulfil-before-retry", pointer: isObject(responses) ? `${at}/params/inputResponses` : `${at}/params`, message: `Retry lacks inputResponses for ${missing.map((k) => `"${k}"`).join(", ")}; a declined or cancelled ask still needs an entry.` });
-  }
-  // for…in with an own-member test walks the members as Object.entries does, without building the pairs.
-  for (const key in given) {
-    if (!Object.prototype.hasOwnProperty.call(given, key)) continue;
-    const value = given[key];
-    const method = inputMethod(link, key);
-    const p = (): string => join(`${at}/params/inputResponses`, key);
-    if (method === undefined) {
-      defects.extraKeys = true;
-      report({ rule: "mrtr-input-responses-extra-keys", pointer: p(), message: `inputResponses key "${key}" was not requested by the latest InputRequiredResult.` });
-      continue;
-    }
-    if (!matchesInputType(method, value)) {
-      defects.malformed = true;
-      const wrapped = isObject(value) && ("result" in value || "jsonrpc" in value);
-      report({ rule: "mrtr-response-type-match", pointer: p(), message: `inputResponses.${key} is not a ${method === "elicitation/create" ? "ElicitResult" : method === "roots/list" ? "ListRootsResult" : "CreateMessageResult"}${wrapped ? " (it is wrapped in a JSON-RPC response)" : ""}.` });
-    } else if (method === "elicitation/create" && isElicitResultLike(value)) {
-      const action = (value as { action: string }).action;
-      if (action === "decline" || action === "cancel") defects.declined = true;
-      if (!["accept", "decline", "cancel"].includes(action)) defects.malformed = true;
-    }
-  }
-  if (record.transport === "http" && record.method === "POST") checkRetryHeaders(req, record, at, report);
-  return defects;
-}
-
-/** mrtr-retry-headers: a retry is a fresh POST and needs its own standard headers (streamable-http.mdx § "Standard Request Headers"). */
-function checkRetryHeaders(req: ClientRequest, record: MessageRecord, at: string, report: Report): void {
-  const h = record.headers ?? {};
-  const meta = req.params._meta;
-  const version = isObject(meta) ? meta[META_PROTOCOL_VERSION] : undefined;
-  const problems: string[] = [];
-  if (h["mcp-protocol-version"] === undefined) problems.push("MCP-Protocol-Version is missing");
-  else if (typeof version === "string" && h["mcp-protocol-version"] !== version) problems.push(`MCP-Protocol-Version "${h["mcp-protocol-version"]}" ≠ _meta "${version}"`);
-  if (h["mcp-method"] === undefined) problems.push("Mcp-Method is missing");
-  else if (h["mcp-method"] !== req.method) problems.push(`Mcp-Method "${h["mcp-method"]}" ≠ body method "${req.method}"`);
-  if (MRTR_METHODS.has(req.method) && req.target !== null) {
-    if (h["mcp-name"] === undefined) problems.push("Mcp-Name is missing");
-    else if (h["mcp-name"] !== req.target) problems.push(`Mcp-Name "${h["mcp-name"]}" ≠ body "${req.target}"`);
-  }
-  if (problems.length) report({ rule: "mrtr-retry-headers", pointer: at, message: `Retry POST headers: ${problems.join("; ")}.` });
-}
-
-/** Server-side judgement of the server's final answer to a defective retry (mrtr.mdx § "Error Handling"). */
-export function checkServerAfterRetry(defects: RetryDefects, outcome: "complete" | "error" | "input_required", at: string, report: Report): void {
-  // Malformed inputResponses are a protocol error, which a JSON-RPC error answers correctly (§ "Error Handling").
-  if (outcome === "error" && defects.missingKeys && !defects.malformed) {
-    report({ rule: "mrtr-server-rerequest-missing", pointer: `${at}/error`, message: "Retry lacked some inputResponses and the server answered with an error instead of a new InputRequiredResult." });
-  } else if (outcome === "error" && defects.extraKeys && !defects.malformed) {
-    report({ rule: "mrtr-server-ignore-extra", pointer: `${at}/error`, message: "Retry carried every requested key plus extra ones, and the server answered with an error instead of ignoring them." });
-  }
-  if (outcome === "complete" && defects.malformed) {
-    report({ rule: "mrtr-server-validate-input", pointer: `${at}/result`, message: "Retry carried malformed inputResponses and the server still completed the request." });
-  }
-  if (outcome === "complete" && defects.tampered) {
-    report({ rule: "mrtr-tampered-state-accepted", pointer: `${at}/result`, message: "Retry presented an altered requestState and the server still completed the request." });
   }
 }

@@ -1,26 +1,21 @@
-/** One RFC 6901 reference token: `~` → `~0`, `/` → `~1`. */
-const token = (part: string | number): string => {
-  if (typeof part === "number") return String(part);
-  // The payload rules build a pointer for nearly every member they look at; most names need no escaping.
-  return part.includes("~") || part.includes("/") ? part.replace(/~/g, "~0").replace(/\//g, "~1") : part;
-};
+// Small helpers over parsed JSON values, shared by every layer (protocol, capture, engine, panel).
 
-/** RFC 6901 JSON pointer from path segments. */
-export function pointer(...parts: (string | number)[]): string {
-  let out = "";
-  for (const p of parts) out += "/" + token(p);
-  return out;
+export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/**
+ * How many own enumerable members an object has, counting no further than `limit`: asks like "empty?" or
+ * "exactly one?" without the array Object.keys builds (these run for every request and elicitation).
+ */
+export function countKeys(o: object, limit: number): number {
+  let n = 0;
+  for (const key in o) {
+    if (!Object.prototype.hasOwnProperty.call(o, key)) continue;
+    if (++n >= limit) break;
+  }
+  return n;
 }
 
-/** Appends segments to an existing pointer. */
-export function join(base: string, a: string | number, b?: string | number, c?: string | number, ...more: (string | number)[]): string {
-  // Fixed parameters instead of a rest array: this runs for nearly every member the rules look at.
-  let out = base + "/" + token(a);
-  if (b !== undefined) out += "/" + token(b);
-  if (c !== undefined) out += "/" + token(c);
-  for (const p of more) out += "/" + token(p);
-  return out;
-}
+export const isEmptyObject = (o: object): boolean => countKeys(o, 1) === 0;
 
 /**
  * JSON with object keys sorted, for comparing `arguments` across retries. `value` is parsed JSON (no undefined,
@@ -72,20 +67,3 @@ function joinCanonical(value: unknown): string {
   for (let i = 0; i < keys.length; i++) out += (i ? "," : "") + JSON.stringify(keys[i]) + ":" + canonicalJson((value as Record<string, unknown>)[keys[i]!]);
   return out + "}";
 }
-
-export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
-
-/**
- * How many own enumerable members an object has, counting no further than `limit`: asks like "empty?" or
- * "exactly one?" without the array Object.keys builds (these run for every request and elicitation).
- */
-export function countKeys(o: object, limit: number): number {
-  let n = 0;
-  for (const key in o) {
-    if (!Object.prototype.hasOwnProperty.call(o, key)) continue;
-    if (++n >= limit) break;
-  }
-  return n;
-}
-
-export const isEmptyObject = (o: object): boolean => countKeys(o, 1) === 0;

@@ -1,0 +1,87 @@
+// Facts about what a request got wrong that later answers are judged by: the correlator keeps them on the
+// request; the rules that judge the request itself (rules/revision.ts, rules/mrtr/) read the same functions.
+import type { MessageRecord } from "../../capture/record.ts";
+import { META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION } from "../../protocol/revision.ts";
+import { isObject } from "../../util/json.ts";
+import { inputMethod, type ClientRequest, type MrtrLink } from "../scope.ts";
+
+/** A 2026-07-28 request's envelope: its `_meta` fields and, on an HTTP POST, its MCP-Protocol-Version header. */
+export interface Envelope {
+  noVersion: boolean;
+  noCaps: boolean;
+  /** An HTTP POST: the header is required. */
+  postHeader: boolean;
+  header: string | undefined;
+  metaVersion: unknown;
+}
+
+export function readEnvelope(params: Record<string, unknown>, record: MessageRecord): Envelope {
+  const meta = params._meta;
+  const postHeader = record.transport === "http" && record.method === "POST";
+  return {
+    noVersion: !isObject(meta) || typeof meta[META_PROTOCOL_VERSION] !== "string",
+    noCaps: !isObject(meta) || !isObject(meta[META_CLIENT_CAPABILITIES]),
+    postHeader,
+    header: postHeader ? record.headers?.["mcp-protocol-version"] : undefined,
+    metaVersion: isObject(meta) ? meta[META_PROTOCOL_VERSION] : undefined,
+  };
+}
+
+/** What a 2026-07-28 request got wrong in its envelope; the server's answer to it is judged against this. */
+export interface EnvelopeDefects {
+  /** rev-meta-required: `_meta` lacks protocolVersion or clientCapabilities. */
+  missingMeta: boolean;
+  /** rev-header-meta-mismatch: the MCP-Protocol-Version header differs from `_meta`. */
+  headerMismatch: boolean;
+}
+
+/** The defects of an envelope, or undefined for a well-formed one. */
+export function envelopeDefects(e: Envelope): EnvelopeDefects | undefined {
+  const missingMeta = e.noVersion || e.noCaps;
+  const headerMismatch = e.postHeader && e.header !== undefined && typeof e.metaVersion === "string" && e.header !== e.metaVersion;
+  return missingMeta || headerMismatch ? { missingMeta, headerMismatch } : undefined;
+}
+
+/** What a retry got wrong, for the rules that judge the server's answer to it (mrtr.mdx § "Error Handling"). */
+export interface RetryDefects {
+  missingKeys: boolean;
+  extraKeys: boolean;
+  malformed: boolean;
+  tampered: boolean;
+  declined: boolean;
+}
+
+/** Whether an inputResponses value is the result type of its input request's method. */
+export const matchesInputType = (method: string | undefined, v: unknown): boolean => {
+  if (!isObject(v)) return false;
+  if (method === "elicitation/create") return "action" in v;
+  if (method === "sampling/createMessage") return "role" in v && "content" in v && "model" in v;
+  if (method === "roots/list") return Array.isArray(v.roots);
+  return true;
+};
+
+export function retryDefects(req: ClientRequest, link: MrtrLink): RetryDefects {
+  const params = req.params;
+  const defects: RetryDefects = { missingKeys: false, extraKeys: false, malformed: false, tampered: false, declined: false };
+  if (link.hasState && params.requestState !== link.state) defects.tampered = "requestState" in params;
+  const responses = params.inputResponses;
+  if (responses !== undefined && !isObject(responses)) defects.malformed = true;
+  const given = isObject(responses) ? responses : {};
+  if (link.keys.some((k) => !(k in given))) defects.missingKeys = true;
+  for (const key in given) {
+    if (!Object.prototype.hasOwnProperty.call(given, key)) continue;
+    const value = given[key];
+    const method = inputMethod(link, key);
+    if (method === undefined) {
+      defects.extraKeys = true;
+      continue;
+    }
+    if (!matchesInputType(method, value)) defects.malformed = true;
+    else if (method === "elicitation/create" && isObject(value) && typeof value.action === "string") {
+      const action = value.action;
+      if (action === "decline" || action === "cancel") defects.declined = true;
+      if (!["accept", "decline", "cancel"].includes(action)) defects.malformed = true;
+    }
+  }
+  return defects;
+}
