@@ -1,7 +1,8 @@
 // The bench page's script (compiled by esbuild and inlined by server.ts). It talks to the bench server the way an
 // MCP Streamable HTTP client does — JSON-RPC POSTs with Accept, MCP-Protocol-Version and Mcp-Session-Id — and
-// times each fetch from the call to the last byte read, on the page's own sub-millisecond clock.
-export {};
+// times each fetch from the call to the last byte read, on the page's own sub-millisecond clock. Its traffic that is
+// not MCP is pageOther.ts's.
+import { chatBlock, plainBlock } from "./pageOther.ts";
 
 interface SseBlock {
   /** Per fetch: call → stream end (ms). */
@@ -85,4 +86,4 @@ async function sseBlock(n: number): Promise<SseBlock> {
   return out;
 }
 
-Object.assign(window, { benchReady: init(), jsonBlock, sseBlock });
+Object.assign(window, { benchReady: init(), jsonBlock, sseBlock, plainBlock, chatBlock });

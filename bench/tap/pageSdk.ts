@@ -5,6 +5,7 @@
 // SSE event's page-read time is when the SDK hands it over (onprogress, or the result).
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { chatBlock, plainBlock } from "./pageOther.ts";
 
 const now = (): number => performance.timeOrigin + performance.now();
 const client = new Client({ name: "bench-tap-sdk-page", version: "1.0.0" }, { capabilities: { elicitation: { form: {}, url: {} } } });
@@ -47,4 +48,4 @@ async function sseBlock(n: number): Promise<{ times: number[]; first: number[]; 
   return out;
 }
 
-Object.assign(window, { benchReady: init(), jsonBlock, sseBlock });
+Object.assign(window, { benchReady: init(), jsonBlock, sseBlock, plainBlock, chatBlock });
