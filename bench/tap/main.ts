@@ -1,26 +1,35 @@
 // `npm run bench:tap`: the page tap's cost as the page feels it, in headless Chromium, measured the way
-// ../shared/benchmarking.md prescribes for these noisy 2-core VMs:
-//   - three browsers alive at once, A and C without the extension and B with dist/chrome loaded, each on the same
-//     bench page (COOP/COEP, so its clock ticks in 5 µs) served by a local MCP-shaped server (server.ts);
-//   - they take turns in short blocks — 10 JSON tools/call fetches, or 2 SSE tools/call fetches — in a shuffled
-//     order, with a ~60 ms gap after each block so the tap's deferred work (its ~50 ms batch post, the relay, the
-//     worker) lands in its own browser's turn; a turn is one block on each browser, in shuffled order;
-//   - every round relaunches all three browsers; per round, B's median over the mean of A's and C's medians;
-//     across rounds the geometric mean with a 95% t-interval, and the A/A floor (C over A) beside every figure.
+// ../shared/benchmarking.md prescribes for these noisy 2-core VMs, beside the peers that matter:
+//   - five browsers alive at once, each on the same bench page (COOP/COEP, so its clock ticks in 5 µs) served by a
+//     local server (server.ts): A and C with no extension (the bare baselines), B with dist/chrome (the tap), N with
+//     no extension but network recording on in the page (CDP Network.enable and setAttachDebugStack, what DevTools
+//     sends when it opens), and P with a pass-through build (passthrough/: `fetch` a Proxy that only calls through,
+//     the floor of any fetch tap);
+//   - they take turns in short blocks — 10 MCP JSON fetches, 2 MCP SSE fetches, 10 plain JSON API fetches or one
+//     chat token stream of 2,000 events — in a shuffled order, with a ~60 ms gap after each block so the tap's
+//     deferred work (its batch post, the relay, the worker) lands in its own browser's turn; a turn is one block on
+//     each browser, in shuffled order;
+//   - every round relaunches all five browsers; per round each browser's median, the bare baseline is the mean of
+//     A's and C's; across rounds geometric means (ratios) or means (differences) with 95% t-intervals, and the A/A
+//     floor (C against A) beside the figures.
 // Figures: page time per fetch (in the page, call → last byte read), main-thread CPU per fetch (CDP
 // Performance.getMetrics ThreadTime around block + gap), process CPU of every browser process (/proc, block + gap)
-// and the server-send → page-read delay of SSE events (first event and later events apart, p50/p90/p99; B minus
-// the mean of A and C per round, mean across rounds with a t-interval). A benchmark: it prints, it does not assert.
+// and the server-send → page-read delay of MCP SSE events. Compared: what the tap adds (B − base) against what
+// network recording adds (N − base) on MCP traffic, and against what a pass-through wrapper adds (P − base) on
+// traffic that is not MCP. A benchmark: it prints, it does not assert. docs/benchmarks-tap.md has the method.
 //
-// Environment: BENCH_TAP_ROUNDS (12), BENCH_TAP_TURNS (20 JSON + 20 SSE turns a round), BENCH_TAP_GAP_MS (60),
-// BENCH_TAP_WARMUP (2 turns of each kind), BENCH_TAP_EXTENSION (dist/chrome), BENCH_TAP_SSE_EVENTS (8),
-// BENCH_TAP_SSE_SPACING_MS (4), BENCH_TAP_JSON (path: also write the raw per-round figures there).
+// Environment: BENCH_TAP_ROUNDS (12), BENCH_TAP_TURNS (20 turns of each of the four kinds a round), BENCH_TAP_GAP_MS
+// (60), BENCH_TAP_WARMUP (2 turns of each kind), BENCH_TAP_EXTENSION (dist/chrome), BENCH_TAP_SSE_EVENTS (8),
+// BENCH_TAP_SSE_SPACING_MS (4), BENCH_TAP_CHAT_EVENTS (2000), BENCH_TAP_CHAT_BURST (10 events a write),
+// BENCH_TAP_CHAT_SPACING_MS (1), BENCH_TAP_JSON (path: also write the raw per-round figures there),
+// BENCH_TAP_COMPARE (C loads that build instead of none; the baseline is then A alone).
 import { createHash } from "node:crypto";
 import { fork } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { cpus, tmpdir, totalmem } from "node:os";
+import { copyFileSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, tmpdir, totalmem } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import * as esbuild from "esbuild";
 import { launch, threadTimeMs, type Browser, type Session } from "./cdp.ts";
 import { cpuMs, processTree } from "./proc.ts";
 import { meanInterval, median, quantile, ratioInterval, verdict, type Interval } from "./stats.ts";
@@ -29,12 +38,21 @@ const ROUNDS = Number(process.env.BENCH_TAP_ROUNDS ?? 12);
 const TURNS = Number(process.env.BENCH_TAP_TURNS ?? 20);
 const GAP_MS = Number(process.env.BENCH_TAP_GAP_MS ?? 60);
 const WARMUP = Number(process.env.BENCH_TAP_WARMUP ?? 2);
-const JSON_PER_BLOCK = 10;
-const SSE_PER_BLOCK = 2;
 const EXTENSION = resolve(process.env.BENCH_TAP_EXTENSION ?? "dist/chrome");
-const NAMES = ["A", "B", "C"] as const;
+
+const ALL_KINDS = ["json", "sse", "plain", "chat"] as const;
+type Kind = (typeof ALL_KINDS)[number];
+/** BENCH_TAP_KINDS (development): only these kinds of blocks, e.g. `chat,plain`; the report leaves the others out. */
+const KINDS: readonly Kind[] = process.env.BENCH_TAP_KINDS ? ALL_KINDS.filter((kind) => process.env.BENCH_TAP_KINDS!.split(",").includes(kind)) : ALL_KINDS;
+/** Fetches in one block of each kind. */
+const PER_BLOCK: Record<Kind, number> = { json: 10, sse: 2, plain: 10, chat: 1 };
+const KIND_LABEL: Record<Kind, string> = { json: "MCP JSON fetch", sse: "MCP SSE fetch", plain: "plain JSON fetch", chat: "chat stream" };
+/** MCP traffic (the tap records it) and traffic that is not MCP (the tap must leave it on its fast path). */
+const MCP_KINDS: readonly Kind[] = KINDS.filter((kind) => kind === "json" || kind === "sse");
+const OTHER_KINDS: readonly Kind[] = KINDS.filter((kind) => kind === "plain" || kind === "chat");
+
+const NAMES = ["A", "C", "B", "N", "P"] as const;
 type Name = (typeof NAMES)[number];
-type Kind = "json" | "sse";
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 const shuffle = <T>(xs: T[]): T[] => {
@@ -46,7 +64,8 @@ const shuffle = <T>(xs: T[]): T[] => {
 };
 
 // ---------------------------------------------------------------------------------------------------------------
-// Set-up: a frozen copy of the extension (a rebuild mid-run must not change B), and the server in its own process.
+// Set-up: frozen copies of the extensions (a rebuild mid-run must not change B), the pass-through build, the server
+// in its own process.
 
 if (!existsSync(join(EXTENSION, "manifest.json"))) {
   console.error(`bench:tap: no extension at ${EXTENSION} — run \`node build.mjs\` first.`);
@@ -58,11 +77,40 @@ cpSync(EXTENSION, snapshot, { recursive: true });
 const COMPARE = process.env.BENCH_TAP_COMPARE ? resolve(process.env.BENCH_TAP_COMPARE) : undefined;
 const snapshotC = COMPARE ? mkdtempSync(join(tmpdir(), "bench-tap-ext-c-")) : undefined;
 if (COMPARE && snapshotC) cpSync(COMPARE, snapshotC, { recursive: true });
-const digest = (file: string): string => (existsSync(join(snapshot, file)) ? createHash("sha256").update(readFileSync(join(snapshot, file))).digest("hex").slice(0, 12) : "-");
+/** Seat P: the pass-through build, compiled here from passthrough/page.ts. */
+const passthrough = mkdtempSync(join(tmpdir(), "bench-tap-ext-p-"));
+copyFileSync(fileURLToPath(new URL("./passthrough/manifest.json", import.meta.url)), join(passthrough, "manifest.json"));
+await esbuild.build({
+  entryPoints: [fileURLToPath(new URL("./passthrough/page.ts", import.meta.url))],
+  outfile: join(passthrough, "page.js"),
+  bundle: true,
+  format: "iife",
+  target: "chrome111",
+  platform: "browser",
+  minify: true,
+  logLevel: "warning",
+});
+const digest = (dir: string, file: string): string => (existsSync(join(dir, file)) ? createHash("sha256").update(readFileSync(join(dir, file))).digest("hex").slice(0, 12) : "-");
+
+const EXTENSION_OF: Partial<Record<Name, string>> = { B: snapshot, P: passthrough, ...(snapshotC && { C: snapshotC }) };
+/** Seats whose extension has a worker that stores records (the tap's). */
+const hasWorker = (name: Name): boolean => name === "B" || (name === "C" && snapshotC !== undefined);
+
+/**
+ * What DevTools sends to a page when it opens (devtools-frontend, core/sdk/NetworkManager.ts): Network.enable with
+ * the eager request-body limit (64 KiB) and the response buffer (250 MiB), then setAttachDebugStack.
+ */
+const NETWORK_ENABLE = { maxPostDataSize: 64 * 1024, maxTotalBufferSize: 250 * 1024 * 1024, reportDirectSocketTraffic: true };
 
 const server = fork(fileURLToPath(new URL("./server.ts", import.meta.url)), [], { execArgv: process.execArgv, stdio: ["ignore", "inherit", "inherit", "ipc"] });
-const { port, events: SSE_EVENTS, spacing: SSE_SPACING } = await new Promise<{ port: number; events: number; spacing: number }>((resolveStart, reject) => {
-  server.once("message", (m) => resolveStart(m as { port: number; events: number; spacing: number }));
+interface ServerInfo {
+  port: number;
+  events: number;
+  spacing: number;
+  chat: { events: number; burst: number; spacing: number };
+}
+const { port, events: SSE_EVENTS, spacing: SSE_SPACING, chat: CHAT } = await new Promise<ServerInfo>((resolveStart, reject) => {
+  server.once("message", (m) => resolveStart(m as ServerInfo));
   server.once("exit", (code) => reject(new Error(`bench server exited (${code})`)));
 });
 /** BENCH_TAP_CLIENT=sdk: the page calls the tools through the real SDK client (pageSdk.ts) instead of bare fetch. */
@@ -70,8 +118,7 @@ const PAGE = `http://127.0.0.1:${port}/${process.env.BENCH_TAP_CLIENT === "sdk" 
 
 const cleanup = (): void => {
   if (server.connected) server.disconnect();
-  rmSync(snapshot, { recursive: true, force: true });
-  if (snapshotC) rmSync(snapshotC, { recursive: true, force: true });
+  for (const dir of [snapshot, snapshotC, passthrough]) if (dir) rmSync(dir, { recursive: true, force: true });
 };
 process.on("SIGINT", () => {
   cleanup();
@@ -79,13 +126,15 @@ process.on("SIGINT", () => {
 });
 
 // ---------------------------------------------------------------------------------------------------------------
-// One round: launch A, B, C together, warm up, run the shuffled turns, close.
+// One round: launch the five browsers together, warm up, run the shuffled turns, close.
 
 interface Seat {
   name: Name;
   browser: Browser;
   page: Session;
   worker?: string;
+  /** N: fetches the page's network recording saw end (Network.loadingFinished or loadingFailed events). */
+  recorded?: { ended: number };
 }
 
 interface BlockFigures {
@@ -95,20 +144,25 @@ interface BlockFigures {
   cpu: number[];
   /** CPU per fetch of all the browser's processes, each block (ms), over block + gap. */
   proc: number[];
-  /** SSE only: server-send → page-read (ms). */
+  /** MCP SSE only: server-send → page-read (ms). */
   first: number[];
   later: number[];
 }
 
-type RoundFigures = Record<Kind, Record<Name, BlockFigures>> & {
-  records?: { stored: number | undefined; expected: number };
-  /** CPU of each browser's whole process tree from the first measured turn to 300 ms after the last, per fetch (ms). */
-  wholeRound?: Record<Name, number>;
-};
+interface RoundFigures {
+  blocks: Record<Kind, Record<Name, BlockFigures>>;
+  /** B's stored capture records and the number the traffic should produce. */
+  records: { stored: number | undefined; expected: number };
+  /** N: fetches its network recording saw end, and the number it should have seen. */
+  recorded: { ended: number; expected: number };
+  /** CPU of each browser's whole process tree from the first measured turn to 300 ms after the last (ms). */
+  wholeRound: Record<Name, number>;
+}
 
 const emptyFigures = (): BlockFigures => ({ times: [], cpu: [], proc: [], first: [], later: [] });
+const emptyKind = (): Record<Name, BlockFigures> => ({ A: emptyFigures(), C: emptyFigures(), B: emptyFigures(), N: emptyFigures(), P: emptyFigures() });
 
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
+async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe().catch(() => undefined);
@@ -119,12 +173,12 @@ async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, tim
 }
 
 async function open(name: Name): Promise<Seat> {
-  const browser = await launch(name, name === "B" ? snapshot : name === "C" ? snapshotC : undefined);
+  const browser = await launch(name, EXTENSION_OF[name]);
   try {
     let worker: string | undefined;
-    if (name === "B" || (name === "C" && snapshotC)) {
+    if (hasWorker(name)) {
       // The tap is injected at document_start once the extension is registered: wait for its worker first.
-      worker = await waitFor("B's extension service worker", async () => {
+      worker = await waitFor(`${name}'s extension service worker`, async () => {
         const { targetInfos } = await browser.send<{ targetInfos: { targetId: string; type: string; url: string }[] }>("Target.getTargets");
         return targetInfos.find((t) => t.type === "service_worker" && t.url.startsWith("chrome-extension://"))?.targetId;
       });
@@ -134,35 +188,58 @@ async function open(name: Name): Promise<Seat> {
     await waitFor(`${name}'s bench page`, async () => ((await page.evaluate<boolean>("typeof window.benchReady === 'object'")) ? true : undefined));
     const isolated = await page.evaluate<boolean>("window.benchReady");
     if (!isolated) throw new Error(`${name}: the bench page is not cross-origin isolated (COOP/COEP): timers would be coarse`);
-    // The tap swaps fetch for a Proxy: CDP shows its subtype. A round where B is not tapped (or A/C are) is void.
+    // The tap and the pass-through swap fetch for a Proxy: CDP shows its subtype. A round where a seat's page is not
+    // as it should be (B or P not wrapped, a baseline wrapped) is void.
     const { result } = await page.send<{ result: { subtype?: string } }>("Runtime.evaluate", { expression: "fetch" });
-    const tapped = result.subtype === "proxy";
-    if (tapped !== (name === "B" || (name === "C" && snapshotC !== undefined))) throw new Error(`${name}: fetch is ${tapped ? "" : "not "}wrapped — the extension ${name === "B" ? "did not load" : "leaked into a baseline"}`);
+    const wrapped = result.subtype === "proxy";
+    if (wrapped !== (EXTENSION_OF[name] !== undefined)) throw new Error(`${name}: fetch is ${wrapped ? "" : "not "}wrapped — ${wrapped ? "an extension leaked into a baseline" : "its extension did not load"}`);
     await page.send("Performance.enable");
-    return { name, browser, page, ...(worker && { worker }) };
+    const seat: Seat = { name, browser, page, ...(worker && { worker }) };
+    if (name === "N") {
+      // The bench's own fetches only (not a favicon). A stream the page read to its end may still end in
+      // loadingFailed (net::ERR_ABORTED, canceled) in Chromium.
+      const recorded = { ended: 0 };
+      const ours = new Set<string>();
+      browser.on<{ requestId: string; request: { url: string } }>("Network.requestWillBeSent", ({ requestId, request }) => {
+        if (/\/(mcp|api\/search|v1\/chat\/completions)$/.test(new URL(request.url).pathname)) ours.add(requestId);
+      });
+      const ended = ({ requestId }: { requestId: string }) => void (ours.delete(requestId) && recorded.ended++);
+      browser.on("Network.loadingFinished", ended);
+      browser.on("Network.loadingFailed", ended);
+      // reportDirectSocketTraffic is newer than some Chromiums: without it if refused.
+      await page.send("Network.enable", NETWORK_ENABLE).catch(() => page.send("Network.enable", { maxPostDataSize: NETWORK_ENABLE.maxPostDataSize, maxTotalBufferSize: NETWORK_ENABLE.maxTotalBufferSize }));
+      await page.send("Network.setAttachDebugStack", { enabled: true });
+      seat.recorded = recorded;
+    }
+    return seat;
   } catch (error) {
     await browser.close();
     throw error;
   }
 }
 
+type BlockResult = number[] | { times: number[]; first: number[]; later: number[] } | { times: number[]; events: number[] };
+
 async function block(seat: Seat, kind: Kind, figures: BlockFigures | undefined): Promise<void> {
-  const n = kind === "json" ? JSON_PER_BLOCK : SSE_PER_BLOCK;
+  const n = PER_BLOCK[kind];
   const pids = processTree(seat.browser.pid);
   const thread0 = await threadTimeMs(seat.page);
   const proc0 = cpuMs(pids);
-  const result = await seat.page.evaluate<number[] | { times: number[]; first: number[]; later: number[] }>(kind === "json" ? `jsonBlock(${n})` : `sseBlock(${n})`);
+  const result = await seat.page.evaluate<BlockResult>(`${kind}Block(${n})`);
   await sleep(GAP_MS);
   const thread1 = await threadTimeMs(seat.page);
   const proc1 = cpuMs(pids);
+  if ("events" in result && result.events.some((e) => e !== CHAT.events)) throw new Error(`${seat.name}: a chat stream delivered ${result.events.join(", ")} events, not ${CHAT.events}`);
   if (!figures) return;
   figures.cpu.push((thread1 - thread0) / n);
   figures.proc.push((proc1 - proc0) / n);
   if (Array.isArray(result)) figures.times.push(...result);
   else {
     figures.times.push(...result.times);
-    figures.first.push(...result.first);
-    figures.later.push(...result.later);
+    if ("first" in result) {
+      figures.first.push(...result.first);
+      figures.later.push(...result.later);
+    }
   }
 }
 
@@ -193,145 +270,216 @@ async function round(): Promise<RoundFigures> {
   try {
     const failed = settled.find((s) => s.status === "rejected");
     if (failed) throw (failed as PromiseRejectedResult).reason;
-    const figures: RoundFigures = { json: { A: emptyFigures(), B: emptyFigures(), C: emptyFigures() }, sse: { A: emptyFigures(), B: emptyFigures(), C: emptyFigures() } };
-    const kinds: Kind[] = shuffle([...Array<Kind>(TURNS).fill("json"), ...Array<Kind>(TURNS).fill("sse")]);
-    const warmup: Kind[] = Array.from({ length: WARMUP }, () => ["json", "sse"] as Kind[]).flat();
+    const blocks = { json: emptyKind(), sse: emptyKind(), plain: emptyKind(), chat: emptyKind() };
+    const kinds: Kind[] = shuffle(KINDS.flatMap((kind) => Array<Kind>(TURNS).fill(kind)));
+    const warmup: Kind[] = Array.from({ length: WARMUP }, () => [...KINDS]).flat();
     for (const kind of warmup) for (const seat of shuffle([...seats])) await block(seat, kind, undefined);
     const trees = seats.map((seat) => processTree(seat.browser.pid));
     const start = trees.map(cpuMs);
-    for (const kind of kinds) for (const seat of shuffle([...seats])) await block(seat, kind, figures[kind][seat.name]);
+    for (const kind of kinds) for (const seat of shuffle([...seats])) await block(seat, kind, blocks[kind][seat.name]);
     await sleep(300);
-    const fetches = TURNS * (JSON_PER_BLOCK + SSE_PER_BLOCK);
-    const used = seats.map((seat, i) => [seat.name, (cpuMs(processTree(seat.browser.pid)) - start[i]!) / fetches] as const);
-    figures.wholeRound = Object.fromEntries(used) as Record<Name, number>;
+    const wholeRound = Object.fromEntries(seats.map((seat, i) => [seat.name, cpuMs(processTree(seat.browser.pid)) - start[i]!])) as Record<Name, number>;
     const b = seats.find((s) => s.name === "B")!;
-    // The page's initialize (4 records) and initialized (3); a JSON fetch: request, response, result, end; an SSE
-    // fetch: request, response, each event, end. The SDK client also asks for the standalone GET stream once (405:
-    // response, end).
+    const n = seats.find((s) => s.name === "N")!;
+    // The page's initialize (4 records) and initialized (3); an MCP JSON fetch: request, response, result, end; an
+    // MCP SSE fetch: request, response, each event, end. The SDK client also asks for the standalone GET stream once
+    // (405: response, end). Traffic that is not MCP: none.
     const turns = WARMUP + TURNS;
     const setup = 7 + (process.env.BENCH_TAP_CLIENT === "sdk" ? 2 : 0);
-    figures.records = { stored: await storedRecords(b), expected: setup + turns * (JSON_PER_BLOCK * 4 + SSE_PER_BLOCK * (3 + SSE_EVENTS)) };
-    return figures;
+    const records = { stored: await storedRecords(b), expected: setup + turns * ((KINDS.includes("json") ? PER_BLOCK.json * 4 : 0) + (KINDS.includes("sse") ? PER_BLOCK.sse * (3 + SSE_EVENTS) : 0)) };
+    // N's recording was switched on after the page loaded: it sees every fetch of the warm-up and measured turns.
+    const recorded = { ...n.recorded!, expected: turns * KINDS.reduce((sum, kind) => sum + PER_BLOCK[kind], 0) };
+    return { blocks, records, recorded, wholeRound };
   } finally {
     await Promise.all(seats.map((s) => s.browser.close()));
   }
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Per-round statistics, then across rounds.
+// Per-round figures, then across rounds.
 
-interface RoundSummary {
-  ratio: Record<string, { b: number; aa: number; abs: Record<Name, number> }>;
-  delay: Record<string, { b: number; aa: number; abs: Record<Name, number> }>;
+type Metric = "time" | "cpu" | "proc";
+const METRIC_LABEL: Record<Metric, string> = { time: "page time", cpu: "main-thread CPU", proc: "process CPU" };
+/** The figures with targets; process CPU is printed for information. */
+const GATED: readonly Metric[] = ["time", "cpu"];
+
+/** A browser's figure in a round: the median of its fetches' page times, or of its blocks' CPU per fetch. */
+function value(r: RoundFigures, kind: Kind, metric: Metric, name: Name): number {
+  const f = r.blocks[kind][name];
+  return median(metric === "time" ? f.times : f[metric]);
 }
+/** The bare baseline: the mean of A and C, or A alone when C loads another build (BENCH_TAP_COMPARE). */
+function base(r: RoundFigures, kind: Kind, metric: Metric): number {
+  const a = value(r, kind, metric, "A");
+  return COMPARE ? a : (a + value(r, kind, metric, "C")) / 2;
+}
+const added = (r: RoundFigures, kind: Kind, metric: Metric, name: Name): number => value(r, kind, metric, name) - base(r, kind, metric);
 
-const FIGURES = {
-  "page time / JSON fetch": (r: RoundFigures) => per(r.json, (f) => median(f.times)),
-  "page time / SSE fetch": (r: RoundFigures) => per(r.sse, (f) => median(f.times)),
-  "main-thread CPU / JSON fetch": (r: RoundFigures) => per(r.json, (f) => median(f.cpu)),
-  "main-thread CPU / SSE fetch": (r: RoundFigures) => per(r.sse, (f) => median(f.cpu)),
-  "process CPU / JSON fetch": (r: RoundFigures) => per(r.json, (f) => median(f.proc)),
-  "process CPU / SSE fetch": (r: RoundFigures) => per(r.sse, (f) => median(f.proc)),
-};
 const DELAYS = {
-  "SSE first event p50": (r: RoundFigures) => per(r.sse, (f) => quantile(f.first, 0.5)),
-  "SSE first event p90": (r: RoundFigures) => per(r.sse, (f) => quantile(f.first, 0.9)),
-  "SSE first event p99": (r: RoundFigures) => per(r.sse, (f) => quantile(f.first, 0.99)),
-  "SSE later events p50": (r: RoundFigures) => per(r.sse, (f) => quantile(f.later, 0.5)),
-  "SSE later events p90": (r: RoundFigures) => per(r.sse, (f) => quantile(f.later, 0.9)),
-  "SSE later events p99": (r: RoundFigures) => per(r.sse, (f) => quantile(f.later, 0.99)),
+  "SSE first event p50": (f: BlockFigures) => quantile(f.first, 0.5),
+  "SSE first event p90": (f: BlockFigures) => quantile(f.first, 0.9),
+  "SSE first event p99": (f: BlockFigures) => quantile(f.first, 0.99),
+  "SSE later events p50": (f: BlockFigures) => quantile(f.later, 0.5),
+  "SSE later events p90": (f: BlockFigures) => quantile(f.later, 0.9),
+  "SSE later events p99": (f: BlockFigures) => quantile(f.later, 0.99),
 };
-const TARGETS: Record<string, { target: number; show: string }> = {
-  "page time / JSON fetch": { target: 1.05, show: "≤1.05×" },
-  "page time / SSE fetch": { target: 1.05, show: "≤1.05×" },
-  "main-thread CPU / JSON fetch": { target: 1.1, show: "≤1.10×" },
-  "main-thread CPU / SSE fetch": { target: 1.1, show: "≤1.10×" },
-  "SSE first event p90": { target: 0.5, show: "≤+0.50 ms" },
-  "SSE later events p50": { target: 0.1, show: "≤+0.10 ms" },
-};
-
-function per(byName: Record<Name, BlockFigures>, f: (x: BlockFigures) => number): Record<Name, number> {
-  return { A: f(byName.A), B: f(byName.B), C: f(byName.C) };
-}
-
-function summarize(r: RoundFigures): RoundSummary {
-  const out: RoundSummary = { ratio: {}, delay: {} };
-  for (const [label, f] of Object.entries(FIGURES)) {
-    const abs = f(r);
-    out.ratio[label] = { b: abs.B / ((abs.A + abs.C) / 2), aa: abs.C / abs.A, abs };
-  }
-  for (const [label, f] of Object.entries(DELAYS)) {
-    const abs = f(r);
-    out.delay[label] = { b: abs.B - (abs.A + abs.C) / 2, aa: abs.C - abs.A, abs };
-  }
-  return out;
-}
+/** The earlier targets on the tap's ratio to the bare baselines (MCP traffic). */
+const RATIO_TARGETS: Partial<Record<`${Metric}/${Kind}`, number>> = { "time/json": 1.05, "time/sse": 1.05, "cpu/json": 1.1, "cpu/sse": 1.1 };
+const DELAY_TARGETS: Record<string, number> = { "SSE first event p90": 0.5, "SSE later events p50": 0.1 };
 
 /** An interval needs two rounds at least: with one, say so instead of printing NaN. */
 const bounds = (i: Interval, f: (x: number) => string) => (Number.isNaN(i.lo) ? "[no interval: 1 round]" : `[${f(i.lo)}, ${f(i.hi)}]`);
 const fmtRatio = (i: Interval) => `${i.estimate.toFixed(3)}× ${bounds(i, (x) => x.toFixed(3))}`;
-const fmtDelta = (i: Interval) => {
-  const s = (x: number) => `${x >= 0 ? "+" : "−"}${Math.abs(x).toFixed(3)}`;
-  return `${s(i.estimate)} ms ${bounds(i, s)}`;
-};
+const signed = (x: number, digits = 3) => `${x >= 0 ? "+" : "−"}${Math.abs(x).toFixed(digits)}`;
+const fmtDelta = (i: Interval) => `${signed(i.estimate)} ms ${bounds(i, (x) => signed(x))}`;
 /** Prints rows with every column padded to its widest cell. */
 function table(rows: string[][]): void {
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => [...(r[c] ?? "")].length)));
   for (const r of rows) console.log(r.map((cell, c) => (c === r.length - 1 ? cell : cell + " ".repeat(widths[c]! - [...cell].length))).join("  ").trimEnd());
 }
+const label = (metric: Metric, kind: Kind) => `${METRIC_LABEL[metric]} / ${KIND_LABEL[kind]}`;
 
-function report(rounds: RoundSummary[], raw: RoundFigures[]): void {
-  const n = rounds.length;
+/**
+ * The ratio of two added costs, per round, with its t-interval across rounds. A ratio over a denominator that the
+ * rounds cannot tell from zero means nothing: then the interval of the denominator is shown instead.
+ */
+function addedRatio(raw: RoundFigures[], kind: Kind, metric: Metric, over: Name, under: Name): string {
+  const denominators = raw.map((r) => added(r, kind, metric, under));
+  const d = meanInterval(denominators);
+  if (!(d.lo > 0)) return `— (${under} adds ${fmtDelta(d)}: not above zero)`;
+  const i = meanInterval(raw.map((r) => added(r, kind, metric, over) / added(r, kind, metric, under)));
+  return `${i.estimate.toFixed(3)}× ${bounds(i, (x) => x.toFixed(3))}`;
+}
+
+/** "A is no more than B" on one figure: B's rounds minus A's, met when the interval is below zero. */
+function noMore(raw: RoundFigures[], kind: Kind, metric: Metric, over: Name, under: Name): { diff: Interval; verdict: string } {
+  const diff = meanInterval(raw.map((r) => value(r, kind, metric, over) - value(r, kind, metric, under)));
+  return { diff, verdict: verdict(diff, 0) };
+}
+
+function mcpTable(raw: RoundFigures[], baseName: string): void {
   console.log();
-  console.log(`bench:tap — ${n} rounds; per browser per round ${TURNS} JSON blocks × ${JSON_PER_BLOCK} fetches and ${TURNS} SSE blocks × ${SSE_PER_BLOCK} fetches (${SSE_EVENTS} events, ${SSE_SPACING} ms apart), gap ${GAP_MS} ms`);
-  console.log(`B = dist/chrome (page.js ${digest("page.js")}, content.js ${digest("content.js")}, background.js ${digest("background.js")}); A, C = no extension`);
-  console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? "?"}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB; ${new Date().toISOString()}`);
-  console.log();
-  console.log("Ratios — per round: B / mean(A,C) of the browsers' medians; across rounds: geometric mean, 95% t-interval. A/A = C / A.");
-  const ratioRows = [["figure", "A · B · C (median of rounds)", "B / mean(A,C) [95% CI]", "A/A: C / A [95% CI]", "target", "verdict"]];
-  for (const label of Object.keys(FIGURES)) {
-    const b = ratioInterval(rounds.map((r) => r.ratio[label]!.b));
-    const aa = ratioInterval(rounds.map((r) => r.ratio[label]!.aa));
-    const abs = NAMES.map((name) => median(rounds.map((r) => r.ratio[label]!.abs[name])).toFixed(label.startsWith("page") ? 2 : 3)).join(" · ") + " ms";
-    const t = TARGETS[label];
-    ratioRows.push([label, abs, fmtRatio(b), fmtRatio(aa), t?.show ?? "(info)", t ? verdict(b, t.target) : ""]);
+  console.log(`MCP traffic: the tap (B) against network recording (N) — added cost = seat − ${baseName} per round, mean over rounds, 95% t-interval;`);
+  console.log("tap / network = per-round ratio of the added costs, mean, 95% t-interval; the target is tap added ≤ network added, judged on B − N.");
+  const mcpRows = [["figure", "tap adds (B − base)", "network recording adds (N − base)", "tap / network (added)", "B − N", "target", "verdict"]];
+  for (const kind of MCP_KINDS) {
+    for (const metric of ["time", "cpu", "proc"] as const) {
+      const gated = GATED.includes(metric);
+      const { diff, verdict: v } = noMore(raw, kind, metric, "B", "N");
+      mcpRows.push([label(metric, kind), fmtDelta(meanInterval(raw.map((r) => added(r, kind, metric, "B")))), fmtDelta(meanInterval(raw.map((r) => added(r, kind, metric, "N")))), addedRatio(raw, kind, metric, "B", "N"), fmtDelta(diff), gated ? "B − N ≤ 0" : "(info)", gated ? v : ""]);
+    }
   }
-  table(ratioRows);
+  table(mcpRows);
+}
+
+function otherTable(raw: RoundFigures[], baseName: string): void {
   console.log();
-  console.log("SSE server-send → page-read — per round: B − mean(A,C) of the browsers' percentiles; across rounds: mean, 95% t-interval. A/A = C − A.");
-  const delayRows = [["figure", "A · B · C (median of rounds)", "B − mean(A,C) [95% CI]", "A/A: C − A [95% CI]", "target", "verdict"]];
-  for (const label of Object.keys(DELAYS)) {
-    const b = meanInterval(rounds.map((r) => r.delay[label]!.b));
-    const aa = meanInterval(rounds.map((r) => r.delay[label]!.aa));
-    const abs = NAMES.map((name) => median(rounds.map((r) => r.delay[label]!.abs[name])).toFixed(3)).join(" · ") + " ms";
-    const t = TARGETS[label];
-    delayRows.push([label, abs, fmtDelta(b), fmtDelta(aa), t?.show ?? (label.endsWith("p99") ? "(printed, not gated)" : "(info)"), t ? verdict(b, t.target) : ""]);
+  console.log(`Traffic that is not MCP: the tap (B) against a pass-through wrapper (P) — added cost = seat − ${baseName}; B / P per round, geometric mean, 95% t-interval;`);
+  console.log("the target is that the tap costs no more than the pass-through, judged on B − P (a tap does at least what P does: 'met' would need it to be cheaper).");
+  const otherRows = [["figure", "tap adds (B − base)", "pass-through adds (P − base)", "tap / pass-through (added)", "B / P", "B − P", "target", "verdict"]];
+  for (const kind of OTHER_KINDS) {
+    for (const metric of ["time", "cpu", "proc"] as const) {
+      const gated = GATED.includes(metric);
+      const { diff, verdict: v } = noMore(raw, kind, metric, "B", "P");
+      otherRows.push([
+        label(metric, kind),
+        fmtDelta(meanInterval(raw.map((r) => added(r, kind, metric, "B")))),
+        fmtDelta(meanInterval(raw.map((r) => added(r, kind, metric, "P")))),
+        addedRatio(raw, kind, metric, "B", "P"),
+        fmtRatio(ratioInterval(raw.map((r) => value(r, kind, metric, "B") / value(r, kind, metric, "P")))),
+        fmtDelta(diff),
+        gated ? "B − P ≤ 0" : "(info)",
+        gated ? v : "",
+      ]);
+    }
+  }
+  table(otherRows);
+}
+
+function delays(raw: RoundFigures[], baseName: string): void {
+  console.log();
+  console.log(`MCP SSE server-send → page-read — per round: seat − ${baseName} of the browsers' percentiles; across rounds: mean, 95% t-interval. A/A = C − A.`);
+  const delayRows = [["figure", "A · C · B · N · P (median of rounds)", "B − base", "N − base", "A/A: C − A", "target", "verdict"]];
+  for (const [name, f] of Object.entries(DELAYS)) {
+    const at = (r: RoundFigures, seat: Name) => f(r.blocks.sse[seat]);
+    const baseAt = (r: RoundFigures) => (COMPARE ? at(r, "A") : (at(r, "A") + at(r, "C")) / 2);
+    const b = meanInterval(raw.map((r) => at(r, "B") - baseAt(r)));
+    const target = DELAY_TARGETS[name];
+    delayRows.push([
+      name,
+      NAMES.map((seat) => median(raw.map((r) => at(r, seat))).toFixed(3)).join(" · ") + " ms",
+      fmtDelta(b),
+      fmtDelta(meanInterval(raw.map((r) => at(r, "N") - baseAt(r)))),
+      fmtDelta(meanInterval(raw.map((r) => at(r, "C") - at(r, "A")))),
+      target !== undefined ? `≤+${target.toFixed(2)} ms` : name.endsWith("p99") ? "(printed, not gated)" : "(info)",
+      target !== undefined ? verdict(b, target) : "",
+    ]);
   }
   table(delayRows);
-  const count = (k: Kind, f: "times" | "first" | "later") => NAMES.map((name) => raw.reduce((a, r) => a + r[k][name][f].length, 0)).join(" · ");
+}
+
+function report(raw: RoundFigures[]): void {
+  const n = raw.length;
+  const baseName = COMPARE ? "A" : "mean(A,C)";
   console.log();
-  console.log(`samples (A · B · C): JSON fetches ${count("json", "times")}; SSE fetches ${count("sse", "times")}; first events ${count("sse", "first")}; later events ${count("sse", "later")}`);
-  const whole = NAMES.map((name) => median(raw.map((r) => r.wholeRound?.[name] ?? Number.NaN)));
-  const wholeRatio = ratioInterval(raw.map((r) => r.wholeRound!.B / ((r.wholeRound!.A + r.wholeRound!.C) / 2)));
-  const wholeAa = ratioInterval(raw.map((r) => r.wholeRound!.C / r.wholeRound!.A));
   console.log(
-    `process CPU of the whole round (all turns, idle time and late work included) per fetch: ${whole.map((x) => x.toFixed(3)).join(" · ")} ms; ` +
-      `B / mean(A,C) ${fmtRatio(wholeRatio)}, A/A ${fmtRatio(wholeAa)}`,
+    `bench:tap — ${n} rounds; per browser per round ${TURNS} blocks of each kind: ${PER_BLOCK.json} MCP JSON fetches; ${PER_BLOCK.sse} MCP SSE fetches (${SSE_EVENTS} events, ${SSE_SPACING} ms apart); ` +
+      `${PER_BLOCK.plain} plain JSON fetches; ${PER_BLOCK.chat} chat stream (${CHAT.events} events, ${CHAT.burst} a write, ${CHAT.spacing} ms apart); gap ${GAP_MS} ms`,
   );
-  const stored = raw.map((r) => r.records?.stored);
-  console.log(`B's worker stored ${stored.map((s) => s ?? "?").join(", ")} capture records per round (expected ${raw[0]?.records?.expected ?? "?"})`);
+  console.log(`B = ${EXTENSION} (page.js ${digest(snapshot, "page.js")}, content.js ${digest(snapshot, "content.js")}, background.js ${digest(snapshot, "background.js")})`);
+  console.log(`N = no extension, network recording on (CDP Network.enable ${JSON.stringify(NETWORK_ENABLE)}, Network.setAttachDebugStack)`);
+  console.log(`P = pass-through build (page.js ${digest(passthrough, "page.js")}); A = no extension; C = ${COMPARE ? `${COMPARE} (BENCH_TAP_COMPARE; the baseline is A alone)` : "no extension"}`);
+  console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? "?"}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB, load average ${loadavg().map((x) => x.toFixed(2)).join(" ")}; ${new Date().toISOString()}`);
+
+  console.log();
+  console.log("Each seat — median over rounds of the browser's per-round median, ms:");
+  const seatRows = [["figure", ...NAMES.map((name) => name)]];
+  for (const kind of KINDS) for (const metric of ["time", "cpu", "proc"] as const) seatRows.push([label(metric, kind), ...NAMES.map((name) => median(raw.map((r) => value(r, kind, metric, name))).toFixed(3))]);
+  table(seatRows);
+
+  if (MCP_KINDS.length > 0) mcpTable(raw, baseName);
+  if (OTHER_KINDS.length > 0) otherTable(raw, baseName);
+
+  console.log();
+  console.log(`Ratios to the bare baseline — per round: seat / ${baseName}; across rounds: geometric mean, 95% t-interval. A/A = C / A. Targets (the tap's, earlier issues) on B.`);
+  const ratioRows = [["figure", "B / base", "N / base", "P / base", "A/A: C / A", "target", "verdict"]];
+  for (const kind of KINDS) {
+    for (const metric of ["time", "cpu", "proc"] as const) {
+      const ratio = (name: Name) => ratioInterval(raw.map((r) => value(r, kind, metric, name) / base(r, kind, metric)));
+      const b = ratio("B");
+      const target = RATIO_TARGETS[`${metric}/${kind}`];
+      const aa = ratioInterval(raw.map((r) => value(r, kind, metric, "C") / value(r, kind, metric, "A")));
+      ratioRows.push([label(metric, kind), fmtRatio(b), fmtRatio(ratio("N")), fmtRatio(ratio("P")), fmtRatio(aa), target ? `≤${target.toFixed(2)}×` : "(info)", target ? verdict(b, target) : ""]);
+    }
+  }
+  table(ratioRows);
+
+  if (KINDS.includes("sse")) delays(raw, baseName);
+
+  console.log();
+  const count = (kind: Kind, f: "times" | "first" | "later") => raw.reduce((a, r) => a + r.blocks[kind].A[f].length, 0);
+  console.log(`samples per browser: MCP JSON fetches ${count("json", "times")}; MCP SSE fetches ${count("sse", "times")} (first events ${count("sse", "first")}, later events ${count("sse", "later")}); plain JSON fetches ${count("plain", "times")}; chat streams ${count("chat", "times")}`);
+  const whole = (name: Name) => ratioInterval(raw.map((r) => r.wholeRound[name] / (COMPARE ? r.wholeRound.A : (r.wholeRound.A + r.wholeRound.C) / 2)));
+  console.log(
+    `process CPU of the whole round (all turns, idle time and late work included): ${NAMES.map((name) => `${name} ${(median(raw.map((r) => r.wholeRound[name])) / 1000).toFixed(2)} s`).join(", ")}; ` +
+      `B / base ${fmtRatio(whole("B"))}, N / base ${fmtRatio(whole("N"))}, P / base ${fmtRatio(whole("P"))}`,
+  );
+  console.log(`B's worker stored ${raw.map((r) => r.records.stored ?? "?").join(", ")} capture records per round (expected ${raw[0]?.records.expected ?? "?"}: MCP traffic only)`);
+  console.log(`N's network recording saw ${raw.map((r) => r.recorded.ended).join(", ")} fetches end per round (expected ${raw[0]?.recorded.expected ?? "?"}: every warm-up and measured fetch)`);
   console.log("verdict rule (benchmarking.md): met when the interval's upper bound is under the target, not met when its lower bound is over it, inconclusive otherwise.");
 }
 
+/** The per-round medians, for BENCH_TAP_JSON readers (B / C under BENCH_TAP_COMPARE and the like). */
+const medians = (r: RoundFigures) => Object.fromEntries(KINDS.map((kind) => [kind, Object.fromEntries((["time", "cpu", "proc"] as const).map((metric) => [metric, Object.fromEntries(NAMES.map((name) => [name, value(r, kind, metric, name)]))]))]));
+
 // ---------------------------------------------------------------------------------------------------------------
 
-const summaries: RoundSummary[] = [];
 const raw: RoundFigures[] = [];
 let failures = 0;
 console.log(`bench:tap: ${ROUNDS} rounds against ${PAGE}; extension snapshot of ${EXTENSION}`);
-if (COMPARE) console.log(`BENCH_TAP_COMPARE: C loads ${COMPARE}, so "A/A" below is C / A (that build's cost) and B / mean(A,C) means nothing: read B / A from BENCH_TAP_JSON.`);
+if (COMPARE) console.log(`BENCH_TAP_COMPARE: C loads ${COMPARE}; the bare baseline is A alone, and "A/A" below is C / A (that build's cost).`);
 try {
-  while (summaries.length < ROUNDS) {
+  while (raw.length < ROUNDS) {
     const started = Date.now();
     let figures: RoundFigures;
     try {
@@ -339,23 +487,22 @@ try {
     } catch (error) {
       // A browser that crashed or would not start on a loaded machine: the round is redone, not counted.
       failures++;
-      console.log(`  round ${summaries.length + 1} failed and is redone: ${(error as Error).message.split("\n")[0]}`);
+      console.log(`  round ${raw.length + 1} failed and is redone: ${(error as Error).message.split("\n")[0]}`);
       if (failures > Math.max(3, ROUNDS / 2)) throw error;
       continue;
     }
-    const s = summarize(figures);
-    summaries.push(s);
     raw.push(figures);
-    const r = (label: string) => `${s.ratio[label]!.b.toFixed(3)} (A/A ${s.ratio[label]!.aa.toFixed(3)})`;
-    const d = (label: string) => `${s.delay[label]!.b >= 0 ? "+" : ""}${s.delay[label]!.b.toFixed(3)}`;
+    const d = (kind: Kind, name: Name) => `${name === "B" ? "tap" : name === "N" ? "net" : "pass"} ${signed(added(figures, kind, "cpu", name))}`;
+    const peers = KINDS.map((kind) => `${KIND_LABEL[kind]} ${d(kind, "B")} ${d(kind, MCP_KINDS.includes(kind) ? "N" : "P")}`).join("; ");
     console.log(
-      `  round ${String(summaries.length).padStart(2)}/${ROUNDS} ${((Date.now() - started) / 1000).toFixed(1)} s: page JSON ${r("page time / JSON fetch")}, SSE ${r("page time / SSE fetch")}; ` +
-        `CPU JSON ${r("main-thread CPU / JSON fetch")}, SSE ${r("main-thread CPU / SSE fetch")}; SSE first p90 ${d("SSE first event p90")} ms, later p50 ${d("SSE later events p50")} ms; ` +
-        `records ${figures.records?.stored ?? "?"}`,
+      `  round ${String(raw.length).padStart(2)}/${ROUNDS} ${((Date.now() - started) / 1000).toFixed(1)} s, added main-thread CPU ms: ${peers}; ` +
+        `A/A ${KIND_LABEL[KINDS[0]!]} ${(value(figures, KINDS[0]!, "cpu", "C") / value(figures, KINDS[0]!, "cpu", "A")).toFixed(3)}; records ${figures.records.stored ?? "?"}, N saw ${figures.recorded.ended}`,
     );
   }
-  report(summaries, raw);
-  if (process.env.BENCH_TAP_JSON) writeFileSync(process.env.BENCH_TAP_JSON, JSON.stringify({ summaries, raw }, null, 1));
+  report(raw);
+  if (process.env.BENCH_TAP_JSON) writeFileSync(process.env.BENCH_TAP_JSON, JSON.stringify({ medians: raw.map(medians), raw }, null, 1));
 } finally {
   cleanup();
 }
+
+
