@@ -16,13 +16,15 @@
 // Performance.getMetrics ThreadTime around block + gap), process CPU of every browser process (/proc, block + gap)
 // and the server-send → page-read delay of MCP SSE events. Compared: what the tap adds (B − base) against what
 // network recording adds (N − base) on MCP traffic, and against what a pass-through wrapper adds (P − base) on
-// traffic that is not MCP. A benchmark: it prints, it does not assert. docs/benchmarks-tap.md has the method.
+// traffic that is not MCP (the statistics and the report: report.ts). A benchmark: it prints, it does not assert.
+// docs/benchmarks-tap.md has the method.
 //
 // Environment: BENCH_TAP_ROUNDS (12), BENCH_TAP_TURNS (20 turns of each of the four kinds a round), BENCH_TAP_GAP_MS
 // (60), BENCH_TAP_WARMUP (2 turns of each kind), BENCH_TAP_EXTENSION (dist/chrome), BENCH_TAP_SSE_EVENTS (8),
 // BENCH_TAP_SSE_SPACING_MS (4), BENCH_TAP_CHAT_EVENTS (2000), BENCH_TAP_CHAT_BURST (10 events a write),
 // BENCH_TAP_CHAT_SPACING_MS (1), BENCH_TAP_JSON (path: also write the raw per-round figures there),
-// BENCH_TAP_COMPARE (C loads that build instead of none; the baseline is then A alone).
+// BENCH_TAP_COMPARE (C loads that build instead of none; the baseline is then A alone), BENCH_TAP_KINDS (a subset
+// of json,sse,plain,chat), BENCH_TAP_CLIENT (sdk: the MCP calls go through the real SDK client, pageSdk.ts).
 import { createHash } from "node:crypto";
 import { fork } from "node:child_process";
 import { copyFileSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -32,7 +34,7 @@ import { fileURLToPath } from "node:url";
 import * as esbuild from "esbuild";
 import { launch, threadTimeMs, type Browser, type Session } from "./cdp.ts";
 import { cpuMs, processTree } from "./proc.ts";
-import { meanInterval, median, quantile, ratioInterval, verdict, type Interval } from "./stats.ts";
+import { ALL_KINDS, createReport, NAMES, PER_BLOCK, type BlockFigures, type Kind, type Name, type RoundFigures, type RunConfig } from "./report.ts";
 
 const ROUNDS = Number(process.env.BENCH_TAP_ROUNDS ?? 12);
 const TURNS = Number(process.env.BENCH_TAP_TURNS ?? 20);
@@ -40,19 +42,8 @@ const GAP_MS = Number(process.env.BENCH_TAP_GAP_MS ?? 60);
 const WARMUP = Number(process.env.BENCH_TAP_WARMUP ?? 2);
 const EXTENSION = resolve(process.env.BENCH_TAP_EXTENSION ?? "dist/chrome");
 
-const ALL_KINDS = ["json", "sse", "plain", "chat"] as const;
-type Kind = (typeof ALL_KINDS)[number];
 /** BENCH_TAP_KINDS (development): only these kinds of blocks, e.g. `chat,plain`; the report leaves the others out. */
-const KINDS: readonly Kind[] = process.env.BENCH_TAP_KINDS ? ALL_KINDS.filter((kind) => process.env.BENCH_TAP_KINDS!.split(",").includes(kind)) : ALL_KINDS;
-/** Fetches in one block of each kind. */
-const PER_BLOCK: Record<Kind, number> = { json: 10, sse: 2, plain: 10, chat: 1 };
-const KIND_LABEL: Record<Kind, string> = { json: "MCP JSON fetch", sse: "MCP SSE fetch", plain: "plain JSON fetch", chat: "chat stream" };
-/** MCP traffic (the tap records it) and traffic that is not MCP (the tap must leave it on its fast path). */
-const MCP_KINDS: readonly Kind[] = KINDS.filter((kind) => kind === "json" || kind === "sse");
-const OTHER_KINDS: readonly Kind[] = KINDS.filter((kind) => kind === "plain" || kind === "chat");
-
-const NAMES = ["A", "C", "B", "N", "P"] as const;
-type Name = (typeof NAMES)[number];
+const KINDS: Kind[] = process.env.BENCH_TAP_KINDS ? ALL_KINDS.filter((kind) => process.env.BENCH_TAP_KINDS!.split(",").includes(kind)) : [...ALL_KINDS];
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 const shuffle = <T>(xs: T[]): T[] => {
@@ -135,28 +126,6 @@ interface Seat {
   worker?: string;
   /** N: fetches the page's network recording saw end (Network.loadingFinished or loadingFailed events). */
   recorded?: { ended: number };
-}
-
-interface BlockFigures {
-  /** Page time of each fetch (ms). */
-  times: number[];
-  /** Main-thread CPU per fetch of each block (ms), ThreadTime over block + gap. */
-  cpu: number[];
-  /** CPU per fetch of all the browser's processes, each block (ms), over block + gap. */
-  proc: number[];
-  /** MCP SSE only: server-send → page-read (ms). */
-  first: number[];
-  later: number[];
-}
-
-interface RoundFigures {
-  blocks: Record<Kind, Record<Name, BlockFigures>>;
-  /** B's stored capture records and the number the traffic should produce. */
-  records: { stored: number | undefined; expected: number };
-  /** N: fetches its network recording saw end, and the number it should have seen. */
-  recorded: { ended: number; expected: number };
-  /** CPU of each browser's whole process tree from the first measured turn to 300 ms after the last (ms). */
-  wholeRound: Record<Name, number>;
 }
 
 const emptyFigures = (): BlockFigures => ({ times: [], cpu: [], proc: [], first: [], later: [] });
@@ -296,183 +265,22 @@ async function round(): Promise<RoundFigures> {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Per-round figures, then across rounds.
 
-type Metric = "time" | "cpu" | "proc";
-const METRIC_LABEL: Record<Metric, string> = { time: "page time", cpu: "main-thread CPU", proc: "process CPU" };
-/** The figures with targets; process CPU is printed for information. */
-const GATED: readonly Metric[] = ["time", "cpu"];
-
-/** A browser's figure in a round: the median of its fetches' page times, or of its blocks' CPU per fetch. */
-function value(r: RoundFigures, kind: Kind, metric: Metric, name: Name): number {
-  const f = r.blocks[kind][name];
-  return median(metric === "time" ? f.times : f[metric]);
-}
-/** The bare baseline: the mean of A and C, or A alone when C loads another build (BENCH_TAP_COMPARE). */
-function base(r: RoundFigures, kind: Kind, metric: Metric): number {
-  const a = value(r, kind, metric, "A");
-  return COMPARE ? a : (a + value(r, kind, metric, "C")) / 2;
-}
-const added = (r: RoundFigures, kind: Kind, metric: Metric, name: Name): number => value(r, kind, metric, name) - base(r, kind, metric);
-
-const DELAYS = {
-  "SSE first event p50": (f: BlockFigures) => quantile(f.first, 0.5),
-  "SSE first event p90": (f: BlockFigures) => quantile(f.first, 0.9),
-  "SSE first event p99": (f: BlockFigures) => quantile(f.first, 0.99),
-  "SSE later events p50": (f: BlockFigures) => quantile(f.later, 0.5),
-  "SSE later events p90": (f: BlockFigures) => quantile(f.later, 0.9),
-  "SSE later events p99": (f: BlockFigures) => quantile(f.later, 0.99),
-};
-/** The earlier targets on the tap's ratio to the bare baselines (MCP traffic). */
-const RATIO_TARGETS: Partial<Record<`${Metric}/${Kind}`, number>> = { "time/json": 1.05, "time/sse": 1.05, "cpu/json": 1.1, "cpu/sse": 1.1 };
-const DELAY_TARGETS: Record<string, number> = { "SSE first event p90": 0.5, "SSE later events p50": 0.1 };
-
-/** An interval needs two rounds at least: with one, say so instead of printing NaN. */
-const bounds = (i: Interval, f: (x: number) => string) => (Number.isNaN(i.lo) ? "[no interval: 1 round]" : `[${f(i.lo)}, ${f(i.hi)}]`);
-const fmtRatio = (i: Interval) => `${i.estimate.toFixed(3)}× ${bounds(i, (x) => x.toFixed(3))}`;
-const signed = (x: number, digits = 3) => `${x >= 0 ? "+" : "−"}${Math.abs(x).toFixed(digits)}`;
-const fmtDelta = (i: Interval) => `${signed(i.estimate)} ms ${bounds(i, (x) => signed(x))}`;
-/** Prints rows with every column padded to its widest cell. */
-function table(rows: string[][]): void {
-  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => [...(r[c] ?? "")].length)));
-  for (const r of rows) console.log(r.map((cell, c) => (c === r.length - 1 ? cell : cell + " ".repeat(widths[c]! - [...cell].length))).join("  ").trimEnd());
-}
-const label = (metric: Metric, kind: Kind) => `${METRIC_LABEL[metric]} / ${KIND_LABEL[kind]}`;
-
-/**
- * The ratio of two added costs, per round, with its t-interval across rounds. A ratio over a denominator that the
- * rounds cannot tell from zero means nothing: then the interval of the denominator is shown instead.
- */
-function addedRatio(raw: RoundFigures[], kind: Kind, metric: Metric, over: Name, under: Name): string {
-  const denominators = raw.map((r) => added(r, kind, metric, under));
-  const d = meanInterval(denominators);
-  if (!(d.lo > 0)) return `— (${under} adds ${fmtDelta(d)}: not above zero)`;
-  const i = meanInterval(raw.map((r) => added(r, kind, metric, over) / added(r, kind, metric, under)));
-  return `${i.estimate.toFixed(3)}× ${bounds(i, (x) => x.toFixed(3))}`;
-}
-
-/** "A is no more than B" on one figure: B's rounds minus A's, met when the interval is below zero. */
-function noMore(raw: RoundFigures[], kind: Kind, metric: Metric, over: Name, under: Name): { diff: Interval; verdict: string } {
-  const diff = meanInterval(raw.map((r) => value(r, kind, metric, over) - value(r, kind, metric, under)));
-  return { diff, verdict: verdict(diff, 0) };
-}
-
-function mcpTable(raw: RoundFigures[], baseName: string): void {
-  console.log();
-  console.log(`MCP traffic: the tap (B) against network recording (N) — added cost = seat − ${baseName} per round, mean over rounds, 95% t-interval;`);
-  console.log("tap / network = per-round ratio of the added costs, mean, 95% t-interval; the target is tap added ≤ network added, judged on B − N.");
-  const mcpRows = [["figure", "tap adds (B − base)", "network recording adds (N − base)", "tap / network (added)", "B − N", "target", "verdict"]];
-  for (const kind of MCP_KINDS) {
-    for (const metric of ["time", "cpu", "proc"] as const) {
-      const gated = GATED.includes(metric);
-      const { diff, verdict: v } = noMore(raw, kind, metric, "B", "N");
-      mcpRows.push([label(metric, kind), fmtDelta(meanInterval(raw.map((r) => added(r, kind, metric, "B")))), fmtDelta(meanInterval(raw.map((r) => added(r, kind, metric, "N")))), addedRatio(raw, kind, metric, "B", "N"), fmtDelta(diff), gated ? "B − N ≤ 0" : "(info)", gated ? v : ""]);
-    }
-  }
-  table(mcpRows);
-}
-
-function otherTable(raw: RoundFigures[], baseName: string): void {
-  console.log();
-  console.log(`Traffic that is not MCP: the tap (B) against a pass-through wrapper (P) — added cost = seat − ${baseName}; B / P per round, geometric mean, 95% t-interval;`);
-  console.log("the target is that the tap costs no more than the pass-through, judged on B − P (a tap does at least what P does: 'met' would need it to be cheaper).");
-  const otherRows = [["figure", "tap adds (B − base)", "pass-through adds (P − base)", "tap / pass-through (added)", "B / P", "B − P", "target", "verdict"]];
-  for (const kind of OTHER_KINDS) {
-    for (const metric of ["time", "cpu", "proc"] as const) {
-      const gated = GATED.includes(metric);
-      const { diff, verdict: v } = noMore(raw, kind, metric, "B", "P");
-      otherRows.push([
-        label(metric, kind),
-        fmtDelta(meanInterval(raw.map((r) => added(r, kind, metric, "B")))),
-        fmtDelta(meanInterval(raw.map((r) => added(r, kind, metric, "P")))),
-        addedRatio(raw, kind, metric, "B", "P"),
-        fmtRatio(ratioInterval(raw.map((r) => value(r, kind, metric, "B") / value(r, kind, metric, "P")))),
-        fmtDelta(diff),
-        gated ? "B − P ≤ 0" : "(info)",
-        gated ? v : "",
-      ]);
-    }
-  }
-  table(otherRows);
-}
-
-function delays(raw: RoundFigures[], baseName: string): void {
-  console.log();
-  console.log(`MCP SSE server-send → page-read — per round: seat − ${baseName} of the browsers' percentiles; across rounds: mean, 95% t-interval. A/A = C − A.`);
-  const delayRows = [["figure", "A · C · B · N · P (median of rounds)", "B − base", "N − base", "A/A: C − A", "target", "verdict"]];
-  for (const [name, f] of Object.entries(DELAYS)) {
-    const at = (r: RoundFigures, seat: Name) => f(r.blocks.sse[seat]);
-    const baseAt = (r: RoundFigures) => (COMPARE ? at(r, "A") : (at(r, "A") + at(r, "C")) / 2);
-    const b = meanInterval(raw.map((r) => at(r, "B") - baseAt(r)));
-    const target = DELAY_TARGETS[name];
-    delayRows.push([
-      name,
-      NAMES.map((seat) => median(raw.map((r) => at(r, seat))).toFixed(3)).join(" · ") + " ms",
-      fmtDelta(b),
-      fmtDelta(meanInterval(raw.map((r) => at(r, "N") - baseAt(r)))),
-      fmtDelta(meanInterval(raw.map((r) => at(r, "C") - at(r, "A")))),
-      target !== undefined ? `≤+${target.toFixed(2)} ms` : name.endsWith("p99") ? "(printed, not gated)" : "(info)",
-      target !== undefined ? verdict(b, target) : "",
-    ]);
-  }
-  table(delayRows);
-}
-
-function report(raw: RoundFigures[]): void {
-  const n = raw.length;
-  const baseName = COMPARE ? "A" : "mean(A,C)";
-  console.log();
-  console.log(
-    `bench:tap — ${n} rounds; per browser per round ${TURNS} blocks of each kind: ${PER_BLOCK.json} MCP JSON fetches; ${PER_BLOCK.sse} MCP SSE fetches (${SSE_EVENTS} events, ${SSE_SPACING} ms apart); ` +
-      `${PER_BLOCK.plain} plain JSON fetches; ${PER_BLOCK.chat} chat stream (${CHAT.events} events, ${CHAT.burst} a write, ${CHAT.spacing} ms apart); gap ${GAP_MS} ms`,
-  );
-  console.log(`B = ${EXTENSION} (page.js ${digest(snapshot, "page.js")}, content.js ${digest(snapshot, "content.js")}, background.js ${digest(snapshot, "background.js")})`);
-  console.log(`N = no extension, network recording on (CDP Network.enable ${JSON.stringify(NETWORK_ENABLE)}, Network.setAttachDebugStack)`);
-  console.log(`P = pass-through build (page.js ${digest(passthrough, "page.js")}); A = no extension; C = ${COMPARE ? `${COMPARE} (BENCH_TAP_COMPARE; the baseline is A alone)` : "no extension"}`);
-  console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? "?"}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB, load average ${loadavg().map((x) => x.toFixed(2)).join(" ")}; ${new Date().toISOString()}`);
-
-  console.log();
-  console.log("Each seat — median over rounds of the browser's per-round median, ms:");
-  const seatRows = [["figure", ...NAMES.map((name) => name)]];
-  for (const kind of KINDS) for (const metric of ["time", "cpu", "proc"] as const) seatRows.push([label(metric, kind), ...NAMES.map((name) => median(raw.map((r) => value(r, kind, metric, name))).toFixed(3))]);
-  table(seatRows);
-
-  if (MCP_KINDS.length > 0) mcpTable(raw, baseName);
-  if (OTHER_KINDS.length > 0) otherTable(raw, baseName);
-
-  console.log();
-  console.log(`Ratios to the bare baseline — per round: seat / ${baseName}; across rounds: geometric mean, 95% t-interval. A/A = C / A. Targets (the tap's, earlier issues) on B.`);
-  const ratioRows = [["figure", "B / base", "N / base", "P / base", "A/A: C / A", "target", "verdict"]];
-  for (const kind of KINDS) {
-    for (const metric of ["time", "cpu", "proc"] as const) {
-      const ratio = (name: Name) => ratioInterval(raw.map((r) => value(r, kind, metric, name) / base(r, kind, metric)));
-      const b = ratio("B");
-      const target = RATIO_TARGETS[`${metric}/${kind}`];
-      const aa = ratioInterval(raw.map((r) => value(r, kind, metric, "C") / value(r, kind, metric, "A")));
-      ratioRows.push([label(metric, kind), fmtRatio(b), fmtRatio(ratio("N")), fmtRatio(ratio("P")), fmtRatio(aa), target ? `≤${target.toFixed(2)}×` : "(info)", target ? verdict(b, target) : ""]);
-    }
-  }
-  table(ratioRows);
-
-  if (KINDS.includes("sse")) delays(raw, baseName);
-
-  console.log();
-  const count = (kind: Kind, f: "times" | "first" | "later") => raw.reduce((a, r) => a + r.blocks[kind].A[f].length, 0);
-  console.log(`samples per browser: MCP JSON fetches ${count("json", "times")}; MCP SSE fetches ${count("sse", "times")} (first events ${count("sse", "first")}, later events ${count("sse", "later")}); plain JSON fetches ${count("plain", "times")}; chat streams ${count("chat", "times")}`);
-  const whole = (name: Name) => ratioInterval(raw.map((r) => r.wholeRound[name] / (COMPARE ? r.wholeRound.A : (r.wholeRound.A + r.wholeRound.C) / 2)));
-  console.log(
-    `process CPU of the whole round (all turns, idle time and late work included): ${NAMES.map((name) => `${name} ${(median(raw.map((r) => r.wholeRound[name])) / 1000).toFixed(2)} s`).join(", ")}; ` +
-      `B / base ${fmtRatio(whole("B"))}, N / base ${fmtRatio(whole("N"))}, P / base ${fmtRatio(whole("P"))}`,
-  );
-  console.log(`B's worker stored ${raw.map((r) => r.records.stored ?? "?").join(", ")} capture records per round (expected ${raw[0]?.records.expected ?? "?"}: MCP traffic only)`);
-  console.log(`N's network recording saw ${raw.map((r) => r.recorded.ended).join(", ")} fetches end per round (expected ${raw[0]?.recorded.expected ?? "?"}: every warm-up and measured fetch)`);
-  console.log("verdict rule (benchmarking.md): met when the interval's upper bound is under the target, not met when its lower bound is over it, inconclusive otherwise.");
-}
-
-/** The per-round medians, for BENCH_TAP_JSON readers (B / C under BENCH_TAP_COMPARE and the like). */
-const medians = (r: RoundFigures) => Object.fromEntries(KINDS.map((kind) => [kind, Object.fromEntries((["time", "cpu", "proc"] as const).map((metric) => [metric, Object.fromEntries(NAMES.map((name) => [name, value(r, kind, metric, name)]))]))]));
-
-// ---------------------------------------------------------------------------------------------------------------
+const config = (): RunConfig => ({
+  turns: TURNS,
+  gapMs: GAP_MS,
+  kinds: KINDS,
+  sse: { events: SSE_EVENTS, spacing: SSE_SPACING },
+  chat: CHAT,
+  extension: EXTENSION,
+  digests: { page: digest(snapshot, "page.js"), content: digest(snapshot, "content.js"), background: digest(snapshot, "background.js"), passthrough: digest(passthrough, "page.js") },
+  network: NETWORK_ENABLE,
+  ...(COMPARE && { compare: COMPARE }),
+  ...(process.env.BENCH_TAP_CLIENT && { client: process.env.BENCH_TAP_CLIENT }),
+  machine: `${cpus().length} × ${cpus()[0]?.model ?? "?"}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB, load average ${loadavg().map((x) => x.toFixed(2)).join(" ")}`,
+  finished: new Date().toISOString(),
+});
+const { medians, progress } = createReport(config());
 
 const raw: RoundFigures[] = [];
 let failures = 0;
@@ -492,17 +300,12 @@ try {
       continue;
     }
     raw.push(figures);
-    const d = (kind: Kind, name: Name) => `${name === "B" ? "tap" : name === "N" ? "net" : "pass"} ${signed(added(figures, kind, "cpu", name))}`;
-    const peers = KINDS.map((kind) => `${KIND_LABEL[kind]} ${d(kind, "B")} ${d(kind, MCP_KINDS.includes(kind) ? "N" : "P")}`).join("; ");
-    console.log(
-      `  round ${String(raw.length).padStart(2)}/${ROUNDS} ${((Date.now() - started) / 1000).toFixed(1)} s, added main-thread CPU ms: ${peers}; ` +
-        `A/A ${KIND_LABEL[KINDS[0]!]} ${(value(figures, KINDS[0]!, "cpu", "C") / value(figures, KINDS[0]!, "cpu", "A")).toFixed(3)}; records ${figures.records.stored ?? "?"}, N saw ${figures.recorded.ended}`,
-    );
+    console.log(`  round ${String(raw.length).padStart(2)}/${ROUNDS} ${((Date.now() - started) / 1000).toFixed(1)} s, ${progress(figures)}; records ${figures.records.stored ?? "?"}, N saw ${figures.recorded.ended}`);
   }
-  report(raw);
-  if (process.env.BENCH_TAP_JSON) writeFileSync(process.env.BENCH_TAP_JSON, JSON.stringify({ medians: raw.map(medians), raw }, null, 1));
+  // The header's machine line and time are the end of the run's.
+  const run = config();
+  createReport(run).print(raw);
+  if (process.env.BENCH_TAP_JSON) writeFileSync(process.env.BENCH_TAP_JSON, JSON.stringify({ config: run, medians: raw.map(medians), raw }, null, 1));
 } finally {
   cleanup();
 }
-
-

@@ -109,3 +109,36 @@ export function verdict(i: Interval, target: number): Verdict {
   if (i.lo > target) return "not met";
   return "inconclusive";
 }
+
+/**
+ * The ratio of two means over the same rounds, mean(xs) / mean(ys), with Fieller's 95% interval: every θ for which a
+ * t-test of the per-round xs − θ·ys does not reject zero. It needs no ratio per round (one round whose ys is near
+ * zero would swamp a mean of ratios), and it agrees with the paired test: θ = 1 lies outside it exactly when the
+ * interval of xs − ys excludes zero. `bounded` is false when mean(ys) cannot be told from zero: then the set is not
+ * an interval (lo and hi are NaN).
+ */
+export function fiellerInterval(xs: readonly number[], ys: readonly number[]): Interval & { bounded: boolean } {
+  const n = xs.length;
+  const mx = mean(xs);
+  const my = mean(ys);
+  const estimate = mx / my;
+  if (n < 2) return { estimate, lo: Number.NaN, hi: Number.NaN, n, bounded: false };
+  let sxx = 0;
+  let syy = 0;
+  let sxy = 0;
+  for (let i = 0; i < n; i++) {
+    sxx += (xs[i]! - mx) ** 2;
+    syy += (ys[i]! - my) ** 2;
+    sxy += (xs[i]! - mx) * (ys[i]! - my);
+  }
+  // Variances of the means.
+  const q = tCritical(n - 1) ** 2 / (n * (n - 1));
+  // (mx − θ my)² ≤ q (sxx − 2θ sxy + θ² syy)  ⇔  a θ² + b θ + c ≤ 0
+  const a = my * my - q * syy;
+  const b = -2 * (mx * my - q * sxy);
+  const c = mx * mx - q * sxx;
+  const disc = b * b - 4 * a * c;
+  if (a <= 0 || disc < 0) return { estimate, lo: Number.NaN, hi: Number.NaN, n, bounded: false };
+  const root = Math.sqrt(disc);
+  return { estimate, lo: (-b - root) / (2 * a), hi: (-b + root) / (2 * a), n, bounded: true };
+}
