@@ -37,7 +37,9 @@ const parse = (text: string): Parsed[] => {
   }
 };
 
-const idOf = (id: unknown): string => (typeof id === "string" ? `s:${id}` : `n:${String(id)}`);
+/** JSON-RPC ids are strings or numbers; any other value (null, an object with its own toString) is a key of its own that pairs with nothing. */
+let unpaired = 0;
+const idOf = (id: unknown): string => (typeof id === "string" ? `s:${id}` : typeof id === "number" ? `n:${id}` : `x:${unpaired++}`);
 
 export function placeStreamEvents(drafts: readonly CaptureRecord[], streams: readonly HarStream[]): void {
   if (streams.length === 0) return;
