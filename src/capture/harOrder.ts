@@ -127,7 +127,8 @@ export function placeStreamEvents(drafts: readonly CaptureRecord[], streams: rea
             }
           } else if (m.method === "notifications/elicitation/complete" && typeof m.params?.elicitationId === "string") {
             const issued = issuedBy.get(`${key}\u0000${m.params.elicitationId}`);
-            if (issued !== undefined && issued !== record) lower[i] = Math.max(lower[i]!, issued.time + EPSILON);
+            // The stream's own order is what the capture does hold: an issuer later on this same stream bounds nothing.
+            if (issued !== undefined && issued !== record && !list.some((e, j) => j > i && e.record === issued)) lower[i] = Math.max(lower[i]!, issued.time + EPSILON);
           } else if (m.method === undefined && m.id !== undefined && record.exchange !== undefined && requestIds.get(record.exchange)?.has(idOf(m.id))) {
             if (answered > -Infinity) lower[i] = Math.max(lower[i]!, answered + EPSILON);
           }
