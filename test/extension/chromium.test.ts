@@ -69,13 +69,21 @@ async function recordsOf(tabId: number, page: Page): Promise<CaptureRecord[]> {
   }
 }
 
-/** Waits until every exchange of the tab has ended (the SDK page keeps no log of its own). */
+/**
+ * Waits until every exchange of the tab has ended and no record has come for 400 ms (the SDK page keeps no log of
+ * its own). Every exchange seen having ended is not enough: the tap posts a burst's records up to 250 ms after it
+ * (src/page/emit.ts FLUSH_MS), so the last exchanges of a run may not have reached the worker yet.
+ */
 async function settled(tabId: number): Promise<CaptureRecord[]> {
+  let stable = 0;
+  let seen = -1;
   for (let attempt = 0; ; attempt++) {
     const records = await browser.records(tabId);
     const open = new Set(records.map((r) => r.exchange));
     for (const r of records) if (r.kind === "end") open.delete(r.exchange);
-    if ((records.length > 0 && open.size === 0) || attempt > 60) return records;
+    stable = records.length === seen ? stable + 1 : 0;
+    seen = records.length;
+    if ((records.length > 0 && open.size === 0 && stable >= 4) || attempt > 100) return records;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
