@@ -6,7 +6,7 @@ import { ensureBuilt } from "../extension/built.ts";
 import { launchWithExtension, type ExtensionBrowser } from "../extension/chromium.ts";
 import { inspectorV2Call, inspectorV2Connect, observe, type Observed } from "./drivers.ts";
 import { startInspectorV2, type InspectorV2 } from "./hostProcess.ts";
-import { expectedRows, findingRow, readPanel, serverCellProblems } from "./panel.ts";
+import { assertPanelShowsCapture } from "./panel.ts";
 import { startHostPeer, type HostPeer, type WireMessage } from "./peer.ts";
 import { hostTools } from "./tools.ts";
 import { analyze, capturedMessages, diffMessages, findingKeys, isJsonRpc, referenceCapture, summary, type FlowSummary } from "./wire.ts";
@@ -154,19 +154,7 @@ describe("MCP Inspector v2 2.12.0 in Chromium, driven through its own UI", { tim
 
   test("the panel shows those flows (upstream server, via the backend, outcome) and findings, the key masked", async () => {
     assert.ok(captured.length > 0, "the capture of the previous tests");
-    const engine = analyze(await extension.records(withExtensionTab));
-    assert.equal(engine.flows.length, 2, "the two calls are the panel's flows (an empty panel proves nothing)");
-    const view = await readPanel(extension, withExtensionTab, { flows: engine.flows.length, findings: engine.findings.length });
-    assert.deepEqual(
-      view.flows.map(({ server: _s, serverTitle: _t, via: _v, viaTitle: _vt, ...row }) => row),
-      expectedRows(engine.flows),
-    );
-    assert.deepEqual(serverCellProblems(view.flows, engine.flows), []);
-    const sorted = (rows: string[][]) => rows.map((r) => JSON.stringify(r)).sort();
-    assert.deepEqual(sorted(view.findings), sorted(engine.findings.map(findingRow)));
-    // Masked by default on screen: the list, and each flow's story, messages and form preview.
-    assert.ok(view.details.some((text) => text.includes("api_key")), "the detail shows the form and the answer (their field names), so masking is what hides the key");
-    assert.ok(![view.text, ...view.details].some((text) => text.includes(SECRET)), "the typed API key is masked in the panel by default");
+    const view = await assertPanelShowsCapture(extension, withExtensionTab, SECRET);
     assert.ok(view.details.every((text) => text.includes("via MCP Inspector backend")), "each flow says it came via MCP Inspector backend");
   });
 });

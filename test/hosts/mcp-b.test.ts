@@ -7,7 +7,7 @@ import { launchWithExtension, type ExtensionBrowser } from "../extension/chromiu
 import { mcpbCall, observe, type Observed } from "./drivers.ts";
 import { startMcpbPages, type McpbPages } from "./mcpb/pages.ts";
 import type { WireEntry } from "./mcpb/ui.ts";
-import { expectedRows, findingRow, readPanel, serverCellProblems } from "./panel.ts";
+import { assertPanelShowsCapture } from "./panel.ts";
 import { hostTools } from "./tools.ts";
 import { analyze, capturedMessages, diffMessages, findingKeys, isJsonRpc, referenceCapture, summary, type Witnessed } from "./wire.ts";
 
@@ -169,19 +169,7 @@ describe("@mcp-b/transports 5.1.0 in Chromium: tab and iframe transports", { tim
 
     test(`${kind}: the panel shows those flows, outcomes and findings, the key masked`, async () => {
       assert.ok(captured.length > 0, "the capture of the previous tests");
-      const engine = analyze(await extension.records(withExtensionTab));
-      assert.equal(engine.flows.length, 2, "the two calls are the panel's flows (an empty panel proves nothing)");
-      const view = await readPanel(extension, withExtensionTab, { flows: engine.flows.length, findings: engine.findings.length });
-      assert.deepEqual(
-        view.flows.map(({ server: _s, serverTitle: _t, via: _v, viaTitle: _vt, ...row }) => row),
-        expectedRows(engine.flows),
-      );
-      assert.deepEqual(serverCellProblems(view.flows, engine.flows), []);
-      const sorted = (rows: string[][]) => rows.map((r) => JSON.stringify(r)).sort();
-      assert.deepEqual(sorted(view.findings), sorted(engine.findings.map(findingRow)));
-      // Masked by default on screen: the list, and each flow's story, messages and form preview.
-      assert.ok(view.details.some((text) => text.includes("api_key")), "the detail shows the form and the answer (their field names), so masking is what hides the key");
-      assert.ok(![view.text, ...view.details].some((text) => text.includes(SECRET)), "the typed API key is masked in the panel by default");
+      const view = await assertPanelShowsCapture(extension, withExtensionTab, SECRET);
       assert.ok(view.details.every((text) => text.includes("via MCP-B postMessage")), "each flow says it came via MCP-B postMessage");
     });
   }

@@ -1,5 +1,6 @@
 import type { Page } from "playwright-core";
-import type { Finding, Flow } from "../../src/engine/index.ts";
+import assert from "node:assert/strict";
+import { analyze, type Finding, type Flow } from "../../src/engine/index.ts";
 import type { ExtensionBrowser } from "../extension/chromium.ts";
 import type { FlowWithVia } from "./wire.ts";
 
@@ -110,4 +111,26 @@ export function serverCellProblems(rows: readonly PanelFlowRow[], flows: readonl
     if ((flow.via || flow.envelope) && !row.via) problems.push(`flow ${row.id}: no Via cell, though the flow came via ${flow.via ?? flow.envelope}`);
   }
   return problems;
+}
+
+/**
+ * The checks every host test makes of the panel: the extension's records give the host's two flows; the panel's rows
+ * and findings are the engine's; its Server cells name each flow's upstream; the form's field names are shown while
+ * the typed secret is on no screen (so masking is what hides it). Returns the view for a host's own checks.
+ */
+export async function assertPanelShowsCapture(browser: ExtensionBrowser, tabId: number, secret: string): Promise<PanelView> {
+  const engine = analyze(await browser.records(tabId));
+  assert.equal(engine.flows.length, 2, "the two calls are the panel's flows (an empty panel proves nothing)");
+  const view = await readPanel(browser, tabId, { flows: engine.flows.length, findings: engine.findings.length });
+  assert.deepEqual(
+    view.flows.map(({ server: _s, serverTitle: _t, via: _v, viaTitle: _vt, ...row }) => row),
+    expectedRows(engine.flows),
+  );
+  assert.deepEqual(serverCellProblems(view.flows, engine.flows), []);
+  const sorted = (rows: string[][]) => rows.map((r) => JSON.stringify(r)).sort();
+  assert.deepEqual(sorted(view.findings), sorted(engine.findings.map(findingRow)));
+  // Masked by default on screen: the list, and each flow's story, messages and form preview.
+  assert.ok(view.details.some((text) => text.includes("api_key")), "the detail shows the form and the answer (their field names), so masking is what hides the key");
+  assert.ok(![view.text, ...view.details].some((text) => text.includes(secret)), "the typed API key is masked in the panel by default");
+  return view;
 }
