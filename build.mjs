@@ -32,12 +32,19 @@ const targets = test
     ];
 const extensionRoot = test ? "dist/test" : "dist";
 
+/**
+ * webextension-polyfill's own minified build, copied unmodified next to the bundles and loaded before each one that
+ * imports the package: the import is aliased to the global it defines (src/shared/polyfill.ts).
+ */
+const POLYFILL = "browser-polyfill.min.js";
+
 /** The per-browser manifest, written from manifest.json. */
 function manifestFor(browser) {
   const manifest = JSON.parse(readFileSync("manifest.json", "utf8"));
   if (browser === "firefox") {
     // An event page, not a service worker: a manifest with both always warns (BACKGROUND_SERVICE_WORKER_IGNORED).
-    manifest.background = { scripts: [manifest.background.service_worker] };
+    // The polyfill first (src/shared/polyfill.ts): Chrome's service worker loads it with importScripts instead.
+    manifest.background = { scripts: [POLYFILL, manifest.background.service_worker] };
     delete manifest.minimum_chrome_version;
     manifest.browser_specific_settings = {
       gecko: { id: GECKO_ID, strict_min_version: "142.0", data_collection_permissions: { required: ["none"] } },
@@ -55,6 +62,7 @@ const statics = (browser) => ({
       mkdirSync(`${out}/icons`, { recursive: true });
       writeFileSync(`${out}/manifest.json`, manifestFor(browser));
       for (const file of ["devtools.html", "panel.html", "panel.css"]) copyFileSync(`panel/${file}`, `${out}/${file}`);
+      copyFileSync(`node_modules/webextension-polyfill/dist/${POLYFILL}`, `${out}/${POLYFILL}`);
       for (const size of [16, 32, 48, 128]) writeFileSync(`${out}/icons/icon-${size}.png`, icon(size));
     });
   },
@@ -72,6 +80,7 @@ for (const browser of ["chrome", "firefox"]) {
     sourcemap: debug ? "linked" : false,
     legalComments: "none",
     define: { __DEBUG__: String(debug), __BROWSER__: JSON.stringify(browser), __TEST__: String(test) },
+    alias: { "webextension-polyfill": "./src/shared/polyfill.ts" },
   };
   // Injected into every frame of every page: small and quick to parse.
   targets.push({ ...common, entryPoints: { page: "src/page/index.ts", content: "src/content/index.ts" }, minify: !debug });

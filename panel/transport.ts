@@ -1,5 +1,5 @@
 /// <reference types="chrome" />
-import { ext } from "../src/shared/ext.ts";
+import browser from "webextension-polyfill";
 import type { DecodeRuleInput } from "../src/shared/decodeRules.ts";
 import type { PanelCommand, WorkerToPanel } from "../src/shared/panelProtocol.ts";
 import { PANEL_PORT, PANEL_SOURCE, PROTOCOL_VERSION, WORKER_SOURCE } from "../src/shared/tags.ts";
@@ -23,8 +23,8 @@ export interface Transport {
 
 /** The inspected tab: DevTools' own, or `?tabId=N` when the panel is opened as a page (tests, no DevTools). */
 export function inspectedTabId(): number | undefined {
-  const devtools = (globalThis as { chrome?: typeof chrome }).chrome?.devtools;
-  if (devtools?.inspectedWindow) return devtools.inspectedWindow.tabId;
+  const inspected = browser.devtools?.inspectedWindow;
+  if (inspected) return inspected.tabId;
   const raw = new URLSearchParams(location.search).get("tabId");
   const fromQuery = raw === null || raw === "" ? NaN : Number(raw);
   return Number.isInteger(fromQuery) && fromQuery >= 0 ? fromQuery : undefined;
@@ -38,7 +38,7 @@ export type Theme = "light" | "dark";
  * "light", "dark" or "firebug" and `onThemeChanged` reports it. Anything but "dark" is light.
  */
 export function watchTheme(onChange: (theme: Theme) => void): Theme {
-  const panels = (globalThis as { chrome?: { devtools?: { panels?: DevtoolsPanelsTheme } } }).chrome?.devtools?.panels;
+  const panels = browser.devtools?.panels as DevtoolsPanelsTheme | undefined;
   const fromName = (name: unknown): Theme => (name === "dark" ? "dark" : "light");
   if (typeof panels?.themeName === "string") {
     const hear = (name: unknown) => onChange(fromName(name));
@@ -64,7 +64,7 @@ interface DevtoolsPanelsTheme {
 
 /** devtools.html: adds the panel to DevTools. */
 export function registerPanel(): void {
-  void ext.devtools.panels.create("MCP Elicitation", "icons/icon-32.png", "panel.html");
+  void browser.devtools?.panels.create("MCP Elicitation", "icons/icon-32.png", "panel.html");
 }
 
 /**
@@ -81,7 +81,7 @@ export function connectTransport(tabId: number, onMessage: (message: WorkerToPan
     if (closed) return;
     let next: chrome.runtime.Port;
     try {
-      next = ext.runtime.connect({ name: PANEL_PORT });
+      next = browser.runtime.connect({ name: PANEL_PORT });
     } catch {
       onStatus(false);
       return; // the extension was reloaded: this page is orphaned

@@ -1,6 +1,6 @@
 // The background worker (a service worker in Chrome, an event page in Firefox). Wiring only: hub.ts.
 import "../shared/jitless.ts";
-import { ext } from "../shared/ext.ts";
+import browser from "webextension-polyfill";
 import { CONTENT_PORT, DECODE_RULES_KEY, PANEL_PORT } from "../shared/tags.ts";
 import { createHub } from "./hub.ts";
 import { openIdbStore } from "./idbStore.ts";
@@ -9,28 +9,28 @@ const hub = createHub({
   store: openIdbStore(),
   // storage.local, not IndexedDB: every relay reads the rules there at document_start and follows its onChanged.
   rules: {
-    read: () => ext.storage.local.get(DECODE_RULES_KEY).then((items) => items[DECODE_RULES_KEY]),
-    write: (value) => ext.storage.local.set({ [DECODE_RULES_KEY]: value }),
+    read: () => browser.storage.local.get(DECODE_RULES_KEY).then((items) => items[DECODE_RULES_KEY]),
+    write: (value) => browser.storage.local.set({ [DECODE_RULES_KEY]: value }),
   },
   badge(tabId, badge) {
     // The tab may be gone already; a badge is never worth an error.
-    void ext.action.setBadgeText({ tabId, text: badge.text }).catch(() => undefined);
-    void ext.action.setBadgeBackgroundColor({ tabId, color: badge.color }).catch(() => undefined);
-    void ext.action.setTitle({ tabId, title: badge.title }).catch(() => undefined);
+    void browser.action.setBadgeText({ tabId, text: badge.text }).catch(() => undefined);
+    void browser.action.setBadgeBackgroundColor({ tabId, color: badge.color }).catch(() => undefined);
+    void browser.action.setTitle({ tabId, title: badge.title }).catch(() => undefined);
   },
 });
 
-const extensionOrigin = ext.runtime.getURL("");
-ext.runtime.onConnect.addListener((port) => {
+const extensionOrigin = browser.runtime.getURL("");
+browser.runtime.onConnect.addListener((port) => {
   if (port.name === CONTENT_PORT && port.sender?.tab) hub.connectContent(port);
   // Only the extension's own pages may read a tab's capture (a content script could ask for the name too).
   else if (port.name === PANEL_PORT && port.sender?.url?.startsWith(extensionOrigin)) hub.connectPanel(port);
   else port.disconnect();
 });
-ext.tabs.onRemoved.addListener((tabId) => void hub.removeTab(tabId));
-ext.runtime.onStartup.addListener(() => void hub.resetAll());
-ext.runtime.onInstalled.addListener(() => void hub.resetAll());
+browser.tabs.onRemoved.addListener((tabId) => void hub.removeTab(tabId));
+browser.runtime.onStartup.addListener(() => void hub.resetAll());
+browser.runtime.onInstalled.addListener(() => void hub.resetAll());
 
 // Test builds only (MCP_ELICIT_TEST=1): a page the Firefox test can drive, since WebDriver BiDi may not navigate to
 // moz-extension:// URLs (test/extension/FIREFOX-NEEDS.md).
-if (__TEST__) ext.runtime.onInstalled.addListener(() => void ext.tabs.create({ url: ext.runtime.getURL("panel.html"), active: false }));
+if (__TEST__) browser.runtime.onInstalled.addListener(() => void browser.tabs.create({ url: browser.runtime.getURL("panel.html"), active: false }));

@@ -102,7 +102,7 @@ function assertSeqs(records: CaptureRecord[]): void {
 }
 
 const cli = (records: CaptureRecord[], name: string) => cliReport(records, join(scratch, `${name}.jsonl`));
-const assertPanelShows = (tabId: number, expected: CliFile) => panelShows(browser, tabId, expected);
+const assertPanelShows = (tabId: number, expected: CliFile, prepare?: (panel: Page) => Promise<void>) => panelShows(browser, tabId, expected, prepare);
 
 describe("Chromium: dist/chrome", { timeout: 240_000 }, () => {
   test("raw JSON-RPC of both eras (SSE and JSON, form accept/decline/cancel, URL mode, MRTR over two rounds)", async () => {
@@ -240,6 +240,51 @@ describe("Chromium: dist/chrome", { timeout: 240_000 }, () => {
     const report = await cli(records, "pm");
     assert.ok(report.flows.some((f) => f.kind === "server-request" && f.elicitations[0]?.action === "decline"));
     await assertPanelShows(tabId, report);
+  });
+
+  test("webextension-polyfill's own wrapper, as Chrome before 152 runs it: the panel works, and so does every call of the worker and relay", async () => {
+    // This Chromium has its own `browser` (Chrome 148+; 152+ with a devtools_page), so the polyfill hands it back
+    // unwrapped everywhere. Hidden before the page's scripts run, the polyfill wraps `chrome` as it does in older
+    // Chrome; its wrapper checks each call's argument count against its metadata, which native APIs do not.
+    const hideNative = async (page: Page) => void (await page.addInitScript(() => void delete (globalThis as { browser?: unknown }).browser));
+    const { page, tabId } = await openTab("/");
+    await page.evaluate(() => (window as unknown as FixtureWindow).mcpLegacy("/legacy/mcp", [{ tool: "confirm_action", answer: { action: "accept", content: { confirm: true } } }]));
+    const records = await recordsOf(tabId, page);
+    await assertPanelShows(tabId, await cli(records, "polyfill"), hideNative);
+
+    const extensionPage = await browser.context.newPage();
+    try {
+      await hideNative(extensionPage);
+      await extensionPage.goto(`chrome-extension://${browser.extensionId}/devtools.html`);
+      const calls = await extensionPage.evaluate(async (tabId) => {
+        const ext = (globalThis as unknown as { browser: typeof chrome }).browser;
+        const wrapped = ext !== undefined && ext.runtime !== chrome.runtime;
+        // The relay's and the worker's calls, in the shapes src/content/index.ts and src/background/index.ts make them.
+        const changed = new Promise<unknown>((resolve) => ext.storage.onChanged.addListener((changes, area) => area === "local" && resolve(changes["polyfill-probe"]?.newValue)));
+        await ext.storage.local.set({ ["polyfill-probe"]: { n: 1 } });
+        const read = (await ext.storage.local.get("polyfill-probe"))["polyfill-probe"];
+        await ext.action.setBadgeText({ tabId, text: "7" });
+        await ext.action.setBadgeBackgroundColor({ tabId, color: "#b00020" });
+        await ext.action.setTitle({ tabId, title: "probe" });
+        const badge = await chrome.action.getBadgeText({ tabId });
+        const goneTab = await ext.action.setBadgeText({ tabId: 2 ** 30, text: "x" }).then(() => "resolved", (error: Error) => error.message);
+        const created = await ext.tabs.create({ url: ext.runtime.getURL("devtools.html"), active: false });
+        await chrome.tabs.remove(created.id!);
+        // The panel transport's: a port to the worker, and no devtools outside DevTools.
+        const snapshot = await new Promise<string>((resolve) => {
+          const port = ext.runtime.connect({ name: "mcp-elicit/panel" });
+          port.onMessage.addListener((message: { kind: string }) => (port.disconnect(), resolve(message.kind)));
+          port.postMessage({ source: "mcp-elicitation-inspector/panel", v: 1, kind: "subscribe", tabId });
+        });
+        await ext.action.setBadgeText({ tabId, text: "" });
+        return { wrapped, read, changed: await changed, badge, goneTab, created: typeof created.id, snapshot, devtools: typeof (ext as { devtools?: unknown }).devtools };
+      }, tabId);
+      assert.deepEqual(calls, { wrapped: true, read: { n: 1 }, changed: { n: 1 }, badge: "7", goneTab: calls.goneTab, created: "number", snapshot: "snapshot", devtools: "undefined" });
+      // A badge for a closed tab rejects (src/background/index.ts catches it) instead of throwing.
+      assert.match(calls.goneTab, /tab/i);
+    } finally {
+      await extensionPage.close();
+    }
   });
 
   test("the worker stopped mid-flow (CDP) loses no record: the flows complete, every message is there once", async () => {

@@ -34,7 +34,18 @@ test("the extension asks for storage only (decode rules; no install warning) and
     assert.equal(manifest.host_permissions, undefined);
   }
   assert.deepEqual(chrome.background, { service_worker: "background.js" });
-  assert.deepEqual(firefox.background, { scripts: ["background.js"] });
+  // webextension-polyfill, one unmodified copy (src/shared/polyfill.ts): before the worker, before the relay, never
+  // in the page's MAIN world (Chrome's worker loads it with importScripts: its manifest names one file).
+  assert.deepEqual(firefox.background, { scripts: ["browser-polyfill.min.js", "background.js"] });
+  for (const manifest of [chrome, firefox]) {
+    const worlds = manifest.content_scripts.map((c: { js: string[]; world?: string }) => [c.world ?? "ISOLATED", c.js]);
+    assert.deepEqual(worlds, [["ISOLATED", ["browser-polyfill.min.js", "content.js"]], ["MAIN", ["page.js"]]]);
+  }
+  for (const browser of ["chrome", "firefox"]) {
+    const polyfill = readFileSync(`dist/${browser}/browser-polyfill.min.js`);
+    assert.ok(polyfill.equals(readFileSync("node_modules/webextension-polyfill/dist/browser-polyfill.min.js")), "the polyfill is copied unmodified");
+    for (const page of ["devtools", "panel"]) assert.match(readFileSync(`dist/${browser}/${page}.html`, "utf8"), new RegExp(`<script src="browser-polyfill\\.min\\.js"></script>\\s*<script src="${page}\\.js">`));
+  }
   assert.match(firefox.browser_specific_settings.gecko.strict_min_version, /^14[2-9]|^1[5-9]\d/);
   assert.deepEqual(firefox.browser_specific_settings.gecko.data_collection_permissions, { required: ["none"] });
   // The panel never renders captured text as HTML.

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { writeFile } from "node:fs/promises";
 import { exportJsonl } from "../../src/capture/jsonl.ts";
+import type { Page } from "playwright-core";
 import type { CaptureRecord } from "../../src/capture/record.ts";
 import type { ExtensionBrowser } from "./chromium.ts";
 
@@ -19,10 +20,11 @@ export async function cliReport(records: CaptureRecord[], file: string): Promise
   return report.files[0]!;
 }
 
-/** The panel, opened as a page for the tab, must list exactly the CLI's flows and findings. */
-export async function assertPanelShows(browser: ExtensionBrowser, tabId: number, expected: CliFile): Promise<void> {
+/** The panel, opened as a page for the tab, must list exactly the CLI's flows and findings. `prepare` runs before it loads. */
+export async function assertPanelShows(browser: ExtensionBrowser, tabId: number, expected: CliFile, prepare?: (panel: Page) => Promise<void>): Promise<void> {
   const panel = await browser.context.newPage();
   try {
+    await prepare?.(panel);
     await panel.goto(`chrome-extension://${browser.extensionId}/panel.html?tabId=${tabId}`);
     await panel.getByRole("heading", { name: `Flows (${expected.flows.length})` }).waitFor({ timeout: 10_000 });
     await panel.getByRole("heading", { name: `Findings (${expected.findings.length})` }).waitFor({ timeout: 10_000 });
