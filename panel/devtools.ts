@@ -1,4 +1,4 @@
 // devtools.html's entry: adds the panel to DevTools.
-import { registerPanel } from "./transport.ts";
+import { registerPanel } from "./state/transport.ts";
 
 registerPanel();

@@ -1,9 +1,9 @@
 // panel.html's entry. Wiring only: the store (store.ts), the transport (transport.ts), the views (App.tsx).
 import "../src/shared/jitless.ts";
 import { render } from "preact";
-import { App } from "./App.tsx";
-import { createFlowStore } from "./store.ts";
-import { connectTransport, inspectedTabId, watchTheme, type Theme } from "./transport.ts";
+import { App } from "./views/App.tsx";
+import { createFlowStore } from "./state/store.ts";
+import { connectTransport, inspectedTabId, watchTheme, type Theme } from "./state/transport.ts";
 
 const applyTheme = (theme: Theme) => (document.documentElement.dataset.theme = theme);
 applyTheme(watchTheme(applyTheme));

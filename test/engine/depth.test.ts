@@ -8,7 +8,7 @@ import { analyze } from "../../src/engine/index.ts";
 import { canonicalJson } from "../../src/util/json.ts";
 import { idKey, idText } from "../../src/protocol/jsonrpc.ts";
 import { cutDeep, depthOf, MAX_DEPTH, TOO_DEEP } from "../../src/util/depth.ts";
-import { prettyJson, parseJson } from "../../panel/json.ts";
+import { prettyJson, parseJson } from "../../panel/model/json.ts";
 import { captureBuilder, legacySession, streamCall } from "../helpers/capture.ts";
 
 // Depth is bounded everywhere: a value nested 100,000 levels deep is cut at MAX_DEPTH where it is parsed, named

@@ -1,7 +1,7 @@
 import type { HubPort } from "../../src/background/hub.ts";
 import type { WorkerToPanel } from "../../src/shared/panelProtocol.ts";
 import { PANEL_PORT, PANEL_SOURCE, PROTOCOL_VERSION } from "../../src/shared/tags.ts";
-import { createFlowStore } from "../../panel/store.ts";
+import { createFlowStore } from "../../panel/state/store.ts";
 
 /** In-memory runtime ports for the relay/worker/panel logic: messages are JSON-copied and delivered a task later. */
 export interface FakePort {

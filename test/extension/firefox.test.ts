@@ -63,7 +63,7 @@ const EXPECTED: FlowSummary[] = [
   },
 ];
 
-/** The panel's rows, as panel/FlowList.tsx and panel/FindingList.tsx write them. */
+/** The panel's rows, as panel/views/FlowList.tsx and panel/views/FindingList.tsx write them. */
 const flowRow = (f: Flow): string[] => [f.id, f.kind, f.revision ?? "unknown", f.method, f.target ?? "", f.status, String(f.rounds.length)];
 const findingRow = (f: Finding): string[] => [f.severity, f.rule, f.message, f.flow ?? "", String(f.record)];
 

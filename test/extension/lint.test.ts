@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { test } from "node:test";
 import { ensureBuilt } from "./built.ts";
 
@@ -49,5 +49,7 @@ test("the extension asks for storage only (decode rules; no install warning) and
   assert.match(firefox.browser_specific_settings.gecko.strict_min_version, /^14[2-9]|^1[5-9]\d/);
   assert.deepEqual(firefox.browser_specific_settings.gecko.data_collection_permissions, { required: ["none"] });
   // The panel never renders captured text as HTML.
-  for (const file of ["panel/App.tsx", "panel/FlowList.tsx", "panel/FindingList.tsx"]) assert.doesNotMatch(readFileSync(file, "utf8"), /dangerouslySetInnerHTML|innerHTML/);
+  const views = readdirSync("panel/views").filter((f) => f.endsWith(".tsx"));
+  assert.ok(views.includes("FlowList.tsx") && views.includes("FindingList.tsx"));
+  for (const file of views) assert.doesNotMatch(readFileSync(`panel/views/${file}`, "utf8"), /dangerouslySetInnerHTML|innerHTML/, file);
 });

@@ -30,7 +30,7 @@ export async function assertPanelShows(browser: ExtensionBrowser, tabId: number,
     await panel.getByRole("heading", { name: `Findings (${expected.findings.length})` }).waitFor({ timeout: 10_000 });
     const flowRows = panel.getByRole("table", { name: "Flows" }).getByRole("row", { name: /^flow / });
     assert.equal(await flowRows.count(), expected.flows.length);
-    // The panel's columns by name (panel/FlowList.tsx, panel/FindingList.tsx write `data-col`).
+    // The panel's columns by name (panel/views/FlowList.tsx, panel/views/FindingList.tsx write `data-col`).
     const cells = (selector: string, columns: string[]) =>
       panel.$$eval(selector, (rows, columns) => rows.map((row) => columns.map((c) => row.querySelector(`td[data-col="${c}"]`)?.textContent ?? "")), columns);
     assert.deepEqual(

@@ -88,7 +88,7 @@ describe("relay → worker → panel", () => {
     // The woken worker rebuilt its engine from the store: same flows as a single pass.
     const s = await w.hub.session(3);
     assert.deepEqual(JSON.parse(JSON.stringify(s.flows())), JSON.parse(JSON.stringify(analyze(capture).flows)));
-    // A panel subscribing to the woken worker (panel/transport.ts resubscribes after every drop) sees all of it.
+    // A panel subscribing to the woken worker (panel/state/transport.ts resubscribes after every drop) sees all of it.
     const panel = w.panel(3);
     await settle(() => panel.messages.length > 0, "snapshot");
     assert.equal(panel.store.stats.value.records, capture.length);

@@ -4,7 +4,7 @@ import { analyze, type Finding, type Flow } from "../../src/engine/index.ts";
 import type { ExtensionBrowser } from "../extension/chromium.ts";
 import type { FlowWithVia } from "./wire.ts";
 
-/** One flow row of the panel by column (`data-col`, panel/FlowList.tsx), the Server cell with its tooltip. */
+/** One flow row of the panel by column (`data-col`, panel/views/FlowList.tsx), the Server cell with its tooltip. */
 export interface PanelFlowRow {
   id: string;
   server: string;
@@ -21,7 +21,7 @@ export interface PanelFlowRow {
 
 export interface PanelView {
   flows: PanelFlowRow[];
-  /** [severity, rule, message, flow, entry] (panel/FindingList.tsx). */
+  /** [severity, rule, message, flow, entry] (panel/views/FindingList.tsx). */
   findings: string[][];
   /** Everything the panel shows as text (for what must never be on screen). */
   text: string;

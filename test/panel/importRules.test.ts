@@ -4,8 +4,8 @@ import "../../src/shared/jitless.ts";
 import { importCapture } from "../../src/capture/import.ts";
 import { exportJsonl } from "../../src/capture/jsonl.ts";
 import { analyze } from "../../src/engine/index.ts";
-import { importFile } from "../../panel/importFile.ts";
-import { createFlowStore } from "../../panel/store.ts";
+import { importFile } from "../../panel/io/importFile.ts";
+import { createFlowStore } from "../../panel/state/store.ts";
 import { AGENT_RULE, agentHar, agentRecords } from "./hostCorpus.ts";
 
 /** The panel's import (importFile) against the CLI's (`mcp-elicit lint --decode`: importCapture with rules, analyze). */

@@ -4,8 +4,8 @@ import "../../src/shared/jitless.ts";
 import { REDACTED, redactRecords } from "../../src/capture/redact.ts";
 import type { CaptureRecord } from "../../src/capture/record.ts";
 import { analyze } from "../../src/engine/index.ts";
-import { createFlowStore } from "../../panel/store.ts";
-import { roundSteps } from "../../panel/roundDiff.ts";
+import { createFlowStore } from "../../panel/state/store.ts";
+import { roundSteps } from "../../panel/model/roundDiff.ts";
 import { captureBuilder, form, legacySession, legacyToolCall, request, result, streamCall } from "../helpers/capture.ts";
 import { demo, SECRETS, secretCapture } from "./corpus.ts";
 

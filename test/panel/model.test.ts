@@ -5,11 +5,11 @@ import "../../src/shared/jitless.ts";
 import { importJsonl } from "../../src/capture/jsonl.ts";
 import type { CaptureRecord } from "../../src/capture/record.ts";
 import { analyze } from "../../src/engine/index.ts";
-import { formModel } from "../../panel/formModel.ts";
-import { atPointer, prettyJson } from "../../panel/json.ts";
-import { diff, roundSteps } from "../../panel/roundDiff.ts";
-import { escapeInvisible, shown } from "../../panel/text.ts";
-import { decodePunycode, urlInfo } from "../../panel/urlInfo.ts";
+import { formModel } from "../../panel/model/formModel.ts";
+import { atPointer, prettyJson } from "../../panel/model/json.ts";
+import { diff, roundSteps } from "../../panel/model/roundDiff.ts";
+import { escapeInvisible, shown } from "../../panel/model/text.ts";
+import { decodePunycode, urlInfo } from "../../panel/model/urlInfo.ts";
 
 /** The panel's pure view models: pretty JSON with evidence ranges, URL anatomy, round diffs, the form preview. */
 const demo = importJsonl(readFileSync("demo/demo-capture.jsonl", "utf8"), "demo-capture.jsonl").records;

@@ -3,8 +3,8 @@ import { describe, test } from "node:test";
 import "../../src/shared/jitless.ts";
 import type { CaptureRecord } from "../../src/capture/record.ts";
 import { analyze } from "../../src/engine/index.ts";
-import { envelopeName, laneLabel, serverLabel, viaText } from "../../panel/flowFacts.ts";
-import { createFlowStore } from "../../panel/store.ts";
+import { envelopeName, laneLabel, serverLabel, viaText } from "../../panel/model/flowFacts.ts";
+import { createFlowStore } from "../../panel/state/store.ts";
 import { twoUpstreams } from "./hostCorpus.ts";
 
 function storeOf(records: readonly CaptureRecord[]) {

@@ -8,8 +8,8 @@ import type { CaptureRecord } from "../../src/capture/record.ts";
 import { analyze, createEngine, type Flow } from "../../src/engine/index.ts";
 import { chunkRecords, type TabStats, type WorkerToPanel } from "../../src/shared/panelProtocol.ts";
 import { PROTOCOL_VERSION, WORKER_SOURCE } from "../../src/shared/tags.ts";
-import { importFile } from "../../panel/importFile.ts";
-import { createFlowStore } from "../../panel/store.ts";
+import { importFile } from "../../panel/io/importFile.ts";
+import { createFlowStore } from "../../panel/state/store.ts";
 
 const demo = importJsonl(readFileSync("demo/demo-capture.jsonl", "utf8"), "demo-capture.jsonl").records;
 const stats = (records: number, extra: Partial<TabStats> = {}): TabStats => ({ records, dropped: 0, rejected: 0, tooLarge: 0, bytes: 0, budget: 0, preserveLog: false, recording: true, skipped: 0, ...extra });

@@ -11,7 +11,7 @@ export const FIREFOX = "/usr/bin/firefox-esr";
 /** Pinned with `extensions.webextensions.uuids`, so the extension's pages have a known origin. */
 export const EXTENSION_UUID = "6f1d2c3b-9a8e-4e57-b1c0-5d4e3f2a1b90";
 
-/** What a panel opened as a page for one tab shows (panel/FlowList.tsx, panel/FindingList.tsx). */
+/** What a panel opened as a page for one tab shows (panel/views/FlowList.tsx, panel/views/FindingList.tsx). */
 export interface PanelView {
   heading: string;
   flows: string[][];

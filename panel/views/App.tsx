@@ -2,17 +2,17 @@ import { useComputed, useSignal, useSignalEffect } from "@preact/signals";
 import { useEffect, useRef } from "preact/hooks";
 import { CoverageBanner } from "./CoverageBanner.tsx";
 import { DecodeRules } from "./DecodeRules.tsx";
-import { download, exportCapture, type ExportFormat } from "./exportCapture.ts";
+import { download, exportCapture, type ExportFormat } from "../io/exportCapture.ts";
 import { FindingDetail } from "./FindingDetail.tsx";
 import { FindingList } from "./FindingList.tsx";
 import { FlowDetail, type DetailTab } from "./FlowDetail.tsx";
 import { FlowList } from "./FlowList.tsx";
-import { importFile } from "./importFile.ts";
-import type { FlowStore } from "./store.ts";
-import { escapeInvisible } from "./text.ts";
+import { importFile } from "../io/importFile.ts";
+import type { FlowStore } from "../state/store.ts";
+import { escapeInvisible } from "../model/text.ts";
 import { Timeline } from "./Timeline.tsx";
 import { Toolbar } from "./Toolbar.tsx";
-import type { Command } from "./transport.ts";
+import type { Command } from "../state/transport.ts";
 import { focusList } from "./VirtualTable.tsx";
 
 export interface AppProps {

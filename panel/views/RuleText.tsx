@@ -1,4 +1,4 @@
-import { ruleMeta } from "../src/engine/index.ts";
+import { ruleMeta } from "../../src/engine/index.ts";
 
 /** The catalogue's explanation of a rule (its title in ../shared/rules.md). */
 export const ruleTitle = (rule: string): string => ruleMeta(rule)?.title ?? rule;

@@ -1,12 +1,12 @@
 import { batch, computed, signal } from "@preact/signals";
-import { redactText } from "../src/capture/redact.ts";
-import type { CaptureRecord } from "../src/capture/record.ts";
-import type { Finding, Flow, Problem } from "../src/engine/index.ts";
-import { severityRank, type Severity } from "../src/engine/rules/types.ts";
-import type { DecodeRule } from "../src/shared/decodeRules.ts";
-import type { TabStats, WorkerToPanel } from "../src/shared/panelProtocol.ts";
-import { maskFlow, type MaskedFlow } from "./mask.ts";
-import { matchFlow, parseFilter, type Filter } from "./query.ts";
+import { redactText } from "../../src/capture/redact.ts";
+import type { CaptureRecord } from "../../src/capture/record.ts";
+import type { Finding, Flow, Problem } from "../../src/engine/index.ts";
+import { severityRank, type Severity } from "../../src/engine/rules/types.ts";
+import type { DecodeRule } from "../../src/shared/decodeRules.ts";
+import type { TabStats, WorkerToPanel } from "../../src/shared/panelProtocol.ts";
+import { maskFlow, type MaskedFlow } from "../model/mask.ts";
+import { matchFlow, parseFilter, type Filter } from "../query.ts";
 
 const NONE: readonly Finding[] = [];
 

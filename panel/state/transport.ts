@@ -1,8 +1,8 @@
 /// <reference types="chrome" />
 import browser from "webextension-polyfill";
-import type { DecodeRuleInput } from "../src/shared/decodeRules.ts";
-import type { PanelCommand, WorkerToPanel } from "../src/shared/panelProtocol.ts";
-import { PANEL_PORT, PANEL_SOURCE, PROTOCOL_VERSION, WORKER_SOURCE } from "../src/shared/tags.ts";
+import type { DecodeRuleInput } from "../../src/shared/decodeRules.ts";
+import type { PanelCommand, WorkerToPanel } from "../../src/shared/panelProtocol.ts";
+import { PANEL_PORT, PANEL_SOURCE, PROTOCOL_VERSION, WORKER_SOURCE } from "../../src/shared/tags.ts";
 
 /** The only panel module that touches extension APIs. */
 

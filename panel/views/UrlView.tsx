@@ -1,8 +1,8 @@
 import { CopyButton } from "./JsonBlock.tsx";
-import { outcomeOf } from "./outcome.ts";
-import type { FlowView } from "./store.ts";
-import { shown } from "./text.ts";
-import { urlInfo } from "./urlInfo.ts";
+import { outcomeOf } from "../model/outcome.ts";
+import type { FlowView } from "../state/store.ts";
+import { shown } from "../model/text.ts";
+import { urlInfo } from "../model/urlInfo.ts";
 
 /**
  * URL-mode questions: the full URL as text with its domain highlighted, and warnings for what can deceive (an IDN

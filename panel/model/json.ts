@@ -1,4 +1,4 @@
-import { parseBounded } from "../src/util/depth.ts";
+import { parseBounded } from "../../src/util/depth.ts";
 import { escapeInvisible } from "./text.ts";
 
 /** Pretty JSON text and where the value at a pointer sits in it (its member name included). */

@@ -1,8 +1,8 @@
-import type { Elicitation, Finding, Flow } from "../src/engine/index.ts";
-import { formModel, type FormField } from "./formModel.ts";
-import { outcomeClass, outcomeOf, type RecordOf } from "./outcome.ts";
-import type { FlowStore, FlowView } from "./store.ts";
-import { shown } from "./text.ts";
+import type { Elicitation, Finding, Flow } from "../../src/engine/index.ts";
+import { formModel, type FormField } from "../model/formModel.ts";
+import { outcomeClass, outcomeOf, type RecordOf } from "../model/outcome.ts";
+import type { FlowStore, FlowView } from "../state/store.ts";
+import { shown } from "../model/text.ts";
 
 /**
  * Each form-mode question of the flow, rendered read-only as a client would have shown it — titles, types,

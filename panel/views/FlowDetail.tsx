@@ -1,12 +1,12 @@
 import type { Signal } from "@preact/signals";
-import type { Flow } from "../src/engine/index.ts";
-import { modesOf, serverLabel, viaText } from "./flowFacts.ts";
+import type { Flow } from "../../src/engine/index.ts";
+import { modesOf, serverLabel, viaText } from "../model/flowFacts.ts";
 import { FormPreview } from "./FormPreview.tsx";
 import { MessageList } from "./MessageList.tsx";
 import { RoundDiff } from "./RoundDiff.tsx";
-import type { FlowStore } from "./store.ts";
+import type { FlowStore } from "../state/store.ts";
 import { Story } from "./Story.tsx";
-import { shown } from "./text.ts";
+import { shown } from "../model/text.ts";
 import { UrlView } from "./UrlView.tsx";
 
 export type DetailTab = "story" | "messages" | "form" | "rounds" | "url";

@@ -1,6 +1,6 @@
-import { REDACTED, redactRecords, redactText, redactValue, secretFieldsOf } from "../src/capture/redact.ts";
-import type { CaptureRecord } from "../src/capture/record.ts";
-import type { Elicitation, Flow } from "../src/engine/index.ts";
+import { REDACTED, redactRecords, redactText, redactValue, secretFieldsOf } from "../../src/capture/redact.ts";
+import type { CaptureRecord } from "../../src/capture/record.ts";
+import type { Elicitation, Flow } from "../../src/engine/index.ts";
 import type { RecordOf } from "./outcome.ts";
 
 /**

@@ -1,5 +1,5 @@
-import type { Elicitation, Finding } from "../src/engine/index.ts";
-import { isObject } from "../src/util/json.ts";
+import type { Elicitation, Finding } from "../../src/engine/index.ts";
+import { isObject } from "../../src/util/json.ts";
 
 /** One field of a requestedSchema, as a client would render it. */
 export interface FormField {

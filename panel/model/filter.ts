@@ -1,6 +1,6 @@
-import type { Finding, Flow } from "../src/engine/index.ts";
-import { severityRank, type Severity } from "../src/engine/rules/types.ts";
-import { isModern } from "../src/protocol/revision.ts";
+import type { Finding, Flow } from "../../src/engine/index.ts";
+import { severityRank, type Severity } from "../../src/engine/rules/types.ts";
+import { isModern } from "../../src/protocol/revision.ts";
 
 /**
  * The filter box's language, as in DevTools' Network filter: `key:value` tokens and free text.

@@ -1,6 +1,6 @@
-import { roundSteps, type Echo } from "./roundDiff.ts";
-import type { FlowStore, FlowView } from "./store.ts";
-import { shown } from "./text.ts";
+import { roundSteps, type Echo } from "../model/roundDiff.ts";
+import type { FlowStore, FlowView } from "../state/store.ts";
+import { shown } from "../model/text.ts";
 
 const echoText = (echo: Echo, mask: (v: unknown) => unknown): { text: string; ok: boolean } => {
   switch (echo.kind) {

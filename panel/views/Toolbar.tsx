@@ -1,10 +1,10 @@
 import { useSignal, type Signal } from "@preact/signals";
 import type { Ref } from "preact";
-import type { FlowStore } from "./store.ts";
-import type { Command } from "./transport.ts";
+import type { FlowStore } from "../state/store.ts";
+import type { Command } from "../state/transport.ts";
 import { focusList } from "./VirtualTable.tsx";
-import { escapeInvisible } from "./text.ts";
-import type { ExportFormat } from "./exportCapture.ts";
+import { escapeInvisible } from "../model/text.ts";
+import type { ExportFormat } from "../io/exportCapture.ts";
 
 export const FILTER_HELP =
   "Filter flows: method:tools/call status:pending mode:url rule:<id> severity:error server:<host> era:2026-07-28, and any other word searches the messages";

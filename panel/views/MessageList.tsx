@@ -1,10 +1,10 @@
 import { useSignal } from "@preact/signals";
-import type { CaptureRecord } from "../src/capture/record.ts";
-import { envelopeName } from "./flowFacts.ts";
+import type { CaptureRecord } from "../../src/capture/record.ts";
+import { envelopeName } from "../model/flowFacts.ts";
 import { JsonBlock } from "./JsonBlock.tsx";
-import { parseJson } from "./json.ts";
-import type { FlowStore, FlowView } from "./store.ts";
-import { clock, shown } from "./text.ts";
+import { parseJson } from "../model/json.ts";
+import type { FlowStore, FlowView } from "../state/store.ts";
+import { clock, shown } from "../model/text.ts";
 
 /** Messages shorter than this start expanded. */
 const OPEN_BELOW = 16 * 1024;

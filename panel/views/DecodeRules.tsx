@@ -1,10 +1,10 @@
 import { useSignal } from "@preact/signals";
 import { useEffect, useRef } from "preact/hooks";
-import { validateDecodeRule } from "../src/capture/envelopes/index.ts";
-import { DecodeRuleInput } from "../src/shared/decodeRules.ts";
-import type { FlowStore } from "./store.ts";
-import { shown } from "./text.ts";
-import type { Command } from "./transport.ts";
+import { validateDecodeRule } from "../../src/capture/envelopes/index.ts";
+import { DecodeRuleInput } from "../../src/shared/decodeRules.ts";
+import type { FlowStore } from "../state/store.ts";
+import { shown } from "../model/text.ts";
+import type { Command } from "../state/transport.ts";
 
 const DIRECTIONS = [
   { value: "both", label: "both (requests c2s, answers s2c)" },

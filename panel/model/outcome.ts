@@ -1,5 +1,5 @@
-import type { CaptureRecord } from "../src/capture/record.ts";
-import type { Elicitation, Flow } from "../src/engine/index.ts";
+import type { CaptureRecord } from "../../src/capture/record.ts";
+import type { Elicitation, Flow } from "../../src/engine/index.ts";
 import { atPointer, parseJson } from "./json.ts";
 import { shown } from "./text.ts";
 

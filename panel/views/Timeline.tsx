@@ -1,10 +1,10 @@
 import { useComputed, useSignal, useSignalEffect, type ReadonlySignal } from "@preact/signals";
 import { memo } from "preact/compat";
 import { useEffect, useLayoutEffect, useRef } from "preact/hooks";
-import type { Flow } from "../src/engine/index.ts";
-import { flowEnd, laneLabel, userIntervals, viaText } from "./flowFacts.ts";
-import type { FlowStore } from "./store.ts";
-import { duration, escapeInvisible, shown } from "./text.ts";
+import type { Flow } from "../../src/engine/index.ts";
+import { flowEnd, laneLabel, userIntervals, viaText } from "../model/flowFacts.ts";
+import type { FlowStore } from "../state/store.ts";
+import { duration, escapeInvisible, shown } from "../model/text.ts";
 
 const ROW_H = 14;
 /** The layout follows a stream of changes (a large import, a busy tab) at most this often; the list at once. */

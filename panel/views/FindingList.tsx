@@ -1,10 +1,10 @@
 import { useComputed, useSignal } from "@preact/signals";
 import { useRef } from "preact/hooks";
-import type { Finding } from "../src/engine/index.ts";
-import { severityRank, type Severity } from "../src/engine/rules/types.ts";
-import { ruleTitle, RuleText } from "./ruleText.tsx";
-import { SEVERITIES, type FlowStore } from "./store.ts";
-import { shown } from "./text.ts";
+import type { Finding } from "../../src/engine/index.ts";
+import { severityRank, type Severity } from "../../src/engine/rules/types.ts";
+import { ruleTitle, RuleText } from "./RuleText.tsx";
+import { SEVERITIES, type FlowStore } from "../state/store.ts";
+import { shown } from "../model/text.ts";
 import { nextIndex, useRowFocus, VirtualTable } from "./VirtualTable.tsx";
 
 export const FINDING_ROW_HEIGHT = 22;

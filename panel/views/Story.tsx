@@ -1,9 +1,9 @@
-import type { Elicitation, Flow } from "../src/engine/index.ts";
-import { viaText } from "./flowFacts.ts";
+import type { Elicitation, Flow } from "../../src/engine/index.ts";
+import { viaText } from "../model/flowFacts.ts";
 import { FindingNotes } from "./FormPreview.tsx";
-import { outcomeOf, type RecordOf } from "./outcome.ts";
-import type { FlowStore, FlowView } from "./store.ts";
-import { duration, shown } from "./text.ts";
+import { outcomeOf, type RecordOf } from "../model/outcome.ts";
+import type { FlowStore, FlowView } from "../state/store.ts";
+import { duration, shown } from "../model/text.ts";
 
 const KIND: Record<string, string> = {
   "server-request": "the server sent elicitation/create while the request was open (2025 eras)",

@@ -1,7 +1,7 @@
-import type { CaptureRecord } from "../src/capture/record.ts";
-import type { Flow, Round } from "../src/engine/index.ts";
+import type { CaptureRecord } from "../../src/capture/record.ts";
+import type { Flow, Round } from "../../src/engine/index.ts";
 import { parseJson } from "./json.ts";
-import { isObject } from "../src/util/json.ts";
+import { isObject } from "../../src/util/json.ts";
 
 /** One difference between two rounds' requests. */
 export interface Change {

@@ -1,10 +1,10 @@
 import { useRef } from "preact/hooks";
-import type { Flow } from "../src/engine/index.ts";
-import type { FlowStore } from "./store.ts";
-import { duration, shown } from "./text.ts";
+import type { Flow } from "../../src/engine/index.ts";
+import type { FlowStore } from "../state/store.ts";
+import { duration, shown } from "../model/text.ts";
 import { focusList, nextIndex, useRowFocus, VirtualTable } from "./VirtualTable.tsx";
-import { modesOf, serverLabel, viaText } from "./flowFacts.ts";
-import { flowOutcome } from "./outcome.ts";
+import { modesOf, serverLabel, viaText } from "../model/flowFacts.ts";
+import { flowOutcome } from "../model/outcome.ts";
 
 export const FLOW_ROW_HEIGHT = 22;
 

@@ -1,5 +1,5 @@
-import type { CaptureRecord } from "../src/capture/record.ts";
-import { exportHar, exportJsonl, redactRecords } from "./exporters.ts";
+import type { CaptureRecord } from "../../src/capture/record.ts";
+import { exportHar, exportJsonl, redactRecords } from "../exporters.ts";
 
 export type ExportFormat = "jsonl" | "har";
 

@@ -1,9 +1,9 @@
-import { redactRecords } from "../src/capture/redact.ts";
-import { ruleMeta } from "../src/engine/index.ts";
+import { redactRecords } from "../../src/capture/redact.ts";
+import { ruleMeta } from "../../src/engine/index.ts";
 import { JsonBlock } from "./JsonBlock.tsx";
-import { RuleText } from "./ruleText.tsx";
-import type { FlowStore } from "./store.ts";
-import { shown } from "./text.ts";
+import { RuleText } from "./RuleText.tsx";
+import type { FlowStore } from "../state/store.ts";
+import { shown } from "../model/text.ts";
 
 const SPEC_ORIGIN = "https://modelcontextprotocol.io/";
 

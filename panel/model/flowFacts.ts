@@ -1,6 +1,6 @@
-import { envelopeLabel } from "../src/capture/envelopes/index.ts";
-import type { Flow } from "../src/engine/index.ts";
-import type { DecodeRule } from "../src/shared/decodeRules.ts";
+import { envelopeLabel } from "../../src/capture/envelopes/index.ts";
+import type { Flow } from "../../src/engine/index.ts";
+import type { DecodeRule } from "../../src/shared/decodeRules.ts";
 import { isErrorAnswer } from "./outcome.ts";
 import { escapeInvisible } from "./text.ts";
 

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
-import { parseJson, prettyJson } from "./json.ts";
-import { escapeInvisible } from "./text.ts";
+import { parseJson, prettyJson } from "../model/json.ts";
+import { escapeInvisible } from "../model/text.ts";
 
 /** Longest text pretty-printed; longer messages (up to the tap's 1 MiB) are shown as sent. */
 const PRETTY_MAX = 256 * 1024;

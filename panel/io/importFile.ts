@@ -1,10 +1,10 @@
-import { detectFormat, importCapture } from "../src/capture/import.ts";
-import { createUnwrapper } from "../src/capture/envelopes/index.ts";
-import { importJsonl } from "../src/capture/jsonl.ts";
-import type { CaptureRecord, MessageRecord } from "../src/capture/record.ts";
-import { createEngine, type Finding, type Flow, type Problem } from "../src/engine/index.ts";
-import type { DecodeRule } from "../src/capture/envelopes/index.ts";
-import type { Changes } from "./store.ts";
+import { detectFormat, importCapture } from "../../src/capture/import.ts";
+import { createUnwrapper } from "../../src/capture/envelopes/index.ts";
+import { importJsonl } from "../../src/capture/jsonl.ts";
+import type { CaptureRecord, MessageRecord } from "../../src/capture/record.ts";
+import { createEngine, type Finding, type Flow, type Problem } from "../../src/engine/index.ts";
+import type { DecodeRule } from "../../src/capture/envelopes/index.ts";
+import type { Changes } from "../state/store.ts";
 
 /** Where an import's results go: the store's `openFile` / `ingestFile` (tests pass their own). */
 export interface ImportSink {
