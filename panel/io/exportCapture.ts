@@ -1,5 +1,7 @@
 import type { CaptureRecord } from "../../src/capture/record.ts";
-import { exportHar, exportJsonl, redactRecords } from "../exporters.ts";
+import { exportHar } from "../../src/capture/harExport.ts";
+import { exportJsonl } from "../../src/capture/jsonl.ts";
+import { redactRecords } from "../../src/capture/redact.ts";
 
 export type ExportFormat = "jsonl" | "har";
 

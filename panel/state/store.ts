@@ -6,7 +6,7 @@ import { severityRank, type Severity } from "../../src/engine/rules/types.ts";
 import type { DecodeRule } from "../../src/shared/decodeRules.ts";
 import type { TabStats, WorkerToPanel } from "../../src/shared/panelProtocol.ts";
 import { maskFlow, type MaskedFlow } from "../model/mask.ts";
-import { matchFlow, parseFilter, type Filter } from "../query.ts";
+import { matchFlow, parseFilter, type ParsedFilter as Filter } from "../model/filter.ts";
 
 const NONE: readonly Finding[] = [];
 
