@@ -87,7 +87,8 @@ for (const browser of ["chrome", "firefox"]) {
   // Extension pages and the worker: kept readable.
   targets.push({
     ...common,
-    entryPoints: { background: "src/background/index.ts", devtools: "panel/devtools.ts", panel: "panel/index.tsx" },
+    // importer.js: the panel's import worker (panel/io/importer.ts), so the engine and the importers stay out of panel.js.
+    entryPoints: { background: "src/background/index.ts", devtools: "panel/devtools.ts", panel: "panel/index.tsx", importer: "panel/io/importer.ts" },
     minifySyntax: true, // drops `if (__TEST__)` and `__DEBUG__` branches, keeps names and layout
     plugins: [statics(browser)],
   });

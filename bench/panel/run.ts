@@ -131,7 +131,7 @@ try {
     const run = await once(dir, file);
     runs.push(run);
     console.log(
-      `  run ${i + 1}: first paint ${run.firstPaint.toFixed(0)} ms (first chunk read ${run.firstChunk.toFixed(0)} ms), import ${run.importDone.toFixed(0)} ms, token key median ${median(run.tokenKey).toFixed(1)} ms, ` +
+      `  run ${i + 1}: first paint ${run.firstPaint.toFixed(0)} ms (first step from the import worker ${run.firstChunk.toFixed(0)} ms), import ${run.importDone.toFixed(0)} ms, token key median ${median(run.tokenKey).toFixed(1)} ms, ` +
         `text key first ${run.textFirstKey.toFixed(0)} ms then median ${median(run.textKey).toFixed(1)} ms, heap ${run.heapAfterImport.toFixed(1)} / ${run.heapAfterSearch.toFixed(1)} MiB — ${run.flows}`,
     );
   }

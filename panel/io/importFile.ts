@@ -1,15 +1,27 @@
+import { createUnwrapper, type DecodeRule } from "../../src/capture/envelopes/index.ts";
 import { detectFormat, importCapture } from "../../src/capture/import.ts";
-import { createUnwrapper } from "../../src/capture/envelopes/index.ts";
 import { importJsonl } from "../../src/capture/jsonl.ts";
-import type { CaptureRecord, MessageRecord } from "../../src/capture/record.ts";
+import type { CaptureRecord } from "../../src/capture/record.ts";
 import { createEngine, type Finding, type Flow, type Problem } from "../../src/engine/index.ts";
-import type { DecodeRule } from "../../src/capture/envelopes/index.ts";
 import type { Changes } from "../state/store.ts";
 
-/** Where an import's results go: the store's `openFile` / `ingestFile` (tests pass their own). */
-export interface ImportSink {
-  openFile(name: string): void;
-  ingestFile(changes: Changes, done?: boolean): void;
+/** How far an import is: records analysed, bytes of the file read, its size, and its record count once known. */
+export interface ImportCounts {
+  records: number;
+  bytes: number;
+  size: number;
+  /** Records in the file: known once a file read whole has been imported (HAR, or JSONL imported again whole). */
+  total?: number;
+}
+
+/** One step of an import: what the engine made of the records since the last step, and how far the import is. */
+export interface ImportProgress extends ImportCounts {
+  /** Flows (their latest state), findings, problems and records: added to what the steps before gave. */
+  changes: Changes;
+  /** Everything the steps before gave is void: the file is read again whole (a JSONL file whose seqs must be renumbered). */
+  restart?: true;
+  /** The last step. */
+  done: boolean;
 }
 
 export interface ImportResult {
@@ -22,26 +34,14 @@ export interface ImportResult {
   whole: boolean;
 }
 
-/** Main-thread time per slice before the import yields to rendering and input. */
-const SLICE_MS = 24;
+/** A file as the import worker gets it: a File (a Blob with a name); tests may pass only its text. */
+export type ImportSource = { name: string; size?: number; stream?(): ReadableStream<Uint8Array>; text(): Promise<string> };
+
+/** Analysis time between two progress steps (the first step goes out as soon as there are rows to show). */
+const STEP_MS = 40;
 /** Text handed to the importer at once (whole lines, about this many characters); less until the first rows show. */
 const PIECE = 64 * 1024;
 const FIRST_PIECE = 16 * 1024;
-
-const yieldToBrowser = (): Promise<void> =>
-  new Promise((resolve) => {
-    // A message task, not setTimeout (clamped to 4 ms when nested): rendering still runs between tasks.
-    const channel = new MessageChannel();
-    channel.port1.onmessage = () => {
-      channel.port1.close(); // an open port keeps Node's event loop alive (the tests run this in Node)
-      resolve();
-    };
-    channel.port2.postMessage(null);
-  });
-
-/** After the next frame is painted (a task queued from requestAnimationFrame runs after the paint). */
-const nextFrame = (): Promise<void> =>
-  typeof requestAnimationFrame === "function" ? new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))) : yieldToBrowser();
 
 /** Every `"seq":` that is a member name (one inside a string is always preceded by a backslash). */
 const SEQ_MEMBER = /(?<!\\)"seq"\s*:/g;
@@ -52,72 +52,93 @@ const count = (re: RegExp, text: string): number => {
   return n;
 };
 
-/** A file's text as it is read: a File's stream, decoded (the first lines are in hand after one disk read). */
-type TextSource = { name: string; stream?(): ReadableStream<Uint8Array>; text(): Promise<string> };
-async function* textChunks(file: TextSource): AsyncGenerator<string> {
-  if (typeof file.stream === "function" && typeof TextDecoderStream === "function") {
-    const reader = file.stream().pipeThrough(new TextDecoderStream() as unknown as ReadableWritablePair<string, Uint8Array>).getReader();
+/** A file's text as it is read, counting the bytes read (the first lines are in hand after one disk read). */
+async function* textChunks(file: ImportSource, read: { bytes: number }): AsyncGenerator<string> {
+  read.bytes = 0;
+  if (typeof file.stream === "function") {
+    const reader = file.stream().getReader();
+    // Decoded as TextDecoderStream would (UTF-8, a BOM dropped, bad bytes replaced), with the bytes counted.
+    const decoder = new TextDecoder();
     for (;;) {
       const { done, value } = await reader.read();
-      if (done) return;
-      if (value) yield value;
+      if (done) break;
+      read.bytes += value.byteLength;
+      const text = decoder.decode(value, { stream: true });
+      if (text) yield text;
     }
+    const tail = decoder.decode();
+    if (tail) yield tail;
+    return;
   }
   const text = await file.text();
+  read.bytes = file.size ?? text.length;
   for (let at = 0; at < text.length; at += PIECE) yield text.slice(at, at + PIECE);
 }
 
 /**
- * A HAR or JSONL file through the same engine as the worker and the CLI, in the panel, in slices while it is
- * read: the first flows are on screen long before a large file is through, and the panel answers input meanwhile.
+ * A HAR or JSONL file through the same engine as the extension's worker and the CLI, in steps while it is read:
+ * the first flows go out long before a large file is through. This runs in the panel's import worker
+ * (importer.ts), which posts each step to the panel; the panel shows them (startImport.ts).
  *
  * JSONL is read piece by piece (whole lines) with the canonical importer (src/capture/jsonl.ts). That equals
  * importing it whole exactly when every record carries its seq in increasing order and no line is bad; when a
  * piece shows otherwise (a problem, a record without seq, a seq going backwards), the file is imported again
- * whole, so flows, findings and problems are always those of `mcp-elicit lint`. HAR is one JSON document: read
- * whole, then analysed in slices. Both go through the envelope stage with the decode rules given (the worker's,
- * so a file reads as the tab would), as `mcp-elicit lint --decode` does.
+ * whole (a step with `restart`), so flows, findings and problems are always those of `mcp-elicit lint`. HAR is one
+ * JSON document: read whole, then analysed in steps. Both go through the envelope stage with the decode rules given
+ * (the extension worker's, so a file reads as the tab would), as `mcp-elicit lint --decode` does.
  */
-export async function importFile(file: TextSource, sink: ImportSink, options: { onFirstRows?(): void; rules?: readonly DecodeRule[] } = {}): Promise<ImportResult> {
-  let first = true;
-  const feed = createFeeder(sink, () => {
-    if (!first) return;
-    first = false;
-    options.onFirstRows?.();
+export async function importFile(file: ImportSource, onProgress: (progress: ImportProgress) => void, options: { rules?: readonly DecodeRule[] } = {}): Promise<ImportResult> {
+  const read = { bytes: 0 };
+  const size = file.size ?? 0;
+  const feed = createFeeder((changes, done, restart) => {
+    const step: ImportProgress = { changes, records: feed.records(), bytes: read.bytes, size: Math.max(size, read.bytes), done };
+    const total = feed.total();
+    if (total !== undefined) step.total = total;
+    if (restart) step.restart = true;
+    onProgress(step);
   });
-  sink.openFile(file.name);
   // Not `for await … break`: leaving that loop would close the generator.
-  const chunks = textChunks(file);
-  const read: string[] = [];
+  let chunks = textChunks(file, read);
+  const pieces: string[] = [];
   let head = "";
   while (head.length < 4096) {
     const next = await chunks.next();
     if (next.done) break;
-    read.push(next.value);
+    pieces.push(next.value);
     head += next.value;
   }
-  performance.mark("mcp:import-first-chunk");
   const format = detectFormat(head, file.name);
 
   const rules = options.rules ?? [];
   if (format === "jsonl") {
-    if (await importJsonlProgressively(read, chunks, file.name, feed, rules)) return { format, ...feed.finish(), problems: feed.problems, whole: false };
+    if (await importJsonlProgressively(pieces, chunks, file.name, feed, rules)) return { format, ...feed.finish(), problems: feed.problems, whole: false };
     // Read again rather than keep every chunk in memory for this rare case.
     await chunks.return(undefined);
-    sink.openFile(file.name);
     feed.restart();
-    read.length = 0;
-    for await (const chunk of textChunks(file)) read.push(chunk);
-  } else for await (const chunk of chunks) read.push(chunk);
-  const text = read.join("");
-  read.length = 0;
+    pieces.length = 0;
+    chunks = textChunks(file, read);
+  }
+  // Read whole first: steps with no changes say how much is read.
+  let stepStart = performance.now();
+  for await (const chunk of chunks) {
+    pieces.push(chunk);
+    if (performance.now() - stepStart > STEP_MS) {
+      feed.flush();
+      stepStart = performance.now();
+    }
+  }
+  const text = pieces.join("");
+  pieces.length = 0;
   const whole = importCapture(text, file.name, { rules });
   feed.problems.push(...whole.problems);
+  feed.known(whole.records.length);
+  stepStart = performance.now();
   for (let i = 0; i < whole.records.length; ) {
-    const start = performance.now();
-    while (i < whole.records.length && performance.now() - start < SLICE_MS) feed.push(whole.records.slice(i, (i += 500)));
-    feed.flush(false);
-    if (i < whole.records.length) await yieldToBrowser();
+    feed.push(whole.records.slice(i, (i += 500)));
+    if (!feed.shown() || performance.now() - stepStart > STEP_MS) {
+      feed.flush();
+      stepStart = performance.now();
+    }
   }
   return { format, ...feed.finish(), problems: feed.problems, whole: format === "jsonl" };
 }
@@ -128,8 +149,7 @@ async function importJsonlProgressively(read: string[], rest: AsyncGenerator<str
   const unwrapper = createUnwrapper({ rules });
   let lastSeq = -1;
   let carry = "";
-  let sliceStart = performance.now();
-  let painted = false;
+  let stepStart = performance.now();
   /** One piece of whole lines; false when the file must be imported whole. */
   const piece = (text: string): boolean => {
     const part = importJsonl(text, name, { unwrapper });
@@ -141,104 +161,71 @@ async function importJsonlProgressively(read: string[], rest: AsyncGenerator<str
     feed.push(part.records);
     return true;
   };
-  const take = async (chunk: string, last: boolean): Promise<boolean> => {
+  const take = (chunk: string, last: boolean): boolean => {
     const text = carry + chunk;
     const end = last ? text.length : text.lastIndexOf("\n") + 1;
     carry = text.slice(end);
-    // Pieces of about PIECE characters (a stream chunk can be megabytes), so slices stay short.
+    // Pieces of about PIECE characters (a stream chunk can be megabytes), so steps stay short.
     for (let at = 0; at < end; ) {
-      const size = painted ? PIECE : FIRST_PIECE;
+      const size = feed.shown() ? PIECE : FIRST_PIECE;
       const cut = at + size >= end ? end : text.lastIndexOf("\n", at + size) + 1 || end;
       if (!piece(text.slice(at, cut <= at ? end : cut))) return false;
       at = cut <= at ? end : cut;
-      if (!painted) {
-        // The first rows go out at once, and the import waits for the frame that shows them.
-        painted = feed.flush(false);
-        if (painted) await nextFrame();
-        sliceStart = performance.now();
-      } else if (performance.now() - sliceStart > SLICE_MS) {
-        feed.flush(false);
-        await yieldToBrowser();
-        sliceStart = performance.now();
+      // The first rows go out at once; then a step every STEP_MS.
+      if (!feed.shown() || performance.now() - stepStart > STEP_MS) {
+        feed.flush();
+        stepStart = performance.now();
       }
     }
     return true;
   };
-  for (const chunk of read.splice(0)) if (!(await take(chunk, false))) return false;
+  for (const chunk of read.splice(0)) if (!take(chunk, false)) return false;
   for (;;) {
     const next = await rest.next();
     if (next.done) break;
-    if (!(await take(next.value, false))) return false;
+    if (!take(next.value, false)) return false;
   }
   return carry === "" || take("", true);
 }
 
 type Feeder = ReturnType<typeof createFeeder>;
 
-/**
- * One string (and one headers object) per distinct value across the file's records: JSON.parse makes a fresh copy
- * of every URL, client, exchange and header set, and a large capture repeats them hundreds of thousands of times.
- */
-function createInterner() {
-  const strings = new Map<string, string>();
-  const headers = new Map<string, NonNullable<MessageRecord["headers"]>>();
-  const one = (s: string | undefined): string | undefined => {
-    if (s === undefined) return s;
-    const known = strings.get(s);
-    if (known !== undefined) return known;
-    strings.set(s, s);
-    return s;
-  };
-  return (record: CaptureRecord): void => {
-    // The enum fields keep their literal types: `one` returns the very same value, only another copy of it.
-    const r = record as { kind: string; transport: string; url?: string | undefined; client?: string | undefined; exchange?: string | undefined };
-    r.kind = one(r.kind)!;
-    r.transport = one(r.transport)!;
-    r.url = one(r.url);
-    r.client = one(r.client);
-    r.exchange = one(r.exchange);
-    if (record.kind === "message") {
-      const m = record as { direction: string; stream: string; method?: string | undefined };
-      m.direction = one(m.direction)!;
-      m.stream = one(m.stream)!;
-      m.method = one(m.method);
-    }
-    if ((record.kind === "message" || record.kind === "response") && record.headers) {
-      const key = JSON.stringify(record.headers);
-      const known = headers.get(key);
-      if (known) record.headers = known;
-      else headers.set(key, record.headers);
-    }
-  };
-}
-
-function createFeeder(sink: ImportSink, onFirstRows: () => void) {
+function createFeeder(step: (changes: Changes, done: boolean, restart: boolean) => void) {
   let engine = createEngine();
-  let intern = createInterner();
   let flows = new Set<Flow>();
   let findings: Finding[] = [];
   let problems: Problem[] = [];
   let records: CaptureRecord[] = [];
-  let total = 0;
+  let analysed = 0;
+  let total: number | undefined;
+  let shown = false;
+  let restarting = false;
   const importProblems: Problem[] = [];
-  /** Hands the store what changed; true when that included flows (rows to paint). */
-  const flush = (done: boolean): boolean => {
-    const rows = flows.size > 0;
-    sink.ingestFile({ flows: [...flows], findings, problems, records }, done);
-    if (rows || done) onFirstRows();
+  /** Hands on what changed since the last step. */
+  const flush = (done = false): void => {
+    if (flows.size > 0) shown = true;
+    step({ flows: [...flows], findings, problems, records }, done, restarting);
+    restarting = false;
     flows = new Set();
     findings = [];
     problems = [];
     records = [];
-    return rows;
   };
   return {
     problems: importProblems,
+    /** Records analysed so far. */
+    records: (): number => analysed,
+    /** Records in the file, once known. */
+    total: (): number | undefined => total,
+    known(records: number): void {
+      total = records;
+    },
+    /** Whether a step with rows (flows) went out. */
+    shown: (): boolean => shown,
     push(batch: readonly CaptureRecord[]): void {
       for (const record of batch) {
-        intern(record);
         records.push(record);
-        total++;
+        analysed++;
         const delta = engine.push(record);
         for (const f of delta.flows) flows.add(f);
         if (delta.findings.length) findings.push(...delta.findings);
@@ -246,20 +233,23 @@ function createFeeder(sink: ImportSink, onFirstRows: () => void) {
       }
     },
     flush,
+    /** Starts again from nothing; the next step says so (`restart`). */
     restart(): void {
       engine = createEngine();
-      intern = createInterner();
       flows = new Set();
       findings = [];
       problems = [];
       records = [];
-      total = 0;
+      analysed = 0;
+      total = undefined;
+      shown = false;
+      restarting = true;
       importProblems.length = 0;
     },
     finish(): { records: number; flows: number; findings: number } {
       problems.unshift(...importProblems);
       flush(true);
-      return { records: total, flows: engine.flows().length, findings: engine.findings().length };
+      return { records: analysed, flows: engine.flows().length, findings: engine.findings().length };
     },
   };
 }

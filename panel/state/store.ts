@@ -5,6 +5,7 @@ import type { Finding, Flow, Problem } from "../../src/engine/index.ts";
 import { severityRank, type Severity } from "../../src/engine/rules/types.ts";
 import type { DecodeRule } from "../../src/shared/decodeRules.ts";
 import type { TabStats, WorkerToPanel } from "../../src/shared/panelProtocol.ts";
+import type { ImportCounts } from "../io/importFile.ts";
 import { maskFlow, type MaskedFlow } from "../model/mask.ts";
 import { matchFlow, parseFilter, type ParsedFilter as Filter } from "../model/filter.ts";
 
@@ -31,10 +32,13 @@ function narrows(previous: Filter, next: Filter): boolean {
 
 const noStats: TabStats = { records: 0, dropped: 0, rejected: 0, tooLarge: 0, bytes: 0, budget: 0, preserveLog: false, recording: true, skipped: 0 };
 
-/** Where the store's records come from: the inspected tab's worker, or a file imported into the panel. */
-export type Source = { kind: "live" } | { kind: "file"; name: string; importing: boolean };
+/**
+ * Where the store's records come from: the inspected tab's worker, or a file imported into the panel (`cancelled`:
+ * the user stopped the import, and what is shown is the part read until then).
+ */
+export type Source = { kind: "live" } | { kind: "file"; name: string; importing: boolean; cancelled?: true };
 
-/** One batch of changes, from the worker (snapshot, delta) or from the panel's own engine (import). */
+/** One batch of changes, from the worker (snapshot, delta) or from the import worker (a file's step). */
 export interface Changes {
   flows: readonly Flow[];
   findings: readonly Finding[];
@@ -82,6 +86,8 @@ export function createFlowStore() {
   const source = signal<Source>({ kind: "live" });
   /** The worker's snapshot records are still arriving in chunks. */
   const loading = signal(false);
+  /** How far the file's import is (null when no file is shown). */
+  const importCounts = signal<ImportCounts | null>(null);
 
   const selectedFlowId = signal<string | null>(null);
   const selectedFindingId = signal<string | null>(null);
@@ -293,6 +299,7 @@ export function createFlowStore() {
     connected,
     source,
     loading,
+    importCounts,
     severityCounts,
     worst,
     recordCount,
@@ -390,11 +397,12 @@ export function createFlowStore() {
       });
     },
 
-    /** Starts showing a file instead of the tab: the import feeds it with `ingestFile`. */
-    openFile(name: string): void {
+    /** Starts showing a file (of `size` bytes) instead of the tab: the import feeds it with `ingestFile`. */
+    openFile(name: string, size = 0): void {
       batch(() => {
         reset();
         source.value = { kind: "file", name, importing: true };
+        importCounts.value = { records: 0, bytes: 0, size };
         revealed.value = new Set();
         selectedFlowId.value = null;
         selectedFindingId.value = null;
@@ -402,20 +410,28 @@ export function createFlowStore() {
         version.value++;
       });
     },
-    /** A part of the file's analysis; `done` once the last part is in. */
-    ingestFile(changes: Changes, done = false): void {
+    /** A part of the file's analysis; `done` once the last part is in; `counts`: how far the import is. */
+    ingestFile(changes: Changes, done = false, counts?: ImportCounts): void {
       batch(() => {
         ingest(changes);
         const s = source.value;
         if (done && s.kind === "file") source.value = { ...s, importing: false };
+        if (counts) importCounts.value = counts;
         version.value++;
       });
+    },
+    /** The import stopped before its end: cancelled by the user, or failed. What it had shown stays. */
+    stopImport(cancelled: boolean): void {
+      const s = source.value;
+      if (s.kind !== "file" || !s.importing) return;
+      source.value = cancelled ? { ...s, importing: false, cancelled: true } : { ...s, importing: false };
     },
     /** Back to the tab: everything goes until the worker's fresh snapshot arrives. */
     openLive(): void {
       batch(() => {
         reset();
         source.value = { kind: "live" };
+        importCounts.value = null;
         revealed.value = new Set();
         keepSelection();
         version.value++;

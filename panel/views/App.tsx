@@ -7,7 +7,7 @@ import { FindingDetail } from "./FindingDetail.tsx";
 import { FindingList } from "./FindingList.tsx";
 import { FlowDetail, type DetailTab } from "./FlowDetail.tsx";
 import { FlowList } from "./FlowList.tsx";
-import { importFile } from "../io/importFile.ts";
+import { startImport, type ImportRun } from "../io/startImport.ts";
 import type { FlowStore } from "../state/store.ts";
 import { escapeInvisible } from "../model/text.ts";
 import { Timeline } from "./Timeline.tsx";
@@ -29,6 +29,10 @@ export function App({ store, tabId, send }: AppProps) {
   // A file's open flows end where its records do: the wall clock would stretch them to today.
   const now = useComputed(() => (store.source.value.kind === "file" ? store.lastTime.value : wallClock.value));
   const importError = useSignal<string | null>(null);
+  /** What became of the last import when it did not finish (cancelled). */
+  const importNote = useSignal<string | null>(null);
+  /** The import under way: a new import, Close file and Back to tab stop it. */
+  const running = useRef<ImportRun | null>(null);
   const decodeOpen = useSignal(false);
   /** The file shown, to import it again with other decode rules. */
   const lastFile = useRef<File | null>(null);
@@ -60,21 +64,40 @@ export function App({ store, tabId, send }: AppProps) {
     return () => document.removeEventListener("keydown", onKey);
   }, []);
 
+  const stopImport = () => {
+    running.current?.cancel();
+    running.current = null;
+  };
   const onImport = (file: File) => {
+    stopImport();
     lastFile.current = file;
     importError.value = null;
+    importNote.value = null;
     performance.mark("mcp:import-start");
-    void importFile(file, store, {
+    const run = startImport(file, store, {
       rules: store.decodeRules.value,
       onFirstRows: () => requestAnimationFrame(() => setTimeout(() => performance.mark("mcp:first-rows"))),
-    })
-      .then((result) => {
-        performance.mark("mcp:import-done");
-        warmTextWhenIdle(store);
-        if (result.records === 0) importError.value = `${file.name}: no capture records found${result.problems[0] ? ` (${result.problems[0].message})` : ""}.`;
-      })
-      .catch((error: unknown) => (importError.value = `${file.name}: ${(error as Error).message}`));
+    });
+    running.current = run;
+    void run.outcome.then((outcome) => {
+      if (running.current !== run) return; // another import or the tab took over
+      running.current = null;
+      if (outcome.kind === "cancelled") {
+        const read = store.recordCount.value;
+        importNote.value = `Import of ${file.name} cancelled: only the first ${read} record${read === 1 ? "" : "s"} are shown, and their flows and findings are those of that part of the file.`;
+        return;
+      }
+      if (outcome.kind === "failed") {
+        importError.value = `${file.name}: ${outcome.message}`;
+        return;
+      }
+      performance.mark("mcp:import-done");
+      warmTextWhenIdle(store);
+      const { result } = outcome;
+      if (result.records === 0) importError.value = `${file.name}: no capture records found${result.problems[0] ? ` (${result.problems[0].message})` : ""}.`;
+    });
   };
+  const onCancelImport = () => running.current?.cancel();
   const onExport = (format: ExportFormat, unredacted: boolean) => {
     const source = store.source.value;
     const base = source.kind === "file" ? source.name.replace(/\.(har|jsonl|ndjson|json)$/i, "") : `mcp-capture-tab${tabId ?? ""}`;
@@ -82,6 +105,8 @@ export function App({ store, tabId, send }: AppProps) {
     download(file.name, file.text, file.type);
   };
   const onLive = () => {
+    stopImport();
+    importNote.value = null;
     store.openLive();
     send({ kind: "subscribe" });
   };
@@ -108,8 +133,18 @@ export function App({ store, tabId, send }: AppProps) {
   const source = store.source.value;
   return (
     <div class="app">
-      <Toolbar store={store} tabId={tabId} send={send} filterRef={filterRef} onImport={onImport} onExport={onExport} onLive={onLive} decodeOpen={decodeOpen} />
-      <Alerts store={store} tabId={tabId} importError={importError.value} />
+      <Toolbar
+        store={store}
+        tabId={tabId}
+        send={send}
+        filterRef={filterRef}
+        onImport={onImport}
+        onCancelImport={onCancelImport}
+        onExport={onExport}
+        onLive={onLive}
+        decodeOpen={decodeOpen}
+      />
+      <Alerts store={store} tabId={tabId} importError={importError.value} importNote={importNote.value} />
       {decodeOpen.value && (
         <DecodeRules
           store={store}
@@ -161,7 +196,15 @@ function FlowsEmpty({ store, tabId }: { store: FlowStore; tabId: number | undefi
   const source = store.source.value;
   if (store.flows.value.length > 0) return <p class="empty">No flow matches the filter. Press Escape in the filter box to clear it.</p>;
   if (source.kind === "file")
-    return <p class="empty">{source.importing ? "Importing…" : `${escapeInvisible(source.name)} holds no elicitation flows (${store.recordCount.value} records read).`}</p>;
+    return (
+      <p class="empty">
+        {source.importing
+          ? "Importing…"
+          : source.cancelled
+            ? `No elicitation flows in the part of ${escapeInvisible(source.name)} read before the import was cancelled (${store.recordCount.value} records).`
+            : `${escapeInvisible(source.name)} holds no elicitation flows (${store.recordCount.value} records read).`}
+      </p>
+    );
   if (tabId === undefined)
     return (
       <p class="empty" role="alert">
@@ -184,7 +227,7 @@ function FlowsEmpty({ store, tabId }: { store: FlowStore; tabId: number | undefi
 
 const megabytes = (bytes: number): string => `${Math.round(bytes / 2 ** 20)} MB`;
 
-function Alerts({ store, tabId, importError }: { store: FlowStore; tabId: number | undefined; importError: string | null }) {
+function Alerts({ store, tabId, importError, importNote }: { store: FlowStore; tabId: number | undefined; importError: string | null; importNote: string | null }) {
   const stats = store.stats.value;
   const live = store.source.value.kind === "live" && tabId !== undefined;
   const problems = store.problems.value;
@@ -207,6 +250,11 @@ function Alerts({ store, tabId, importError }: { store: FlowStore; tabId: number
         </span>
       )}
       {importError && <span role="alert">{escapeInvisible(importError)}</span>}
+      {importNote && (
+        <span role="status" aria-label="import cancelled">
+          {escapeInvisible(importNote)}
+        </span>
+      )}
       {problems.length > 0 && (
         <details class="problems">
           <summary aria-label="problems">

@@ -5,6 +5,7 @@ import type { Command } from "../state/transport.ts";
 import { focusList } from "./VirtualTable.tsx";
 import { escapeInvisible } from "../model/text.ts";
 import type { ExportFormat } from "../io/exportCapture.ts";
+import type { ImportCounts } from "../io/importFile.ts";
 
 export const FILTER_HELP =
   "Filter flows: method:tools/call status:pending mode:url rule:<id> severity:error server:<host> era:2026-07-28, and any other word searches the messages";
@@ -15,6 +16,8 @@ interface ToolbarProps {
   send(command: Command): void;
   filterRef: Ref<HTMLInputElement>;
   onImport(file: File): void;
+  /** Stops the import under way. */
+  onCancelImport(): void;
   onExport(format: ExportFormat, unredacted: boolean): void;
   onLive(): void;
   /** The Decode as MCP section is open. */
@@ -22,7 +25,7 @@ interface ToolbarProps {
 }
 
 /** Record/pause, clear, preserve log, the filter box, import and export: one row, as in DevTools' Network panel. */
-export function Toolbar({ store, tabId, send, filterRef, onImport, onExport, onLive, decodeOpen }: ToolbarProps) {
+export function Toolbar({ store, tabId, send, filterRef, onImport, onCancelImport, onExport, onLive, decodeOpen }: ToolbarProps) {
   const stats = store.stats.value;
   const source = store.source.value;
   const live = source.kind === "live" && tabId !== undefined;
@@ -115,8 +118,9 @@ export function Toolbar({ store, tabId, send, filterRef, onImport, onExport, onL
       {source.kind === "file" && (
         <>
           <span class="source" role="status">
-            {source.importing ? "importing…" : "file"}
+            {source.importing ? "importing…" : source.cancelled ? "import cancelled" : "file"}
           </span>
+          {source.importing && <ImportProgress counts={store.importCounts.value} onCancel={onCancelImport} />}
           {tabId !== undefined && (
             <button type="button" onClick={onLive}>
               Back to tab {tabId}
@@ -135,6 +139,29 @@ export function Toolbar({ store, tabId, send, filterRef, onImport, onExport, onL
       </span>
       <WorstBadge store={store} />
     </div>
+  );
+}
+
+const mib = (bytes: number): string => (bytes / 2 ** 20).toFixed(bytes < 10 * 2 ** 20 ? 1 : 0);
+
+/**
+ * How far the import is: the file read (bytes), then, for a file analysed after it was read whole (HAR), the
+ * records analysed of all; and Cancel.
+ */
+function ImportProgress({ counts, onCancel }: { counts: ImportCounts | null; onCancel(): void }) {
+  const { records = 0, bytes = 0, size = 0, total } = counts ?? {};
+  const [value, max] = total !== undefined && total > 0 ? [records, total] : [bytes, size];
+  const text = `${records.toLocaleString("en")}${total !== undefined ? ` of ${total.toLocaleString("en")}` : ""} records, ${mib(bytes)} of ${mib(size)} MiB read`;
+  return (
+    <>
+      <progress class="import-progress" aria-label="import progress" max={Math.max(max, 1)} value={Math.min(value, max)} title={text} />
+      <span class="import-counts" aria-label="import counts">
+        {text}
+      </span>
+      <button type="button" onClick={onCancel} title="Stop the import: what was read so far stays shown">
+        Cancel import
+      </button>
+    </>
   );
 }
 

@@ -5,13 +5,15 @@ import { importCapture } from "../../src/capture/import.ts";
 import { exportJsonl } from "../../src/capture/jsonl.ts";
 import { analyze } from "../../src/engine/index.ts";
 import { importFile } from "../../panel/io/importFile.ts";
+import { feedStore } from "../../panel/io/startImport.ts";
 import { createFlowStore } from "../../panel/state/store.ts";
 import { AGENT_RULE, agentHar, agentRecords } from "./hostCorpus.ts";
 
-/** The panel's import (importFile) against the CLI's (`mcp-elicit lint --decode`: importCapture with rules, analyze). */
+/** The panel's import (importFile, as the import worker runs it, its steps fed to the store) against the CLI's (`mcp-elicit lint --decode`: importCapture with rules, analyze). */
 async function both(name: string, text: string, rules = [AGENT_RULE]) {
   const store = createFlowStore();
-  const result = await importFile({ name, text: async () => text }, store, { rules });
+  const file = { name, text: async () => text };
+  const result = await importFile(file, feedStore(store, file), { rules });
   const cli = analyze(importCapture(text, name, { rules }).records);
   return { store, result, cli };
 }

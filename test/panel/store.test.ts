@@ -8,7 +8,8 @@ import type { CaptureRecord } from "../../src/capture/record.ts";
 import { analyze, createEngine, type Flow } from "../../src/engine/index.ts";
 import { chunkRecords, type TabStats, type WorkerToPanel } from "../../src/shared/panelProtocol.ts";
 import { PROTOCOL_VERSION, WORKER_SOURCE } from "../../src/shared/tags.ts";
-import { importFile } from "../../panel/io/importFile.ts";
+import { importFile, type ImportProgress } from "../../panel/io/importFile.ts";
+import { feedStore } from "../../panel/io/startImport.ts";
 import { createFlowStore } from "../../panel/state/store.ts";
 
 const demo = importJsonl(readFileSync("demo/demo-capture.jsonl", "utf8"), "demo-capture.jsonl").records;
@@ -169,7 +170,8 @@ describe("panel store", () => {
     const store = createFlowStore();
     for (const m of messages(demo, demo.length)) store.apply(m);
     const text = exportJsonl(demo.slice(0, 60));
-    const result = await importFile({ name: "part.jsonl", text: async () => text }, store);
+    const file = { name: "part.jsonl", text: async () => text };
+    const result = await importFile(file, feedStore(store, file));
     assert.equal(result.records, 60);
     assert.deepEqual(store.source.value, { kind: "file", name: "part.jsonl", importing: false });
     assert.deepEqual(ids(store.flows.value), ids(analyze(demo.slice(0, 60)).flows));
@@ -188,7 +190,7 @@ describe("panel import", () => {
     let firstRows = 0;
     // A Blob is read as a stream of decoded chunks, as the panel reads a File.
     const file = streamed ? Object.assign(new Blob([text]), { name }) : { name, text: async () => text };
-    const result = await importFile(file, store, { onFirstRows: () => firstRows++ });
+    const result = await importFile(file, feedStore(store, file, () => firstRows++));
     const cli = importCapture(text, name);
     const expected = analyze(cli.records);
     assert.equal(result.whole, whole);
@@ -206,6 +208,29 @@ describe("panel import", () => {
   test("a JSONL file with seqs is read in chunks and gives exactly the CLI's flows, findings and problems", async () => {
     await sameAsCli("big.jsonl", exportJsonl(big), false);
     await sameAsCli("big.jsonl", exportJsonl(big), false, true);
+  });
+
+  test("the steps say how far the import is: records analysed and bytes read grow to the file's, the last is done", async () => {
+    for (const [name, text] of [
+      ["big.jsonl", exportJsonl(big)],
+      ["big.har", (await import("../../src/capture/harExport.ts")).exportHar(big)],
+    ] as const) {
+      const blob = new Blob([text]);
+      const file = Object.assign(blob, { name });
+      const steps: ImportProgress[] = [];
+      const result = await importFile(file, (step) => steps.push(step));
+      assert.ok(steps.length > 2, `${name}: ${steps.length} steps`);
+      assert.ok(steps.every((s, i) => i === 0 || (s.records >= steps[i - 1]!.records && s.bytes >= steps[i - 1]!.bytes)), name);
+      assert.ok(steps.every((s) => s.size === blob.size && !s.restart));
+      assert.deepEqual(steps.map((s) => s.done), [...steps.slice(1).map(() => false), true]);
+      const last = steps.at(-1)!;
+      assert.equal(last.records, result.records);
+      assert.equal(last.bytes, blob.size);
+      assert.equal(steps.reduce((n, s) => n + (s.changes.records?.length ?? 0), 0), result.records);
+      // A HAR is read whole, then analysed: its record count is known while the records go through the engine.
+      if (name.endsWith(".har")) assert.ok(steps.every((s) => s.records === 0 || s.total === result.records));
+      else assert.ok(steps.every((s) => s.total === undefined));
+    }
   });
 
   test("a HAR file: the same as the CLI", async () => {
