@@ -4,7 +4,7 @@
 // MCP_ELICIT_DEBUG=1: debug logging and source maps. MCP_ELICIT_TEST=1: only the extension, with the test-only
 // hooks (`__TEST__`), into dist/test/chrome and dist/test/firefox so the release build is left alone.
 import * as esbuild from "esbuild";
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { deflateSync } from "node:zlib";
 
 const watch = process.argv.includes("--watch");
@@ -38,6 +38,20 @@ const extensionRoot = test ? "dist/test" : "dist";
  */
 const POLYFILL = "browser-polyfill.min.js";
 
+/**
+ * Most bytes a bundle may have (unminified, release build). panel.js holds the UI only: the engine runs in the
+ * extension's worker and, for imports, in importer.js. The build fails over it (README, "Bundle sizes").
+ */
+const BUDGETS = { "panel.js": 450_000 };
+
+/** The bundles over their budget in one browser's folder. */
+function overBudget(dir) {
+  return Object.entries(BUDGETS).flatMap(([file, limit]) => {
+    const bytes = statSync(`${dir}/${file}`).size;
+    return bytes > limit ? [`${dir}/${file} is ${bytes} bytes, over its budget of ${limit} (build.mjs BUDGETS)`] : [];
+  });
+}
+
 /** The per-browser manifest, written from manifest.json. */
 function manifestFor(browser) {
   const manifest = JSON.parse(readFileSync("manifest.json", "utf8"));
@@ -64,6 +78,8 @@ const statics = (browser) => ({
       for (const file of ["devtools.html", "panel.html", "panel.css"]) copyFileSync(`panel/${file}`, `${out}/${file}`);
       copyFileSync(`node_modules/webextension-polyfill/dist/${POLYFILL}`, `${out}/${POLYFILL}`);
       for (const size of [16, 32, 48, 128]) writeFileSync(`${out}/icons/icon-${size}.png`, icon(size));
+      // Said on every rebuild while watching; `node build.mjs` fails on it below.
+      if (watch && !debug) for (const problem of overBudget(out)) console.error(`✘ ${problem}`);
     });
   },
 });
@@ -140,3 +156,8 @@ for (const options of targets) {
   }
 }
 if (watch) console.log("watching…");
+else if (!debug) {
+  const problems = ["chrome", "firefox"].flatMap((browser) => overBudget(`${extensionRoot}/${browser}`));
+  for (const problem of problems) console.error(`✘ ${problem}`);
+  if (problems.length) process.exit(1);
+}

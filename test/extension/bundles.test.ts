@@ -1,0 +1,22 @@
+import assert from "node:assert/strict";
+import { readFileSync, statSync } from "node:fs";
+import { test } from "node:test";
+import { ensureBuilt } from "./built.ts";
+
+// build.mjs fails a release build whose panel.js is over 450,000 bytes; this says why it stays small: the engine
+// and the importers are in importer.js (the panel's import worker) and background.js, never in panel.js.
+for (const browser of ["chrome", "firefox"] as const) {
+  test(`dist/${browser}: panel.js is under 450,000 bytes and holds no engine or importer; importer.js does`, () => {
+    ensureBuilt();
+    const dir = `dist/${browser}`;
+    const panel = readFileSync(`${dir}/panel.js`, "utf8");
+    const importer = readFileSync(`${dir}/importer.js`, "utf8");
+    assert.ok(statSync(`${dir}/panel.js`).size < 450_000, `panel.js is ${statSync(`${dir}/panel.js`).size} bytes`);
+    // minifySyntax keeps function names: these are the engine's, the correlator's and the importers' entries.
+    for (const name of ["createEngine", "createCorrelator", "importHar", "importJsonl", "createUnwrapper"]) {
+      assert.doesNotMatch(panel, new RegExp(`function ${name}\\b`), `${name} in panel.js`);
+      assert.match(importer, new RegExp(`function ${name}\\b`), `${name} missing from importer.js`);
+    }
+    assert.match(panel, /new Worker\("importer\.js"\)|new Worker\(IMPORTER_SCRIPT\)/);
+  });
+}
