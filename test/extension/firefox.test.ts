@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import type { Page } from "puppeteer-core";
 import { startDemoHost, type DemoHost } from "../../demo/host.ts";
+import { exportJsonl } from "../../src/capture/jsonl.ts";
 import type { CaptureRecord } from "../../src/capture/record.ts";
 import { analyze, type Finding, type Flow } from "../../src/engine/index.ts";
 import { ensureBuilt } from "./built.ts";
@@ -196,5 +197,15 @@ describe("Firefox ESR: dist/firefox over WebDriver BiDi", { timeout: 240_000 }, 
     const rules = (findings: readonly Finding[]) => findings.map((f) => `${f.severity} ${f.rule}`).sort();
     assert.deepEqual(rules(engine.findings), rules(analyze(proxy!.records).findings));
     assert.deepEqual(pageErrors, []);
+  });
+
+  test("the panel imports the capture as a JSONL file in its import worker (importer.js): the engine's flows and findings", async () => {
+    assert.ok(firefox && captured.length > 0, "the capture of the previous tests");
+    const engine = analyze(captured);
+    const view = await firefox.importInPanel("firefox.jsonl", exportJsonl(captured), { records: captured.length, flows: engine.flows.length, findings: engine.findings.length });
+    assert.equal(view.heading, "MCP elicitation — firefox.jsonl");
+    assert.deepEqual(view.flows, engine.flows.map(flowRow));
+    const sorted = (rows: string[][]) => rows.map((r) => JSON.stringify(r)).sort();
+    assert.deepEqual(sorted(view.findings), sorted(engine.findings.map(findingRow)));
   });
 });

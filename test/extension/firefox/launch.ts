@@ -34,6 +34,11 @@ export interface FirefoxWithExtension {
   tabIds(): Promise<number[]>;
   /** Opens `panel.html?tabId=N` in a tab, waits until its headings show the counts expected, and reads its tables. */
   panel(tabId: number, expect: PanelCounts): Promise<PanelView>;
+  /**
+   * Opens `panel.html` (no tab) in a tab, imports a file through its Import input (the file set by the page's own
+   * DataTransfer, as BiDi has no file chooser here), waits for the counts expected, and reads its tables.
+   */
+  importInPanel(name: string, text: string, expect: PanelCounts): Promise<PanelView>;
   close(): Promise<void>;
 }
 
@@ -51,6 +56,35 @@ async function findPage(browser: Browser, match: (href: string) => boolean, what
     if (Date.now() > until) throw new Error(`no ${what} appeared within ${ms} ms`);
     await sleep(100);
   }
+}
+
+/** Waits until a panel page's headings show the counts expected, then reads its tables. */
+async function readPanel(page: Page, expect: PanelCounts): Promise<PanelView> {
+  // The snapshot, then batched deltas (or an import's steps): wait until the headings count what the test expects.
+  await page
+    .waitForFunction(
+      (expect) =>
+        document.querySelector('[aria-label="record count"]')?.textContent === `${expect.records} records` &&
+        document.querySelector('section[aria-label="flows section"] h2')?.textContent === `Flows (${expect.flows})` &&
+        document.querySelector('section[aria-label="findings section"] h2')?.textContent === `Findings (${expect.findings})`,
+      { timeout: 15_000, polling: 100 },
+      expect,
+    )
+    .catch(async (error: unknown) => {
+      const shown = await page.evaluate(() => document.body.innerText).catch(() => "(unreadable)");
+      throw new Error(`the panel never showed ${JSON.stringify(expect)}; it shows:\n${shown}`, { cause: error });
+    });
+  // No named functions inside: tsx's keepNames would reference its `__name` helper, which the page lacks.
+  return page.evaluate(() => ({
+    heading: document.querySelector("h1")?.textContent ?? "",
+    // The panel's columns by name (`data-col`), in the order flowRow and findingRow list them.
+    flows: [...document.querySelectorAll("tr[data-flow]")].map((row) =>
+      ["id", "kind", "era", "method", "target", "status", "rounds"].map((c) => row.querySelector(`td[data-col="${c}"]`)?.textContent ?? ""),
+    ),
+    findings: [...document.querySelectorAll("tr[data-finding]")].map((row) =>
+      ["severity", "rule", "message", "flow", "entry"].map((c) => row.querySelector(`td[data-col="${c}"]`)?.textContent ?? ""),
+    ),
+  }));
 }
 
 export async function launchFirefoxWithExtension(): Promise<FirefoxWithExtension> {
@@ -104,6 +138,16 @@ export async function launchFirefoxWithExtension(): Promise<FirefoxWithExtension
       tabId,
     );
 
+  /** Opens one of the extension's pages in a tab of its own (BiDi cannot navigate to it; the extension can). */
+  const openExtensionPage = async (path: string): Promise<Page> => {
+    const url = `${origin}${path}`;
+    await helper.evaluate(async (url) => {
+      const ext = (globalThis as unknown as { browser: typeof chrome }).browser;
+      await ext.tabs.create({ url, active: false });
+    }, url);
+    return findPage(b, (href) => href === url, `extension page ${path}`);
+  };
+
   return {
     browser: b,
     origin,
@@ -114,38 +158,30 @@ export async function launchFirefoxWithExtension(): Promise<FirefoxWithExtension
         return (await ext.tabs.query({})).flatMap((tab) => (tab.id === undefined ? [] : [tab.id]));
       }),
     async panel(tabId, expect) {
-      const url = `${origin}panel.html?tabId=${tabId}`;
-      await helper.evaluate(async (url) => {
-        const ext = (globalThis as unknown as { browser: typeof chrome }).browser;
-        await ext.tabs.create({ url, active: false });
-      }, url);
-      const page = await findPage(b, (href) => href === url, `panel for tab ${tabId}`);
+      const page = await openExtensionPage(`panel.html?tabId=${tabId}`);
       try {
-        // The snapshot, then batched deltas: wait until the headings count what the test expects.
-        await page
-          .waitForFunction(
-            (expect) =>
-              document.querySelector('[aria-label="record count"]')?.textContent === `${expect.records} records` &&
-              document.querySelector('section[aria-label="flows section"] h2')?.textContent === `Flows (${expect.flows})` &&
-              document.querySelector('section[aria-label="findings section"] h2')?.textContent === `Findings (${expect.findings})`,
-            { timeout: 15_000, polling: 100 },
-            expect,
-          )
-          .catch(async (error: unknown) => {
-            const shown = await page.evaluate(() => document.body.innerText).catch(() => "(unreadable)");
-            throw new Error(`the panel never showed ${JSON.stringify(expect)}; it shows:\n${shown}`, { cause: error });
-          });
-        // No named functions inside: tsx's keepNames would reference its `__name` helper, which the page lacks.
-        return await page.evaluate(() => ({
-          heading: document.querySelector("h1")?.textContent ?? "",
-          // The panel's columns by name (`data-col`), in the order flowRow and findingRow list them.
-          flows: [...document.querySelectorAll("tr[data-flow]")].map((row) =>
-            ["id", "kind", "era", "method", "target", "status", "rounds"].map((c) => row.querySelector(`td[data-col="${c}"]`)?.textContent ?? ""),
-          ),
-          findings: [...document.querySelectorAll("tr[data-finding]")].map((row) =>
-            ["severity", "rule", "message", "flow", "entry"].map((c) => row.querySelector(`td[data-col="${c}"]`)?.textContent ?? ""),
-          ),
-        }));
+        return await readPanel(page, expect);
+      } finally {
+        await page.close().catch(() => undefined);
+      }
+    },
+    async importInPanel(name, text, expect) {
+      // Not plain panel.html: that is the helper page the test hook opened.
+      const page = await openExtensionPage("panel.html?import");
+      try {
+        await page.evaluate(
+          (name, text) => {
+            const input = document.querySelector<HTMLInputElement>('input[type="file"][aria-label="Import HAR or JSONL file"]')!;
+            const files = new DataTransfer();
+            files.items.add(new File([text], name, { type: "application/json" }));
+            input.files = files.files;
+            input.dispatchEvent(new Event("change", { bubbles: true }));
+          },
+          name,
+          text,
+        );
+        await page.waitForFunction(() => document.querySelector('[role="status"].source')?.textContent === "file", { timeout: 15_000, polling: 100 });
+        return await readPanel(page, expect);
       } finally {
         await page.close().catch(() => undefined);
       }
