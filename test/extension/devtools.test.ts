@@ -1,10 +1,12 @@
 import assert from "node:assert/strict";
-import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { after, before, describe, test } from "node:test";
 import puppeteer, { type Browser, type Frame, type Page } from "puppeteer-core";
 import { startDemoHost, type DemoHost } from "../../demo/host.ts";
+import { importJsonl } from "../../src/capture/jsonl.ts";
+import { analyze } from "../../src/engine/index.ts";
 import { ensureBuilt } from "./built.ts";
 import { driveDemo } from "./firefox/demoDriver.ts";
 
@@ -84,7 +86,7 @@ async function panelFrame(devtools: Page): Promise<Frame> {
 }
 
 describe("the panel inside Chromium's DevTools", () => {
-  test("DevTools lists it; it shows the inspected tab's flows live and follows DevTools' theme", async () => {
+  test("DevTools lists it; it shows the inspected tab's flows live, follows DevTools' theme, and imports a file in its worker", async () => {
     const [page] = (await browser.pages()).filter((p) => !p.url().startsWith("devtools://"));
     assert.ok(page, "the first tab");
     await page.goto(host.url);
@@ -132,5 +134,25 @@ describe("the panel inside Chromium's DevTools", () => {
     await setDevtoolsTheme(devtools, "default");
     await panel.waitForFunction(() => document.documentElement.dataset.theme === "light", { timeout: 5_000, polling: 50 });
     await devtools.screenshot({ path: join(ARTIFACTS, "devtools-light.png") });
+
+    // A file imported in the panel inside DevTools goes through its import worker (importer.js) there too.
+    const text = await readFile("demo/demo-capture.jsonl", "utf8");
+    const expected = analyze(importJsonl(text, "demo-capture.jsonl").records);
+    await panel.evaluate((text) => {
+      const input = document.querySelector<HTMLInputElement>('input[type="file"][aria-label="Import HAR or JSONL file"]')!;
+      const files = new DataTransfer();
+      files.items.add(new File([text], "demo-capture.jsonl", { type: "application/x-ndjson" }));
+      input.files = files.files;
+      input.dispatchEvent(new Event("change", { bubbles: true }));
+    }, text);
+    await panel.waitForFunction(
+      (flows, findings) =>
+        document.querySelector('[role="status"].source')?.textContent === "file" &&
+        document.querySelector('section[aria-label="flows section"] h2')?.textContent === `Flows (${flows})` &&
+        document.querySelector('section[aria-label="findings section"] h2')?.textContent === `Findings (${findings})`,
+      { timeout: 15_000, polling: 100 },
+      expected.flows.length,
+      expected.findings.length,
+    );
   });
 });
