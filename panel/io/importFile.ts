@@ -76,6 +76,12 @@ async function* textChunks(file: ImportSource, read: { bytes: number }): AsyncGe
 }
 
 /**
+ * What hears each step. It may return a promise: the import then waits for it before going on (the import worker
+ * uses that to hear the panel, which acknowledges each step it has shown: importer.ts).
+ */
+export type OnProgress = (progress: ImportProgress) => void | Promise<void>;
+
+/**
  * A HAR or JSONL file through the same engine as the extension's worker and the CLI, in steps while it is read:
  * the first flows go out long before a large file is through. This runs in the panel's import worker
  * (importer.ts), which posts each step to the panel; the panel shows them (startImport.ts).
@@ -87,7 +93,7 @@ async function* textChunks(file: ImportSource, read: { bytes: number }): AsyncGe
  * JSON document: read whole, then analysed in steps. Both go through the envelope stage with the decode rules given
  * (the extension worker's, so a file reads as the tab would), as `mcp-elicit lint --decode` does.
  */
-export async function importFile(file: ImportSource, onProgress: (progress: ImportProgress) => void, options: { rules?: readonly DecodeRule[] } = {}): Promise<ImportResult> {
+export async function importFile(file: ImportSource, onProgress: OnProgress, options: { rules?: readonly DecodeRule[] } = {}): Promise<ImportResult> {
   const read = { bytes: 0 };
   const size = file.size ?? 0;
   const feed = createFeeder((changes, done, restart) => {
@@ -95,7 +101,7 @@ export async function importFile(file: ImportSource, onProgress: (progress: Impo
     const total = feed.total();
     if (total !== undefined) step.total = total;
     if (restart) step.restart = true;
-    onProgress(step);
+    return onProgress(step);
   });
   // Not `for await … break`: leaving that loop would close the generator.
   let chunks = textChunks(file, read);
@@ -111,7 +117,7 @@ export async function importFile(file: ImportSource, onProgress: (progress: Impo
 
   const rules = options.rules ?? [];
   if (format === "jsonl") {
-    if (await importJsonlProgressively(pieces, chunks, file.name, feed, rules)) return { format, ...feed.finish(), problems: feed.problems, whole: false };
+    if (await importJsonlProgressively(pieces, chunks, file.name, feed, rules)) return { format, ...(await feed.finish()), problems: feed.problems, whole: false };
     // Read again rather than keep every chunk in memory for this rare case.
     await chunks.return(undefined);
     feed.restart();
@@ -123,7 +129,7 @@ export async function importFile(file: ImportSource, onProgress: (progress: Impo
   for await (const chunk of chunks) {
     pieces.push(chunk);
     if (performance.now() - stepStart > STEP_MS) {
-      feed.flush();
+      await feed.flush();
       stepStart = performance.now();
     }
   }
@@ -136,11 +142,11 @@ export async function importFile(file: ImportSource, onProgress: (progress: Impo
   for (let i = 0; i < whole.records.length; ) {
     feed.push(whole.records.slice(i, (i += 500)));
     if (!feed.shown() || performance.now() - stepStart > STEP_MS) {
-      feed.flush();
+      await feed.flush();
       stepStart = performance.now();
     }
   }
-  return { format, ...feed.finish(), problems: feed.problems, whole: format === "jsonl" };
+  return { format, ...(await feed.finish()), problems: feed.problems, whole: format === "jsonl" };
 }
 
 /** Imports whole lines as they arrive (`read`: the chunks read already); false when the file must be imported whole instead. */
@@ -161,7 +167,7 @@ async function importJsonlProgressively(read: string[], rest: AsyncGenerator<str
     feed.push(part.records);
     return true;
   };
-  const take = (chunk: string, last: boolean): boolean => {
+  const take = async (chunk: string, last: boolean): Promise<boolean> => {
     const text = carry + chunk;
     const end = last ? text.length : text.lastIndexOf("\n") + 1;
     carry = text.slice(end);
@@ -173,24 +179,24 @@ async function importJsonlProgressively(read: string[], rest: AsyncGenerator<str
       at = cut <= at ? end : cut;
       // The first rows go out at once; then a step every STEP_MS.
       if (!feed.shown() || performance.now() - stepStart > STEP_MS) {
-        feed.flush();
+        await feed.flush();
         stepStart = performance.now();
       }
     }
     return true;
   };
-  for (const chunk of read.splice(0)) if (!take(chunk, false)) return false;
+  for (const chunk of read.splice(0)) if (!(await take(chunk, false))) return false;
   for (;;) {
     const next = await rest.next();
     if (next.done) break;
-    if (!take(next.value, false)) return false;
+    if (!(await take(next.value, false))) return false;
   }
   return carry === "" || take("", true);
 }
 
 type Feeder = ReturnType<typeof createFeeder>;
 
-function createFeeder(step: (changes: Changes, done: boolean, restart: boolean) => void) {
+function createFeeder(step: (changes: Changes, done: boolean, restart: boolean) => void | Promise<void>) {
   let engine = createEngine();
   let flows = new Set<Flow>();
   let findings: Finding[] = [];
@@ -202,14 +208,16 @@ function createFeeder(step: (changes: Changes, done: boolean, restart: boolean) 
   let restarting = false;
   const importProblems: Problem[] = [];
   /** Hands on what changed since the last step. */
-  const flush = (done = false): void => {
+  const flush = (done = false): void | Promise<void> => {
     if (flows.size > 0) shown = true;
-    step({ flows: [...flows], findings, problems, records }, done, restarting);
+    const changes: Changes = { flows: [...flows], findings, problems, records };
+    const wasRestarting = restarting;
     restarting = false;
     flows = new Set();
     findings = [];
     problems = [];
     records = [];
+    return step(changes, done, wasRestarting);
   };
   return {
     problems: importProblems,
@@ -246,9 +254,9 @@ function createFeeder(step: (changes: Changes, done: boolean, restart: boolean) 
       restarting = true;
       importProblems.length = 0;
     },
-    finish(): { records: number; flows: number; findings: number } {
+    async finish(): Promise<{ records: number; flows: number; findings: number }> {
       problems.unshift(...importProblems);
-      flush(true);
+      await flush(true);
       return { records: analysed, flows: engine.flows().length, findings: engine.findings().length };
     },
   };

@@ -3,10 +3,12 @@ import type { ImportProgress, ImportResult } from "./importFile.ts";
 
 /**
  * The messages between the panel and its import worker (importer.js, one per import): the panel sends the file
- * once, the worker answers with steps and then the result or why it failed. Both ends are the extension's own
- * code on the extension's origin, so these are types rather than schemas; the payloads in them are captured data.
+ * once, the worker answers with steps and then the result or why it failed. The panel acknowledges each step once
+ * it has shown it (`shown`); until then the worker merges the next steps into one, so the panel is never handed
+ * more than it can show. Both ends are the extension's own code on the extension's origin, so these are types
+ * rather than schemas; the payloads in them are captured data.
  */
-export type ToImporter = { kind: "import"; file: File; rules: readonly DecodeRule[] };
+export type ToImporter = { kind: "import"; file: File; rules: readonly DecodeRule[] } | { kind: "shown" };
 
 export type FromImporter = ({ kind: "progress" } & ImportProgress) | { kind: "done"; result: ImportResult } | { kind: "failed"; message: string };
 

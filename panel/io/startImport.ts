@@ -39,13 +39,42 @@ export function feedStore(store: FileStore, file: { name: string; size?: number 
 }
 
 /**
+ * After the next frame is painted (a task queued from requestAnimationFrame runs after the paint), or after 100 ms
+ * when no frame comes (the panel is hidden: DevTools shows another panel), so a hidden import still goes on.
+ */
+const afterPaint = (): Promise<void> =>
+  new Promise((resolve) => {
+    const timer = setTimeout(resolve, 100);
+    requestAnimationFrame(() =>
+      setTimeout(() => {
+        clearTimeout(timer);
+        resolve();
+      }, 0),
+    );
+  });
+
+/**
+ * A worker started ahead of the import, when the pointer or the focus reaches Import… (the user is about to pick a
+ * file): starting one and loading importer.js takes 50–600 ms on a loaded machine, answering a file ready one 10–30.
+ */
+let spare: Worker | null = null;
+export function warmImporter(): void {
+  spare ??= new Worker(IMPORTER_SCRIPT);
+}
+const takeWorker = (): Worker => {
+  const worker = spare ?? new Worker(IMPORTER_SCRIPT);
+  spare = null;
+  return worker;
+};
+
+/**
  * Imports a file in a worker of its own (importer.js): the engine and the importers never run on the panel's
  * thread, nor sit in panel.js. The worker reads the File itself (a File is posted, not its text) and sends
  * steps, which go to the store as they come; Cancel terminates the worker.
  */
 export function startImport(file: File, store: FlowStore, options: { rules?: readonly DecodeRule[]; onFirstRows?(): void } = {}): ImportRun {
   const feed = feedStore(store, file, options.onFirstRows);
-  const worker = new Worker(IMPORTER_SCRIPT);
+  const worker = takeWorker();
   let settle: (outcome: ImportOutcome) => void = () => undefined;
   const outcome = new Promise<ImportOutcome>((resolve) => (settle = resolve));
   let over = false;
@@ -65,6 +94,10 @@ export function startImport(file: File, store: FlowStore, options: { rules?: rea
       if (!stepped) performance.mark("mcp:import-first-chunk");
       stepped = true;
       feed(message);
+      // Shown: the next step may come (the worker merges what it makes meanwhile).
+      void afterPaint().then(() => {
+        if (!over) worker.postMessage({ kind: "shown" } satisfies ToImporter);
+      });
     }
     else if (message.kind === "done") end({ kind: "done", result: message.result });
     else end({ kind: "failed", message: message.message });

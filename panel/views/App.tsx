@@ -7,7 +7,7 @@ import { FindingDetail } from "./FindingDetail.tsx";
 import { FindingList } from "./FindingList.tsx";
 import { FlowDetail, type DetailTab } from "./FlowDetail.tsx";
 import { FlowList } from "./FlowList.tsx";
-import { startImport, type ImportRun } from "../io/startImport.ts";
+import { startImport, warmImporter, type ImportRun } from "../io/startImport.ts";
 import type { FlowStore } from "../state/store.ts";
 import { escapeInvisible } from "../model/text.ts";
 import { Timeline } from "./Timeline.tsx";
@@ -140,6 +140,7 @@ export function App({ store, tabId, send }: AppProps) {
         filterRef={filterRef}
         onImport={onImport}
         onCancelImport={onCancelImport}
+        onPrepareImport={warmImporter}
         onExport={onExport}
         onLive={onLive}
         decodeOpen={decodeOpen}

@@ -18,6 +18,8 @@ interface ToolbarProps {
   onImport(file: File): void;
   /** Stops the import under way. */
   onCancelImport(): void;
+  /** The user is about to import (pointer or focus on Import…): get ready. */
+  onPrepareImport(): void;
   onExport(format: ExportFormat, unredacted: boolean): void;
   onLive(): void;
   /** The Decode as MCP section is open. */
@@ -25,7 +27,7 @@ interface ToolbarProps {
 }
 
 /** Record/pause, clear, preserve log, the filter box, import and export: one row, as in DevTools' Network panel. */
-export function Toolbar({ store, tabId, send, filterRef, onImport, onCancelImport, onExport, onLive, decodeOpen }: ToolbarProps) {
+export function Toolbar({ store, tabId, send, filterRef, onImport, onCancelImport, onPrepareImport, onExport, onLive, decodeOpen }: ToolbarProps) {
   const stats = store.stats.value;
   const source = store.source.value;
   const live = source.kind === "live" && tabId !== undefined;
@@ -82,7 +84,12 @@ export function Toolbar({ store, tabId, send, filterRef, onImport, onCancelImpor
         </span>
       )}
       <span class="sep" />
-      <label class="button" title="Open a HAR (e.g. saved from the Network panel) or a JSONL capture; it is analysed here, by the same engine">
+      <label
+        class="button"
+        title="Open a HAR (e.g. saved from the Network panel) or a JSONL capture; it is analysed here, by the same engine"
+        onPointerEnter={onPrepareImport}
+        onFocusIn={onPrepareImport}
+      >
         Import…
         <input
           type="file"

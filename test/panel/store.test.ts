@@ -218,7 +218,7 @@ describe("panel import", () => {
       const blob = new Blob([text]);
       const file = Object.assign(blob, { name });
       const steps: ImportProgress[] = [];
-      const result = await importFile(file, (step) => steps.push(step));
+      const result = await importFile(file, (step) => void steps.push(step));
       assert.ok(steps.length > 2, `${name}: ${steps.length} steps`);
       assert.ok(steps.every((s, i) => i === 0 || (s.records >= steps[i - 1]!.records && s.bytes >= steps[i - 1]!.bytes)), name);
       assert.ok(steps.every((s) => s.size === blob.size && !s.restart));
