@@ -448,7 +448,8 @@ describe("panel views in Chromium", { timeout: 300_000 }, () => {
     }));
     assert.equal(dom.xss, undefined, "no payload ran");
     assert.equal(dom.imgs, 0, "no img, iframe, object or embed element");
-    assert.deepEqual(dom.scripts, ["panel.js"]);
+    // The extension's own scripts only: webextension-polyfill's file (loaded first), then the panel.
+    assert.deepEqual(dom.scripts, ["browser-polyfill.min.js", "panel.js"]);
     assert.equal(dom.jsLinks, 0);
     assert.ok(dom.links.every((href) => href!.startsWith("https://modelcontextprotocol.io/")), dom.links.join(", "));
     assert.equal(dom.bidi, false, "no raw bidi control reaches the screen");
