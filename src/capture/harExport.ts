@@ -30,9 +30,15 @@ const groupKey = (r: CaptureRecord): string => `${r.transport}\u0000${r.exchange
 export function exportHar(records: readonly CaptureRecord[], options: { creator?: { name: string; version: string } } = {}): string {
   // Through the schema first, like exportJsonl: whatever a record carries beyond the format (a full header set)
   // does not reach the file.
+  // importHar orders what it reads by time: a record timed before one earlier in the capture (another client's
+  // clock, an edited file) is written at that one's time, or it would come back elsewhere in the capture.
+  let latest = -Infinity;
   const clean = records.map((r) => {
     const parsed = CaptureRecord.safeParse(r);
-    return parsed.success ? parsed.data : r;
+    const record = parsed.success ? parsed.data : r;
+    if (record.time < latest) return { ...record, time: latest };
+    latest = record.time;
+    return record;
   });
   const groups = new Map<string, number[]>();
   const rest: CaptureRecord[] = [];
