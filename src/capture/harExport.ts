@@ -182,21 +182,33 @@ function holds(entry: Json, group: readonly CaptureRecord[]): boolean {
   // The entry as importHar reads it (its records, in its time order), without writing and parsing it: the entry
   // holds only JSON values, as its text would give.
   const back = entryRecords(entry, `${CREATOR.name} ${CREATOR.version}`).sort((a, b) => a.time - b.time);
-  const kept = back;
-  if (kept.length !== group.length) return false;
-  for (let i = 0; i < group.length; i++) if (signature(kept[i]!, group[i]!) !== signature(group[i]!, group[i]!)) return false;
+  if (back.length !== group.length) return false;
+  for (let i = 0; i < group.length; i++) if (!sameRecord(back[i]!, group[i]!)) return false;
   return true;
 }
 
-/** A record but for what HAR cannot keep; importHar gives each record of an entry its method, so a record that had none is compared without. */
-const signature = (r: CaptureRecord, original: CaptureRecord): string => {
-  const { seq: _s, time: _t, entry: _e, exchange: _x, v: _v, ...rest } = r;
-  if (!("method" in original) || original.method === undefined) delete (rest as { method?: string }).method;
-  return JSON.stringify(sorted(rest));
-};
-/** Records are shallow: their members sorted, and those of the objects in them (headers, metadata). */
-const sorted = (o: object): unknown =>
-  Array.isArray(o) ? o : Object.keys(o).sort().map((k) => [k, typeof (o as Json)[k] === "object" && (o as Json)[k] !== null ? sorted((o as Json)[k] as object) : (o as Json)[k]]);
+/** What HAR cannot keep of a record. */
+const UNKEPT = new Set(["seq", "time", "entry", "exchange", "v"]);
+
+/**
+ * `back` is `original` but for what HAR cannot keep; importHar gives each record of an entry its method, so a
+ * record that had none is compared without. Member by member rather than as JSON text: the texts are most of a
+ * record, and they are compared once instead of written out twice.
+ */
+function sameRecord(back: CaptureRecord, original: CaptureRecord): boolean {
+  const methodless = (original as { method?: string }).method === undefined;
+  return sameJson(back, original, (key) => UNKEPT.has(key) || (methodless && key === "method"));
+}
+
+/** Equal as JSON values, members in any order (records are shallow: headers, metadata and its list). */
+function sameJson(a: unknown, b: unknown, skip?: (key: string) => boolean): boolean {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) return a.length === (b as unknown[]).length && a.every((x, i) => sameJson(x, (b as unknown[])[i]));
+  const keysA = Object.keys(a).filter((k) => !skip?.(k));
+  const keysB = Object.keys(b).filter((k) => !skip?.(k));
+  return keysA.length === keysB.length && keysA.every((k) => Object.hasOwn(b, k) && sameJson((a as Json)[k], (b as Json)[k]));
+}
 
 /** One SSE event (HTML § 9.2.6): `data:` per line, so a text with line breaks reads back joined by "\n". */
 /** An entry's `response`, HTTP and WebSocket alike (sizes unknown). */
