@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { exportHar } from "../../src/capture/harExport.ts";
-import { fromValue, nodes, write, type J } from "./json.ts";
+import { copy, fromValue, nodes, write, type J } from "./json.ts";
 
 /**
  * Inputs for the fuzz properties (test/fuzz/properties.ts): JSON-RPC messages of both protocol eras around
@@ -92,10 +92,11 @@ const rareMutation: fc.Arbitrary<J> = fc.constantFrom<J>({ deep: 100_000, open: 
 
 /** Applies mutations at picked nodes (indexes taken modulo the node count). */
 function mutate(root: J, picks: [number, J][]): J {
+  if (picks.length === 0) return root;
   // Generated values are reused while shrinking: work on copies.
-  let tree = structuredClone(root);
+  let tree = copy(root);
   for (const [at, picked] of picks) {
-    const next = structuredClone(picked);
+    const next = copy(picked);
     const all = nodes(tree);
     const target = all[at % all.length]!;
     if (target === all[0]) tree = next;
@@ -213,4 +214,3 @@ export const sseInput: fc.Arbitrary<Input> = fc
     return { format: "har" as const, text: JSON.stringify({ log: { version: "1.2", creator: { name: "fuzz", version: "1" }, entries: [entry] } }) };
   });
 
-export const anyInput: fc.Arbitrary<Input> = fc.oneof(jsonlInput, harInput, sseInput);

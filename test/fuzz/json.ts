@@ -32,6 +32,17 @@ export function write(node: J): string {
   return node.open.repeat(node.deep) + write(node.leaf) + close.repeat(node.deep);
 }
 
+/**
+ * A copy that mutate can change in place: arrays and objects (the only nodes with children to replace); `deep`
+ * and `num` nodes are never changed, and are shared. Several times cheaper than structuredClone.
+ */
+export function copy(node: J): J {
+  if (node === null || typeof node !== "object") return node;
+  if ("arr" in node) return { arr: node.arr.map(copy) };
+  if ("obj" in node) return { obj: node.obj.map(([k, v]): [string, J] => [k, copy(v)]) };
+  return node;
+}
+
 /** Every node, in order (for picking one to mutate). */
 export function nodes(root: J): { node: J; set(next: J): void }[] {
   const out: { node: J; set(next: J): void }[] = [{ node: root, set: () => undefined }];
