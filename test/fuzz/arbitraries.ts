@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { exportHar } from "../../src/capture/harExport.ts";
+import { MAX_DEPTH } from "../../src/util/depth.ts";
 import { copy, fromValue, nodes, write, type J } from "./json.ts";
 
 /**
@@ -79,12 +80,19 @@ const message: fc.Arbitrary<J> = fc.oneof(
   json,
 );
 
+/**
+ * Nesting levels of a deep node: around the depth cut (src/util/depth.ts; where the node sits adds a few levels),
+ * and well past it. JSON.parse costs by the level, and every step parses a text several times: the far one is
+ * rarer. 100,000 levels, past any recursive walk's stack: rareMutation.
+ */
+const depth = fc.oneof({ weight: 9, arbitrary: fc.constantFrom(150, MAX_DEPTH - 1, MAX_DEPTH, MAX_DEPTH + 1, 250) }, { weight: 1, arbitrary: fc.constant(1200) });
+
 /** A replacement for one node of a tree: confusion, depth, size, odd numbers, prototype keys. */
 const mutation: fc.Arbitrary<J> = fc.oneof(
   { weight: 6, arbitrary: fc.constantFrom<J>(null, true, "", 0, { arr: [] }, { obj: [] }, "x") },
   { weight: 4, arbitrary: oddNumber },
   { weight: 3, arbitrary: fc.constantFrom<J>({ obj: [["__proto__", { obj: [["polluted", "yes"]] }]] }, { obj: [["constructor", { obj: [["prototype", { obj: [["polluted", "yes"]] }]] }]] }, { obj: [["a", 1], ["a", 2]] }) },
-  { weight: 2, arbitrary: fc.tuple(fc.constantFrom(150, 250, 1200), fc.constantFrom<"[" | '{"a":'>("[", '{"a":'), jsonLeaf).map(([deep, open, leaf]): J => ({ deep, open, leaf })) },
+  { weight: 2, arbitrary: fc.tuple(depth, fc.constantFrom<"[" | '{"a":'>("[", '{"a":'), jsonLeaf).map(([deep, open, leaf]): J => ({ deep, open, leaf })) },
   { weight: 2, arbitrary: json },
   { weight: 1, arbitrary: fc.constantFrom<J>(SECRETS[0]!, `${SECRETS[1]} and more`) },
 );
