@@ -96,7 +96,8 @@ function check(input: Input): void {
   const importedJson = JSON.stringify(imported.records);
   assert.equal(JSON.stringify(fromJsonl.records), importedJson, "JSONL export → import changed the records");
   // HAR: from the first import on (times rounded to milliseconds; same-millisecond entries may be renumbered once).
-  const first = stage("importHar (re-import)", () => importHar(har, "again.har"));
+  // A HAR that is already its own export (an unmutated one of harInput) was read back when it was imported.
+  const first = har === input.text && imported.problems.length === 0 ? imported : stage("importHar (re-import)", () => importHar(har, "again.har"));
   assert.deepEqual(first.problems, [], "the HAR export does not re-import cleanly");
   const firstJson = JSON.stringify(first.records);
   if (firstJson !== importedJson) assert.deepEqual(shape(stage("analyze (re-import)", () => analyze(first.records)).flows), shape(result.flows), "HAR export → import changed the flows");
