@@ -120,6 +120,15 @@ const mutations = (max: number) =>
     { weight: 2, arbitrary: fc.tuple(fc.nat(), rareMutation).map((p): [number, J][] => [p]) },
   );
 
+/**
+ * Hosts that carry MCP in an envelope of their own (src/capture/envelopes): a generic wrapper member, MCP-B's
+ * window messages, MCP Inspector v2's backend API (connect, send, events) and Inspector v1's proxy query.
+ */
+type Host = "none" | "generic" | "mcp-b" | "inspector-v2" | "proxy";
+const ENDPOINT = "http://127.0.0.1:3000/mcp";
+const PROXY = "http://127.0.0.1:6277/mcp?url=http%3A%2F%2F127.0.0.1%3A3001%2Fmcp&transportType=streamable-http";
+const INSPECTOR = "http://127.0.0.1:6274/api/mcp";
+
 interface Step {
   message: J;
   mutations: [number, J][];
@@ -130,6 +139,8 @@ interface Step {
   end: boolean;
   gap: number;
   batch: boolean;
+  host: Host;
+  session: string;
 }
 const step: fc.Arbitrary<Step> = fc.record({
   message,
@@ -141,6 +152,8 @@ const step: fc.Arbitrary<Step> = fc.record({
   end: fc.boolean(),
   gap: fc.oneof(fc.integer({ min: 0, max: 50 }), fc.constant(0.25)),
   batch: fc.boolean(),
+  host: fc.oneof({ weight: 12, arbitrary: fc.constant<Host>("none") }, { weight: 4, arbitrary: fc.constantFrom<Host>("generic", "mcp-b", "inspector-v2", "proxy") }),
+  session: fc.constantFrom("s1", "s1", "s2"),
 });
 
 /** Capture records (as JSON trees) for the steps; `sane`: no record-level oddities (for the HAR path, through exportHar). */
@@ -148,22 +161,58 @@ function records(steps: Step[], sane: boolean): J[] {
   const out: J[] = [];
   let time = 1_767_225_600_000;
   let seq = 0;
+  const head = (transport: string, exchange: string, url: string | undefined): [string, J][] => [["v", 1], ["seq", seq++], ["time", time], ["transport", transport], ["exchange", exchange], ...(url === undefined ? [] : [["url", url] as [string, J]])];
+  const message = (transport: string, exchange: string, url: string, direction: string, stream: string, method: string, headers: J | undefined, text: string, more: [string, J][] = []): J => ({
+    obj: [...head(transport, exchange, url), ["client", "page"], ["kind", "message"], ["direction", direction], ["stream", stream], ["method", method], ...(headers === undefined ? [] : [["headers", headers] as [string, J]]), ...more, ["text", text]],
+  });
+  const response = (transport: string, exchange: string, url: string, status: J, type: string): J => ({ obj: [...head(transport, exchange, url), ["kind", "response"], ["status", status], ["headers", { obj: [["content-type", type]] }]] });
+  const end = (transport: string, exchange: string): J => ({ obj: [...head(transport, exchange, undefined), ["kind", "end"]] });
+  // Inspector v2 names its upstream in a connect before any send.
+  if (steps.some((s) => s.host === "inspector-v2")) {
+    out.push(message("http", "http:connect", `${INSPECTOR}/connect`, "c2s", "body", "POST", { obj: [["content-type", "application/json"]] }, '{"config":{"type":"streamable-http","url":"http://127.0.0.1:3001/mcp"}}'));
+    out.push(response("http", "http:connect", `${INSPECTOR}/connect`, 200, "application/json"));
+    out.push(message("http", "http:connect", `${INSPECTOR}/connect`, "s2c", "body", "POST", undefined, '{"sessionId":"iv1"}'));
+    out.push(end("http", "http:connect"));
+  }
   for (const s of steps) {
     time += s.gap;
+    let body = mutate(s.message, s.mutations);
+    if (s.batch) body = { arr: [body, s.message] };
+    const headers: J = { obj: [["mcp-session-id", s.session], ["mcp-protocol-version", "2025-11-25"]] };
+    if (s.host === "mcp-b") {
+      const envelope = fromValue({ channel: "mcp-default", type: "mcp", direction: s.direction === "c2s" ? "client-to-server" : "server-to-client" });
+      const text = write({ obj: [...(envelope as { obj: [string, J][] }).obj, ["payload", s.status === 101 ? "mcp-check-ready" : body]] });
+      out.push(message("postMessage", `postMessage:mcp-b${s.exchange}`, "http://127.0.0.1:3000", s.direction, "postMessage", "POST", undefined, text));
+      if (s.end) out.push(end("postMessage", `postMessage:mcp-b${s.exchange}`));
+      continue;
+    }
+    if (s.host === "inspector-v2") {
+      const wrapped = s.direction === "c2s" ? { obj: [["sessionId", "iv1"], ["message", body]] as [string, J][] } : { obj: [["type", "message"], ["data", body]] as [string, J][] };
+      if (s.direction === "c2s") {
+        const exchange = `http:send${seq}`;
+        out.push(message("http", exchange, `${INSPECTOR}/send`, "c2s", "body", "POST", { obj: [["content-type", "application/json"]] }, write(wrapped)));
+        out.push(response("http", exchange, `${INSPECTOR}/send`, 200, "application/json"));
+        out.push(message("http", exchange, `${INSPECTOR}/send`, "s2c", "body", "POST", undefined, '{"ok":true}'));
+        out.push(end("http", exchange));
+      } else out.push(message("http", "http:events", `${INSPECTOR}/events?sessionId=iv1`, "s2c", "get-sse", "GET", undefined, write(wrapped), [["event", "message"]]));
+      continue;
+    }
     const transport = s.stream === "websocket" ? "websocket" : s.stream === "postMessage" ? "postMessage" : s.stream === "eventsource" ? "eventsource" : "http";
     // The tap's exchange names never cross transports ("f12", "ws3", "pm:…"); a name shared by two transports is
     // one exchange to the engine and two to HAR, which keeps them apart.
     const exchange = `${transport}:${s.exchange}`;
-    const base: [string, J][] = [["v", 1], ["seq", seq++], ["time", time], ["transport", transport], ["exchange", exchange], ["url", "http://127.0.0.1:3000/mcp"], ["client", "page"]];
-    let body = mutate(s.message, s.mutations);
-    if (s.batch) body = { arr: [body, s.message] };
-    const headers: J = { obj: [["mcp-session-id", "s1"], ["mcp-protocol-version", "2025-11-25"]] };
-    out.push({ obj: [...base, ["kind", "message"], ["direction", s.direction], ["stream", s.stream], ["method", s.stream === "get-sse" ? "GET" : "POST"], ["headers", headers], ["text", write(body)]] });
+    const url = s.host === "proxy" ? PROXY : ENDPOINT;
+    // A wrapped message names no MCP session or version: Streamable HTTP's bare messages do (generic.ts).
+    const text = s.host === "generic" ? write({ obj: [["message", body]] }) : write(body);
+    out.push(message(transport, exchange, url, s.direction, s.stream, s.stream === "get-sse" ? "GET" : "POST", s.host === "generic" ? undefined : headers, text));
     if (transport === "http" && s.direction === "c2s") {
-      const status = sane && typeof s.status !== "number" ? 200 : s.status;
-      out.push({ obj: [["v", 1], ["seq", seq++], ["time", (time += 1)], ["transport", transport], ["exchange", exchange], ["url", "http://127.0.0.1:3000/mcp"], ["kind", "response"], ["status", status], ["headers", { obj: [["content-type", s.exchange % 2 ? "application/json" : "text/event-stream"]] }]] });
+      time += 1;
+      out.push(response(transport, exchange, url, sane && typeof s.status !== "number" ? 200 : s.status, s.exchange % 2 ? "application/json" : "text/event-stream"));
     }
-    if (s.end) out.push({ obj: [["v", 1], ["seq", seq++], ["time", (time += 1)], ["transport", transport], ["exchange", exchange], ["kind", "end"]] });
+    if (s.end) {
+      time += 1;
+      out.push(end(transport, exchange));
+    }
   }
   return out;
 }
