@@ -129,11 +129,15 @@ const ENDPOINT = "http://127.0.0.1:3000/mcp";
 const PROXY = "http://127.0.0.1:6277/mcp?url=http%3A%2F%2F127.0.0.1%3A3001%2Fmcp&transportType=streamable-http";
 const INSPECTOR = "http://127.0.0.1:6274/api/mcp";
 
+/** Undefined `absent` times in `absent + 1`, else a value of `arbitrary`. */
+const sometimes = <T>(arbitrary: fc.Arbitrary<T>, absent: number): fc.Arbitrary<T | undefined> =>
+  fc.oneof({ weight: absent, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary });
+
 interface Step {
   message: J;
   mutations: [number, J][];
   direction: "c2s" | "s2c";
-  stream: "body" | "post-sse" | "get-sse" | "websocket" | "postMessage" | "eventsource";
+  stream: "body" | "post-sse" | "get-sse" | "websocket" | "postMessage" | "eventsource" | "stdio";
   exchange: number;
   status: number | J;
   end: boolean;
@@ -141,12 +145,20 @@ interface Step {
   batch: boolean;
   host: Host;
   session: string;
+  /** Record members most records lack: an SSE event's id and type, the tap's cut mark, an empty body, a failure. */
+  eventId: string | undefined;
+  event: string | undefined;
+  truncated: number | undefined;
+  emptyBody: boolean | undefined;
+  error: string | undefined;
+  /** Another request of the page (a HAR's non-MCP entry: url-no-prefetch reads them), before the step. */
+  pageRequest: string | undefined;
 }
 const step: fc.Arbitrary<Step> = fc.record({
   message,
   mutations: mutations(3),
   direction: fc.constantFrom("c2s", "s2c"),
-  stream: fc.constantFrom("body", "body", "post-sse", "post-sse", "get-sse", "websocket", "postMessage", "eventsource"),
+  stream: fc.constantFrom("body", "body", "post-sse", "post-sse", "get-sse", "websocket", "postMessage", "eventsource", "stdio"),
   exchange: fc.integer({ min: 0, max: 3 }),
   status: fc.oneof({ weight: 8, arbitrary: fc.constantFrom(200, 202, 400, 404, 500, 101) }, { weight: 1, arbitrary: oddNumber }),
   end: fc.boolean(),
@@ -154,6 +166,12 @@ const step: fc.Arbitrary<Step> = fc.record({
   batch: fc.boolean(),
   host: fc.oneof({ weight: 12, arbitrary: fc.constant<Host>("none") }, { weight: 4, arbitrary: fc.constantFrom<Host>("generic", "mcp-b", "inspector-v2", "proxy") }),
   session: fc.constantFrom("s1", "s1", "s2"),
+  eventId: sometimes(fc.constantFrom("1", "e-2", "", " x"), 3),
+  event: sometimes(fc.constantFrom("endpoint", "ping", "message", ""), 5),
+  truncated: sometimes(fc.constantFrom(0, 1, 4096), 15),
+  emptyBody: sometimes(fc.boolean(), 3),
+  error: sometimes(fc.constantFrom("abort", "network", "net::ERR_FAILED"), 4),
+  pageRequest: sometimes(fc.constantFrom("https://example.com/connect", "http://127.0.0.1:3000/.well-known/oauth-protected-resource", "https://auth.example.com/authorize"), 8),
 });
 
 /** Capture records (as JSON trees) for the steps; `sane`: no record-level oddities (for the HAR path, through exportHar). */
@@ -166,7 +184,7 @@ function records(steps: Step[], sane: boolean): J[] {
     obj: [...head(transport, exchange, url), ["client", "page"], ["kind", "message"], ["direction", direction], ["stream", stream], ["method", method], ...(headers === undefined ? [] : [["headers", headers] as [string, J]]), ...more, ["text", text]],
   });
   const response = (transport: string, exchange: string, url: string, status: J, type: string): J => ({ obj: [...head(transport, exchange, url), ["kind", "response"], ["status", status], ["headers", { obj: [["content-type", type]] }]] });
-  const end = (transport: string, exchange: string): J => ({ obj: [...head(transport, exchange, undefined), ["kind", "end"]] });
+  const end = (transport: string, exchange: string, error?: string): J => ({ obj: [...head(transport, exchange, undefined), ["kind", "end"], ...(error === undefined ? [] : [["error", error] as [string, J]])] });
   // Inspector v2 names its upstream in a connect before any send.
   if (steps.some((s) => s.host === "inspector-v2")) {
     out.push(message("http", "http:connect", `${INSPECTOR}/connect`, "c2s", "body", "POST", { obj: [["content-type", "application/json"]] }, '{"config":{"type":"streamable-http","url":"http://127.0.0.1:3001/mcp"}}'));
@@ -176,6 +194,10 @@ function records(steps: Step[], sane: boolean): J[] {
   }
   for (const s of steps) {
     time += s.gap;
+    if (s.pageRequest !== undefined) {
+      const metadata: [string, J][] = s.pageRequest.includes("well-known") ? [["metadata", { obj: [["resource", ENDPOINT], ["authorizationServers", { arr: ["https://auth.example.com"] }]] }]] : [];
+      out.push({ obj: [["v", 1], ["seq", seq++], ["time", time], ["transport", "http"], ["url", s.pageRequest], ["client", "page"], ["kind", "page-request"], ["method", "GET"], ...metadata] });
+    }
     let body = mutate(s.message, s.mutations);
     if (s.batch) body = { arr: [body, s.message] };
     const headers: J = { obj: [["mcp-session-id", s.session], ["mcp-protocol-version", "2025-11-25"]] };
@@ -197,21 +219,28 @@ function records(steps: Step[], sane: boolean): J[] {
       } else out.push(message("http", "http:events", `${INSPECTOR}/events?sessionId=iv1`, "s2c", "get-sse", "GET", undefined, write(wrapped), [["event", "message"]]));
       continue;
     }
-    const transport = s.stream === "websocket" ? "websocket" : s.stream === "postMessage" ? "postMessage" : s.stream === "eventsource" ? "eventsource" : "http";
+    const transport = s.stream === "websocket" || s.stream === "postMessage" || s.stream === "eventsource" || s.stream === "stdio" ? s.stream : "http";
     // The tap's exchange names never cross transports ("f12", "ws3", "pm:…"); a name shared by two transports is
     // one exchange to the engine and two to HAR, which keeps them apart.
     const exchange = `${transport}:${s.exchange}`;
     const url = s.host === "proxy" ? PROXY : ENDPOINT;
     // A wrapped message names no MCP session or version: Streamable HTTP's bare messages do (generic.ts).
     const text = s.host === "generic" ? write({ obj: [["message", body]] }) : write(body);
-    out.push(message(transport, exchange, url, s.direction, s.stream, s.stream === "get-sse" ? "GET" : "POST", s.host === "generic" ? undefined : headers, text));
+    const sse = s.stream === "post-sse" || s.stream === "get-sse" || s.stream === "eventsource";
+    const more: [string, J][] = [];
+    if (sse && s.eventId !== undefined) more.push(["eventId", s.eventId]);
+    if (sse && s.event !== undefined) more.push(["event", s.event]);
+    if (s.truncated !== undefined) more.push(["truncated", s.truncated]);
+    out.push(message(transport, exchange, url, s.direction, s.stream, s.stream === "get-sse" ? "GET" : "POST", s.host === "generic" ? undefined : headers, text, more));
     if (transport === "http" && s.direction === "c2s") {
       time += 1;
-      out.push(response(transport, exchange, url, sane && typeof s.status !== "number" ? 200 : s.status, s.exchange % 2 ? "application/json" : "text/event-stream"));
+      const head = response(transport, exchange, url, sane && typeof s.status !== "number" ? 200 : s.status, s.exchange % 2 ? "application/json" : "text/event-stream") as { obj: [string, J][] };
+      if (s.emptyBody !== undefined) head.obj.push(["emptyBody", s.emptyBody]);
+      out.push(head);
     }
     if (s.end) {
       time += 1;
-      out.push(end(transport, exchange));
+      out.push(end(transport, exchange, s.error));
     }
   }
   return out;
