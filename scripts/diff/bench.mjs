@@ -4,7 +4,8 @@
 import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 
-const OUT = "/tmp/engine-diff";
+/** DIFF_OUT: another directory, when two work trees run the check at once. */
+const OUT = process.env.DIFF_OUT ?? "/tmp/engine-diff";
 const engines = { old: await import(pathToFileURL(`${OUT}/old/engine.mjs`).href), new: await import(pathToFileURL(`${OUT}/new/engine.mjs`).href) };
 const lines = readFileSync("demo/demo-capture.jsonl", "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
 const records = [];
