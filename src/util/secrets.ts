@@ -68,7 +68,38 @@ const MODIFIERS_BEFORE = new Set(["max", "min", "maximum", "minimum", "num", "nu
 const ASK = /\b(enter|provide|paste|type|input|give|share|supply|submit|send|need|needs|require|requires|required|what is|what's|your)\b/i;
 const PROFILE = new Set(["username", "user", "email", "name", "login", "handle", "account", "nickname", "display"]);
 
-const same = (w: string | undefined, t: string): boolean => w === t || w === t + "s";
+/** A term of the lists above, with its place in the order terms are tried in. */
+interface Term {
+  words: string[];
+  name: string;
+  group: "credential" | "identity" | "payment";
+}
+
+/**
+ * Every term, longest first (so "access token" is named rather than "token"), then in list order, and filed under
+ * each word it can start with: its first word, and a single word's plural too ("api keys" reads "api key" because
+ * only the last word of a term may take an "s"). At each word of a text only the terms filed under that word are
+ * tried, in that order; built once.
+ */
+const TERMS_BY_FIRST_WORD = (() => {
+  const all: Term[] = [
+    ...CREDENTIALS.map((w) => ({ words: w, name: w.join(" "), group: "credential" as const })),
+    ...IDENTITY.map((w) => ({ words: w, name: w.join(" "), group: "identity" as const })),
+    ...PAYMENT_ACCOUNT.map((w) => ({ words: w, name: w.join(" "), group: "payment" as const })),
+  ];
+  all.sort((a, b) => b.words.length - a.words.length);
+  const index = new Map<string, Term[]>();
+  const file = (word: string, term: Term): void => {
+    const list = index.get(word);
+    if (list) list.push(term);
+    else index.set(word, [term]);
+  };
+  for (const term of all) {
+    file(term.words[0]!, term);
+    if (term.words.length === 1) file(term.words[0]! + "s", term);
+  }
+  return index;
+})();
 
 /** "a name for the new API token", "the length of your password": a modifier, then for/of, before the term. */
 function isAboutPhrase(before: string[]): boolean {
@@ -76,25 +107,34 @@ function isAboutPhrase(before: string[]): boolean {
   return link > 0 && before.slice(0, link).some((w) => MODIFIERS_AFTER.has(w) || MODIFIERS_BEFORE.has(w));
 }
 
+/** Whether `term` is written at word `i` of `ws` (its last word may take a plural "s"). */
+function termAt(ws: string[], i: number, term: string[]): boolean {
+  const last = term.length - 1;
+  for (let j = 1; j <= last; j++) {
+    const w = ws[i + j];
+    if (w !== term[j] && (j < last || w !== term[j] + "s")) return false;
+  }
+  return true;
+}
+
 /** The first credential term in `text` that is asked for rather than talked about, e.g. "api key". */
 export function secretTerm(text: string, opts: { identity?: boolean } = {}): string | null {
   const ws = words(text);
-  const terms = [...CREDENTIALS, ...(opts.identity ? IDENTITY : [])];
-  if (ws.includes("payment") || ws.includes("bank")) terms.push(...PAYMENT_ACCOUNT);
+  const payment = ws.includes("payment") || ws.includes("bank");
   if (ws.includes("card") && ws.some((w) => w.startsWith("expir") || w === "exp")) return "card expiry";
-  // Longest terms first, so "access token" is named rather than "token".
-  terms.sort((a, b) => b.length - a.length);
   for (let i = 0; i < ws.length; i++) {
-    for (const term of terms) {
+    const candidates = TERMS_BY_FIRST_WORD.get(ws[i]!);
+    if (candidates === undefined) continue;
+    for (const { words: term, name, group } of candidates) {
+      if ((group === "identity" && !opts.identity) || (group === "payment" && !payment) || !termAt(ws, i, term)) continue;
       const end = i + term.length;
-      if (!term.every((t, j) => (j === term.length - 1 ? same(ws[i + j], t) : ws[i + j] === t))) continue;
       const after = ws.slice(end, end + 2);
       const before = ws.slice(Math.max(0, i - 2), i);
       if (after.some((w) => MODIFIERS_AFTER.has(w)) || before.some((w) => MODIFIERS_BEFORE.has(w))) continue;
       if (isAboutPhrase(ws.slice(Math.max(0, i - 5), i))) continue;
       // "pin" is also a verb and a map marker: only "PIN", "PIN code", "PIN number" count.
       if (term.length === 1 && term[0] === "pin" && end < ws.length && ws[end] !== "code" && ws[end] !== "number") continue;
-      return term.join(" ");
+      return name;
     }
   }
   return null;
