@@ -1,7 +1,7 @@
 // Rules on the parameters every elicitation request carries (rules.md §3.3), plus adv-message-quality.
 import type { CheckContext } from "./context.ts";
 import type { RuleMeta } from "./types.ts";
-import { has, isObject, isR2Plus, jsonType, ptr } from "./validate.ts";
+import { codePoints, has, isObject, isR2Plus, jsonType, ptr } from "./validate.ts";
 import type { Era, Json } from "./validate.ts";
 
 export const meta: readonly RuleMeta[] = [
@@ -31,7 +31,7 @@ export function checkRequestParams(ep: unknown, at: string, ctx: CheckContext, e
   }
   if (!has(ep, "message")) report({ rule: "req-message-required", pointer: at, message: "The elicitation request has no message; every elicitation must tell the user what is asked and why." });
   else if (typeof ep.message !== "string") report({ rule: "req-message-required", pointer: ptr(at, "message"), message: `message must be a string but is ${jsonType(ep.message)}.` });
-  else checkMessageQuality(ep.message, ptr(at, "message"), ctx);
+  else checkMessageQuality(ep.message, at, ctx);
 
   const urlRequired = where === "url-required-error";
   let urlIntent = false;
@@ -101,9 +101,9 @@ const GENERIC = new Set([
   "additional information required", "please provide information", "please provide the following information", "elicitation", "form",
 ]);
 
-function checkMessageQuality(message: string, pointer: string, ctx: CheckContext): void {
+function checkMessageQuality(message: string, at: string, ctx: CheckContext): void {
   const text = message.trim();
   const normal = text.toLowerCase().replace(/[^a-z ]+/g, "").replace(/\s+/g, " ").trim();
-  const why = !text ? "is empty" : GENERIC.has(normal) ? `(${JSON.stringify(text)}) is boilerplate` : [...text].length < 10 ? `(${JSON.stringify(text)}) is very short` : null;
-  if (why) ctx.report({ rule: "adv-message-quality", pointer, message: `message ${why}; tell the user what is being asked and why.` });
+  const why = !text ? "is empty" : GENERIC.has(normal) ? `(${JSON.stringify(text)}) is boilerplate` : codePoints(text) < 10 ? `(${JSON.stringify(text)}) is very short` : null;
+  if (why) ctx.report({ rule: "adv-message-quality", pointer: ptr(at, "message"), message: `message ${why}; tell the user what is being asked and why.` });
 }

@@ -27,6 +27,9 @@ export const meta: readonly RuleMeta[] = [
   { id: "schema-enum-hygiene", severity: "info", severityNote: "info", revisions: "all", violator: "server", detection: "exact", title: "Empty or duplicate options; impossible minItems/maxItems", section: "3.4", spec: {revision: null, path: "client/elicitation"} },
 ];
 
+/** The root keywords of requestedSchema: $schema arrives in 2025-11-25. */
+const ROOT_R1 = new Set(["type", "properties", "required"]);
+const ROOT_R2 = new Set([...ROOT_R1, "$schema"]);
 const ROOT_INFO = new Set(["additionalProperties", "title", "description"]);
 const ROOT_WARN = new Set([
   "$defs", "definitions", "$ref", "allOf", "anyOf", "oneOf", "not", "if", "then", "else", "dependentRequired", "patternProperties",
@@ -38,7 +41,7 @@ export function checkRequestedSchema(schema: Json, at: string, ctx: CheckContext
   if (schema.type !== "object") {
     report({ rule: "schema-root-object", pointer: has(schema, "type") ? ptr(at, "type") : at, message: has(schema, "type") ? `requestedSchema.type is ${JSON.stringify(schema.type)}; it must be "object".` : 'requestedSchema has no type; it must be type "object".' });
   }
-  const root = new Set(["type", "properties", "required", ...(isR2Plus(era) ? ["$schema"] : [])]);
+  const root = isR2Plus(era) ? ROOT_R2 : ROOT_R1;
   for (const key of Object.keys(schema)) {
     if (root.has(key)) continue;
     const severity: Severity = ROOT_INFO.has(key) ? "info" : ROOT_WARN.has(key) || key === "$schema" ? "warning" : "info";
@@ -104,10 +107,11 @@ const ALLOWED: Record<PropertyKind, string[]> = {
   other: [],
 };
 
+/** The keywords allowed per kind; enumNames without enum is a broken legacy enum, which schema-enum-legacy reports. */
+const ALLOWED_SETS = new Map((Object.keys(ALLOWED) as PropertyKind[]).map((kind) => [kind, new Set([...BASE, ...ALLOWED[kind], ...(kind === "string" ? ["enumNames"] : [])])]));
+
 function checkKeywords(def: Json, kind: PropertyKind, key: string, p: string, ctx: CheckContext, era: Era): void {
-  const allowed = new Set([...BASE, ...ALLOWED[kind]]);
-  // enumNames without enum is a broken legacy enum, which schema-enum-legacy reports.
-  if (kind === "string") allowed.add("enumNames");
+  const allowed = ALLOWED_SETS.get(kind)!;
   for (const k of Object.keys(def)) {
     if (allowed.has(k)) continue;
     // pattern: absent from every schema.ts, but the 2025-11-25 prose example shows it (rules.md §5 item 1);
@@ -120,13 +124,15 @@ function checkKeywords(def: Json, kind: PropertyKind, key: string, p: string, ct
 const kindName = (def: Json, kind: PropertyKind): string =>
   kind === "number" ? String(def.type) : kind === "string" || kind === "boolean" ? kind : kind === "single-enum" || kind === "titled-single" ? "single-select enum" : "multi-select enum";
 
+/** Lower and upper bound keywords, and whether they count (integers ≥ 0) rather than measure. */
+const BOUNDS: readonly [string, string, boolean][] = [["minLength", "maxLength", true], ["minItems", "maxItems", true], ["minimum", "maximum", false]];
+
 function checkValueTypes(def: Json, key: string, p: string, ctx: CheckContext): void {
   const { report } = ctx;
   for (const k of ["title", "description"]) {
     if (has(def, k) && typeof def[k] !== "string") report({ rule: "schema-keyword-value-types", pointer: ptr(p, k), message: `Property "${key}" has a ${k} that is ${jsonType(def[k])}, not a string.` });
   }
-  const pairs: [string, string, boolean][] = [["minLength", "maxLength", true], ["minItems", "maxItems", true], ["minimum", "maximum", false]];
-  for (const [lo, hi, count] of pairs) {
+  for (const [lo, hi, count] of BOUNDS) {
     for (const k of [lo, hi]) {
       if (!has(def, k)) continue;
       const v = def[k];
