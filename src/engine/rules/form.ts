@@ -1,7 +1,7 @@
 // Form-mode content safety (rules.md §3.5): secrets requested in a form, and clickable links in one.
 import type { CheckContext } from "./context.ts";
 import type { RuleMeta, Severity } from "./types.ts";
-import { askedTerm, isProfileLabel, secretTerm } from "../../util/secrets.ts";
+import { asksForInput, isProfile, termIn, words } from "../../util/secrets.ts";
 import { has, isObject, isR2Plus, ptr } from "./validate.ts";
 import type { Era, Json } from "./validate.ts";
 
@@ -26,11 +26,11 @@ function checkSecretFields(ep: Json, properties: Json, at: string, ctx: CheckCon
   const remedy = r1 ? "2025-06-18 servers must not request sensitive information through elicitation" : "passwords, API keys, tokens and payment credentials must go through URL mode, not a form";
   const report = (pointer: string, what: string, identity: boolean) =>
     ctx.report({ rule: "form-secret-field", ...(identity ? { severity: "warning" as Severity } : {}), pointer, message: `${what}; ${identity ? "identity numbers are sensitive information, which 2025-06-18 servers must not request" : remedy}.` });
-  // Tries credentials first, then (2025-06-18 only) identity numbers at warning.
-  const find = (match: (text: string, opts: { identity?: boolean }) => string | null, text: string): [string, boolean] | null => {
-    const term = match(text, {});
+  // Tries credentials first, then (2025-06-18 only) identity numbers at warning. Each text is split into words once.
+  const find = (ws: readonly string[]): [string, boolean] | null => {
+    const term = termIn(ws);
     if (term) return [term, false];
-    const identity = r1 ? match(text, { identity: true }) : null;
+    const identity = r1 ? termIn(ws, { identity: true }) : null;
     return identity ? [identity, true] : null;
   };
   let fieldFlagged = false;
@@ -47,24 +47,27 @@ function checkSecretFields(ep: Json, properties: Json, at: string, ctx: CheckCon
     if (def.type === "number" || def.type === "integer" || def.type === "boolean" || isSelect(def)) continue;
     const title = typeof def.title === "string" ? def.title : "";
     const description = typeof def.description === "string" ? def.description : "";
-    // The name, then the title, then the description: the first that matches is the one named.
+    // The name, then the title, then the description: the first that matches is the one named. The name and title
+    // are labels; the description counts only if it asks and the labels do not say the field is profile data.
+    const keyWords = words(key);
+    const titleWords = title ? words(title) : [];
     let where = "name";
-    let hit = find(secretTerm, key);
+    let hit = find(keyWords);
     if (!hit && title) {
       where = "title";
-      hit = find(secretTerm, title);
+      hit = find(titleWords);
     }
-    if (!hit && description && !isProfileLabel(`${key} ${title}`)) {
+    if (!hit && description && !isProfile(keyWords) && !isProfile(titleWords) && asksForInput(description)) {
       where = "description";
-      hit = find(askedTerm, description);
+      hit = find(words(description));
     }
     if (!hit) continue;
     fieldFlagged = true;
     report(ptr(at, "requestedSchema", "properties", key), `Form field "${key}" asks for a secret: its ${where} matches "${hit[0]}"`, hit[1]);
   }
-  // The message alone counts only if the form has somewhere to type the answer.
+  // The message alone counts only if the form has somewhere to type the answer, and it asks.
   if (fieldFlagged || typeof ep.message !== "string" || !Object.values(properties).some((d) => isObject(d) && d.type === "string" && !isSelect(d))) return;
-  const hit = find(askedTerm, ep.message);
+  const hit = asksForInput(ep.message) ? find(words(ep.message)) : null;
   if (hit) report(ptr(at, "message"), `The form's message asks for a secret: it matches "${hit[0]}"`, hit[1]);
 }
 
