@@ -10,12 +10,23 @@ export const meta: readonly RuleMeta[] = [
   { id: "form-clickable-url", severity: "warning", severityNote: "warning", revisions: "2025-11-25, 2026-07-28", violator: "server", detection: "exact (regex `\\b[a-z][a-z0-9+.-]*://\\S+` and `www\\.\\S+`)", title: "Clickable URL inside a form-mode request", section: "3.5", spec: {revision: null, path: "client/elicitation"} },
 ];
 
-export function checkFormSafety(ep: Json, at: string, ctx: CheckContext, era: Era): void {
+type FormCheck = (ep: Json, properties: Json, at: string, ctx: CheckContext, era: Era) => void;
+
+/** The family's checks by rule, in the order their findings come: a check runs while its rule is on. */
+export const formChecks: Record<"form-secret-field" | "form-clickable-url", FormCheck> = {
+  "form-secret-field": checkSecretFields,
+  "form-clickable-url": checkClickableUrls,
+};
+
+/** The form family on one EP: a form request's content safety. */
+export function checkForm(ep: Json, at: string, ctx: CheckContext, era: Era, where: "server-request" | "url-required-error" | "input-request", mode: string): void {
+  if (where === "url-required-error" || mode !== "form") return;
   const schema = isObject(ep.requestedSchema) ? ep.requestedSchema : {};
   const properties = isObject(schema.properties) ? schema.properties : {};
-  checkSecretFields(ep, properties, at, ctx, era);
-  checkClickableUrls(ep, properties, at, ctx, era);
+  for (const rule of FORM_RULES) if (ctx.on(rule)) formChecks[rule](ep, properties, at, ctx, era);
 }
+
+const FORM_RULES = ["form-secret-field", "form-clickable-url"] as const;
 
 const isSelect = (def: Json): boolean => def.type === "array" || "enum" in def || "oneOf" in def;
 
