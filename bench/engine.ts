@@ -1,10 +1,17 @@
 // `npm run bench`: engine throughput over ≥100k mixed messages of both eras, measured side by side in one
-// process against (i) bare JSON.parse of the same texts and (ii) the official SDK's JSON-RPC message schema.
+// process against (i) bare JSON.parse of the same texts and (ii) the official SDK's JSON-RPC message schema, on two
+// corpora; then the CLI as a user runs it, `mcp-elicit lint` on a HAR of the real-shaped corpus, against a process
+// that only reads and parses that HAR.
 // Method (../shared/benchmarking.md, "Engine and CLI"): process.cpuUsage() around each phase, the phases
 // interleaved in a shuffled order per iteration after a warm-up, medians of per-iteration ratios. JSON.parse
 // runs twice per iteration (A and A'): their ratio is the noise floor of this machine, printed with the results.
-import { readFileSync } from "node:fs";
+// The CLI's whole processes run alternately after a warm-up pair; their CPU (user + system) is bash's `times`.
+import { spawnSync } from "node:child_process";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
+import { exportHar } from "../src/capture/harExport.ts";
 import { importJsonl } from "../src/capture/jsonl.ts";
 import type { CaptureRecord } from "../src/capture/record.ts";
 import { createEngine } from "../src/engine/index.ts";
@@ -12,6 +19,8 @@ import { realShapedCorpus } from "./corpus.ts";
 
 const TARGET_MESSAGES = Number(process.env.BENCH_MESSAGES ?? 100_000);
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 15);
+/** Pairs of whole processes (CLI, plain reader) after the warm-up pair; 0 skips the CLI bench. */
+const CLI_RUNS = Number(process.env.BENCH_CLI_RUNS ?? 5);
 
 const demo = importJsonl(readFileSync("demo/demo-capture.jsonl", "utf8"), "demo-capture.jsonl");
 if (demo.problems.length) throw new Error(`demo capture: ${demo.problems.map((p) => p.message).join("; ")}`);
@@ -56,6 +65,7 @@ const phaseFns = (c: (typeof corpora)[number]) => ({
   },
 });
 type Phase = keyof ReturnType<typeof phaseFns>;
+const phaseNames = Object.keys(phaseFns(corpora[0])) as Phase[];
 const phases = Object.fromEntries(corpora.flatMap((c) => Object.entries(phaseFns(c)).map(([name, fn]) => [`${c.name}\u0000${name}`, fn]))) as Record<string, () => void>;
 
 const cpu = (fn: () => void): number => {
@@ -76,6 +86,8 @@ const shuffle = <T>(xs: T[]): T[] => {
   }
   return xs;
 };
+/** A median with the range of what it summarises. */
+const summary = (xs: number[], digits: number, unit = "") => `${median(xs).toFixed(digits)}${unit} (${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)})`;
 
 console.log(`engine bench, ${ITERATIONS} iterations + warm-up, phases of both corpora shuffled together:`);
 console.log(`  demo:        ${demoTexts.length} messages (${eras.legacy} 2025-xx, ${eras.modern} 2026-07-28) in ${records.length} records (the demo capture copied: payloads repeat)`);
@@ -83,24 +95,61 @@ console.log(`  real-shaped: ${realTexts.length} messages in ${real.records.lengt
 for (const fn of Object.values(phases)) fn(); // warm-up: JIT and caches
 const times = Object.fromEntries(Object.keys(phases).map((name) => [name, [] as number[]])) as Record<string, number[]>;
 for (let i = 0; i < ITERATIONS; i++) for (const name of shuffle(Object.keys(phases))) times[name]!.push(cpu(phases[name]!));
-const range = (xs: number[]) => `range ${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)}`;
 const ratios = (c: string, a: Phase, b: Phase) => times[`${c}\u0000${a}`]!.map((x, i) => x / times[`${c}\u0000${b}`]![i]!);
-for (const c of corpora) {
-  console.log(`\n${c.name}:`);
-  const perMessage = (ms: number) => ((ms * 1000) / c.texts.length).toFixed(2);
-  for (const name of Object.keys(phaseFns(c)) as Phase[]) {
-    const xs = times[`${c.name}\u0000${name}`]!;
-    const m = median(xs);
-    console.log(`  ${name.padEnd(26)} median ${m.toFixed(1).padStart(8)} ms CPU  (${perMessage(m)} µs/message; range ${perMessage(Math.min(...xs))}–${perMessage(Math.max(...xs))})`);
-  }
-  const noise = ratios(c.name, "JSON.parse (A/A)", "JSON.parse");
-  const r1 = ratios(c.name, "engine", "JSON.parse");
-  const r2 = ratios(c.name, "SDK JSONRPCMessageSchema", "engine");
-  const ceiling = ratios(c.name, "SDK JSONRPCMessageSchema", "JSON.parse");
-  console.log(`  A/A noise: JSON.parse / JSON.parse  ${median(noise).toFixed(2)}×  (${range(noise)})`);
-  console.log(`  engine / JSON.parse            ${median(r1).toFixed(2)}×  (target ≤ 2×: ${median(r1) <= 2 ? "met" : "NOT met"}; ${range(r1)})`);
-  console.log(`  SDK schema / engine            ${median(r2).toFixed(2)}×  (target ≥ 3× faster: ${median(r2) >= 3 ? "met" : "NOT met"}; ${range(r2)})`);
+
+// Medians per phase and per-iteration ratios, the corpora side by side (ranges in brackets).
+const rows: [string, (c: (typeof corpora)[number]) => string][] = [
+  ...phaseNames.map((name): [string, (c: (typeof corpora)[number]) => string] => [`${name}, µs/message`, (c) => summary(times[`${c.name}\u0000${name}`]!.map((ms) => (ms * 1000) / c.texts.length), 2)]),
+  ["A/A noise: JSON.parse / JSON.parse", (c) => summary(ratios(c.name, "JSON.parse (A/A)", "JSON.parse"), 2, "×")],
+  ["engine / JSON.parse (target ≤ 2×)", (c) => summary(ratios(c.name, "engine", "JSON.parse"), 2, "×")],
+  ["SDK schema / engine (target ≥ 3×)", (c) => summary(ratios(c.name, "SDK JSONRPCMessageSchema", "engine"), 2, "×")],
   // An engine must parse every message, so it can never cost less than JSON.parse: this is the best (ii) can be.
-  console.log(`    ceiling of (ii), SDK schema / JSON.parse: ${median(ceiling).toFixed(2)}× (${range(ceiling)})`);
+  ["ceiling of (ii): SDK schema / JSON.parse", (c) => summary(ratios(c.name, "SDK JSONRPCMessageSchema", "JSON.parse"), 2, "×")],
+];
+const cells = rows.map(([label, cell]) => [label, ...corpora.map(cell)]);
+const widths = [0, 1, 2].map((i) => Math.max(...[["", ...corpora.map((c) => c.name)], ...cells].map((row) => row[i]!.length)));
+const line = (row: string[]) => `  ${row.map((cell, i) => cell.padEnd(widths[i]!)).join("   ")}`.trimEnd();
+console.log(`\nmedians (ranges) of ${ITERATIONS} iterations:`);
+console.log(line(["", ...corpora.map((c) => c.name)]));
+for (const row of cells) console.log(line(row));
+for (const c of corpora) {
+  const r = median(ratios(c.name, "engine", "JSON.parse"));
+  console.log(`  ${c.name}: engine / JSON.parse ${r.toFixed(2)}× — target ≤ 2× ${r <= 2 ? "met" : "NOT met"}`);
+}
+
+// The CLI as a user runs it: `mcp-elicit lint` on a HAR of the real-shaped corpus, against a process that reads the
+// file and parses the HAR and every message in it (bench/harRead.mjs), and nothing else. Whole processes, alternated.
+if (CLI_RUNS > 0) {
+  const har = join(tmpdir(), `mcp-elicit-bench-${process.pid}.har`);
+  writeFileSync(har, exportHar(real.records));
+  const size = readFileSync(har).length;
+  /** User + system CPU of one process, in ms (bash's `times`: the shell's children). */
+  const processCpu = (args: string[]): number => {
+    const r = spawnSync("bash", ["-c", '"$@" > /dev/null; status=$?; times; exit $status', "bash", process.execPath, ...args], { encoding: "utf8" });
+    if (r.error) throw new Error(`the CLI bench needs bash: ${r.error.message}`);
+    const children = r.stdout.trim().split("\n").pop()!;
+    const m = /(\d+)m([\d.]+)s\s+(\d+)m([\d.]+)s/.exec(children);
+    if (!m || r.status === null || r.status > 1) throw new Error(`${args.join(" ")} failed (${r.status}): ${r.stderr}`);
+    return (Number(m[1]) * 60 + Number(m[2]) + Number(m[3]) * 60 + Number(m[4])) * 1000;
+  };
+  const cli = ["dist/cli/mcp-elicit.js", "lint", har];
+  const reader = ["bench/harRead.mjs", har];
+  const read = spawnSync(process.execPath, reader, { encoding: "utf8" });
+  if (Number(read.stdout) !== realTexts.length) throw new Error(`bench/harRead.mjs found ${read.stdout.trim()} messages in the HAR, not ${realTexts.length}`);
+  const runs = { cli: [] as number[], reader: [] as number[] };
+  for (let i = 0; i <= CLI_RUNS; i++) {
+    const order = i % 2 ? (["reader", "cli"] as const) : (["cli", "reader"] as const);
+    for (const k of order) {
+      const ms = processCpu(k === "cli" ? cli : reader);
+      if (i > 0) runs[k].push(ms);
+    }
+  }
+  rmSync(har, { force: true });
+  const paired = runs.cli.map((x, i) => x / runs.reader[i]!);
+  const r = median(paired);
+  console.log(`\nCLI, ${CLI_RUNS} alternated pairs of whole processes after a warm-up pair, on a ${(size / 2 ** 20).toFixed(0)} MB HAR of the real-shaped corpus:`);
+  console.log(`  mcp-elicit lint             ${summary(runs.cli, 0, " ms CPU")}`);
+  console.log(`  read + parse (harRead.mjs)  ${summary(runs.reader, 0, " ms CPU")}`);
+  console.log(`  CLI / read + parse          ${summary(paired, 2, "×")} — target ≤ 2.5× ${r <= 2.5 ? "met" : "NOT met"}`);
 }
 if (sink < 0) console.log(sink);

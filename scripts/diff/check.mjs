@@ -8,7 +8,8 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "nod
 import { pathToFileURL } from "node:url";
 import * as esbuild from "esbuild";
 
-const OUT = "/tmp/engine-diff";
+/** DIFF_OUT: another directory, when two work trees run the check at once. */
+const OUT = process.env.DIFF_OUT ?? "/tmp/engine-diff";
 const CAPTURES = `${OUT}/captures`;
 const [mode = "compare", ...rest] = process.argv.slice(2);
 

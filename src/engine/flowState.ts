@@ -12,17 +12,13 @@ export interface FlowState {
   changedAt: number;
 }
 
-/**
- * The state rides on the flow under a symbol, not enumerable: JSON, Object.keys, spreads, structuredClone
- * and deepStrictEqual do not see it. Maps keyed by flow (one per kind of state, as before) cost an identity
- * hash per flow and tables as large as the capture, grown and rehashed as it went.
- */
-const STATE = Symbol("engine flow state");
+/** Each flow's state, beside it: the flow itself stays the plain object its JSON shows. */
+const states = new WeakMap<Flow, FlowState>();
 
 export function attachState(flow: Flow, phase: FlowState["phase"], since: number): FlowState {
   const state: FlowState = { phase, since, link: undefined, changedAt: -1 };
-  Object.defineProperty(flow, STATE, { value: state });
+  states.set(flow, state);
   return state;
 }
 
-export const stateOf = (flow: Flow): FlowState => (flow as Flow & { [STATE]: FlowState })[STATE];
+export const stateOf = (flow: Flow): FlowState => states.get(flow)!;

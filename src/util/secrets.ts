@@ -35,8 +35,42 @@
 // a PEM private-key block, and 13–19 digit Luhn-valid card numbers starting 2–6 (the card-issuer range,
 // which also keeps 13-digit millisecond timestamps out). Findings name the kind, never the value.
 
-/** Splits identifiers and prose into lower-case words. */
+/**
+ * Splits identifiers and prose into lower-case words: runs of ASCII letters and digits, split where a lower-case
+ * letter meets an upper-case one (apiKey), before the last capital of a run that goes on in lower case (OAuthToken:
+ * o auth token) and where a letter meets a digit (fa2: fa 2, but 2fa stays). One pass over the characters; a text
+ * with any non-ASCII character goes through `wordsOf`, the same rules as regular expressions, because lower-casing
+ * can turn such a character into an ASCII letter (the Kelvin sign K into k) that then belongs to a word.
+ */
 export function words(text: string): string[] {
+  if (NON_ASCII.test(text)) return wordsOf(text);
+  const out: string[] = [];
+  let start = -1;
+  for (let i = 0; i <= text.length; i++) {
+    const c = i < text.length ? text.charCodeAt(i) : 0;
+    const upper = c >= 65 && c <= 90;
+    const digit = c >= 48 && c <= 57;
+    if (!upper && !digit && !(c >= 97 && c <= 122)) {
+      if (start >= 0) out.push(text.slice(start, i).toLowerCase());
+      start = -1;
+    } else if (start < 0) start = i;
+    else {
+      const p = text.charCodeAt(i - 1);
+      const pLower = p >= 97 && p <= 122;
+      const pUpper = p >= 65 && p <= 90;
+      const next = text.charCodeAt(i + 1);
+      if ((pLower && upper) || ((pLower || pUpper) && digit) || (pUpper && upper && next >= 97 && next <= 122)) {
+        out.push(text.slice(start, i).toLowerCase());
+        start = i;
+      }
+    }
+  }
+  return out;
+}
+
+const NON_ASCII = /[^\x00-\x7f]/;
+
+function wordsOf(text: string): string[] {
   return text
     .replace(/([a-z])([A-Z])/g, "$1 $2")
     .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
@@ -68,45 +102,95 @@ const MODIFIERS_BEFORE = new Set(["max", "min", "maximum", "minimum", "num", "nu
 const ASK = /\b(enter|provide|paste|type|input|give|share|supply|submit|send|need|needs|require|requires|required|what is|what's|your)\b/i;
 const PROFILE = new Set(["username", "user", "email", "name", "login", "handle", "account", "nickname", "display"]);
 
-const same = (w: string | undefined, t: string): boolean => w === t || w === t + "s";
+/** A term of the lists above, with its place in the order terms are tried in. */
+interface Term {
+  words: string[];
+  name: string;
+  group: "credential" | "identity" | "payment";
+}
+
+/**
+ * Every term, longest first (so "access token" is named rather than "token"), then in list order, and filed under
+ * each word it can start with: its first word, and a single word's plural too ("api keys" reads "api key" because
+ * only the last word of a term may take an "s"). At each word of a text only the terms filed under that word are
+ * tried, in that order; built once.
+ */
+const TERMS_BY_FIRST_WORD = (() => {
+  const all: Term[] = [
+    ...CREDENTIALS.map((w) => ({ words: w, name: w.join(" "), group: "credential" as const })),
+    ...IDENTITY.map((w) => ({ words: w, name: w.join(" "), group: "identity" as const })),
+    ...PAYMENT_ACCOUNT.map((w) => ({ words: w, name: w.join(" "), group: "payment" as const })),
+  ];
+  all.sort((a, b) => b.words.length - a.words.length);
+  const index = new Map<string, Term[]>();
+  const file = (word: string, term: Term): void => {
+    const list = index.get(word);
+    if (list) list.push(term);
+    else index.set(word, [term]);
+  };
+  for (const term of all) {
+    file(term.words[0]!, term);
+    if (term.words.length === 1) file(term.words[0]! + "s", term);
+  }
+  return index;
+})();
 
 /** "a name for the new API token", "the length of your password": a modifier, then for/of, before the term. */
-function isAboutPhrase(before: string[]): boolean {
+function isAboutPhrase(before: readonly string[]): boolean {
   const link = before.findIndex((w) => w === "for" || w === "of");
   return link > 0 && before.slice(0, link).some((w) => MODIFIERS_AFTER.has(w) || MODIFIERS_BEFORE.has(w));
 }
 
+/** Whether `term` is written at word `i` of `ws` (its last word may take a plural "s"). */
+function termAt(ws: readonly string[], i: number, term: readonly string[]): boolean {
+  const last = term.length - 1;
+  for (let j = 1; j <= last; j++) {
+    const w = ws[i + j];
+    if (w !== term[j] && (j < last || w !== term[j] + "s")) return false;
+  }
+  return true;
+}
+
 /** The first credential term in `text` that is asked for rather than talked about, e.g. "api key". */
 export function secretTerm(text: string, opts: { identity?: boolean } = {}): string | null {
-  const ws = words(text);
-  const terms = [...CREDENTIALS, ...(opts.identity ? IDENTITY : [])];
-  if (ws.includes("payment") || ws.includes("bank")) terms.push(...PAYMENT_ACCOUNT);
+  return termIn(words(text), opts);
+}
+
+/** `secretTerm` of a text already split into its `words`. */
+export function termIn(ws: readonly string[], opts: { identity?: boolean } = {}): string | null {
+  const payment = ws.includes("payment") || ws.includes("bank");
   if (ws.includes("card") && ws.some((w) => w.startsWith("expir") || w === "exp")) return "card expiry";
-  // Longest terms first, so "access token" is named rather than "token".
-  terms.sort((a, b) => b.length - a.length);
   for (let i = 0; i < ws.length; i++) {
-    for (const term of terms) {
+    const candidates = TERMS_BY_FIRST_WORD.get(ws[i]!);
+    if (candidates === undefined) continue;
+    for (const { words: term, name, group } of candidates) {
+      if ((group === "identity" && !opts.identity) || (group === "payment" && !payment) || !termAt(ws, i, term)) continue;
       const end = i + term.length;
-      if (!term.every((t, j) => (j === term.length - 1 ? same(ws[i + j], t) : ws[i + j] === t))) continue;
       const after = ws.slice(end, end + 2);
       const before = ws.slice(Math.max(0, i - 2), i);
       if (after.some((w) => MODIFIERS_AFTER.has(w)) || before.some((w) => MODIFIERS_BEFORE.has(w))) continue;
       if (isAboutPhrase(ws.slice(Math.max(0, i - 5), i))) continue;
       // "pin" is also a verb and a map marker: only "PIN", "PIN code", "PIN number" count.
       if (term.length === 1 && term[0] === "pin" && end < ws.length && ws[end] !== "code" && ws[end] !== "number") continue;
-      return term.join(" ");
+      return name;
     }
   }
   return null;
 }
 
+/** Whether prose asks for input ("enter", "provide", "your", …): descriptions and the message must, to name a secret. */
+export const asksForInput = (text: string): boolean => ASK.test(text);
+
 /** A credential term in prose that also asks for input (descriptions, the message). */
 export function askedTerm(text: string, opts: { identity?: boolean } = {}): string | null {
-  return ASK.test(text) ? secretTerm(text, opts) : null;
+  return asksForInput(text) ? secretTerm(text, opts) : null;
 }
 
 /** True when a field's own label says it is ordinary profile data. */
-export const isProfileLabel = (text: string): boolean => words(text).some((w) => PROFILE.has(w));
+export const isProfileLabel = (text: string): boolean => isProfile(words(text));
+
+/** `isProfileLabel` of a label already split into its `words`. */
+export const isProfile = (ws: readonly string[]): boolean => ws.some((w) => PROFILE.has(w));
 
 // ---- values ----
 

@@ -1,8 +1,8 @@
 // Form-mode content safety (rules.md §3.5): secrets requested in a form, and clickable links in one.
 import type { CheckContext } from "./context.ts";
 import type { RuleMeta, Severity } from "./types.ts";
-import { askedTerm, isProfileLabel, secretTerm } from "../../util/secrets.ts";
-import { isObject, isR2Plus, ptr } from "./validate.ts";
+import { asksForInput, isProfile, termIn, words } from "../../util/secrets.ts";
+import { has, isObject, isR2Plus, ptr } from "./validate.ts";
 import type { Era, Json } from "./validate.ts";
 
 export const meta: readonly RuleMeta[] = [
@@ -10,12 +10,23 @@ export const meta: readonly RuleMeta[] = [
   { id: "form-clickable-url", severity: "warning", severityNote: "warning", revisions: "2025-11-25, 2026-07-28", violator: "server", detection: "exact (regex `\\b[a-z][a-z0-9+.-]*://\\S+` and `www\\.\\S+`)", title: "Clickable URL inside a form-mode request", section: "3.5", spec: {revision: null, path: "client/elicitation"} },
 ];
 
-export function checkFormSafety(ep: Json, at: string, ctx: CheckContext, era: Era): void {
+type FormCheck = (ep: Json, properties: Json, at: string, ctx: CheckContext, era: Era) => void;
+
+/** The family's checks by rule, in the order their findings come: a check runs while its rule is on. */
+export const formChecks: Record<"form-secret-field" | "form-clickable-url", FormCheck> = {
+  "form-secret-field": checkSecretFields,
+  "form-clickable-url": checkClickableUrls,
+};
+
+/** The form family on one EP: a form request's content safety. */
+export function checkForm(ep: Json, at: string, ctx: CheckContext, era: Era, where: "server-request" | "url-required-error" | "input-request", mode: string): void {
+  if (where === "url-required-error" || mode !== "form") return;
   const schema = isObject(ep.requestedSchema) ? ep.requestedSchema : {};
   const properties = isObject(schema.properties) ? schema.properties : {};
-  checkSecretFields(ep, properties, at, ctx, era);
-  checkClickableUrls(ep, properties, at, ctx, era);
+  for (const rule of FORM_RULES) if (ctx.on(rule)) formChecks[rule](ep, properties, at, ctx, era);
 }
+
+const FORM_RULES = ["form-secret-field", "form-clickable-url"] as const;
 
 const isSelect = (def: Json): boolean => def.type === "array" || "enum" in def || "oneOf" in def;
 
@@ -26,42 +37,49 @@ function checkSecretFields(ep: Json, properties: Json, at: string, ctx: CheckCon
   const remedy = r1 ? "2025-06-18 servers must not request sensitive information through elicitation" : "passwords, API keys, tokens and payment credentials must go through URL mode, not a form";
   const report = (pointer: string, what: string, identity: boolean) =>
     ctx.report({ rule: "form-secret-field", ...(identity ? { severity: "warning" as Severity } : {}), pointer, message: `${what}; ${identity ? "identity numbers are sensitive information, which 2025-06-18 servers must not request" : remedy}.` });
-  // Tries credentials first, then (2025-06-18 only) identity numbers at warning.
-  const find = (match: (text: string, opts: { identity?: boolean }) => string | null, text: string): [string, boolean] | null => {
-    const term = match(text, {});
+  // Tries credentials first, then (2025-06-18 only) identity numbers at warning. Each text is split into words once.
+  const find = (ws: readonly string[]): [string, boolean] | null => {
+    const term = termIn(ws);
     if (term) return [term, false];
-    const identity = r1 ? match(text, { identity: true }) : null;
+    const identity = r1 ? termIn(ws, { identity: true }) : null;
     return identity ? [identity, true] : null;
   };
   let fieldFlagged = false;
-  for (const [key, def] of Object.entries(properties)) {
+  for (const key in properties) {
+    if (!has(properties, key)) continue;
+    const def = properties[key];
     if (!isObject(def)) continue;
-    const p = ptr(at, "requestedSchema", "properties", key);
     if (def.writeOnly === true || def.format === "password") {
       fieldFlagged = true;
-      report(p, `Form field "${key}" is marked as a secret input (${def.writeOnly === true ? "writeOnly: true" : 'format "password"'})`, false);
+      report(ptr(at, "requestedSchema", "properties", key), `Form field "${key}" is marked as a secret input (${def.writeOnly === true ? "writeOnly: true" : 'format "password"'})`, false);
       continue;
     }
     // A quantity, a yes/no or a choice among listed options is about a credential, not the credential.
     if (def.type === "number" || def.type === "integer" || def.type === "boolean" || isSelect(def)) continue;
     const title = typeof def.title === "string" ? def.title : "";
     const description = typeof def.description === "string" ? def.description : "";
-    const hits: [string, [string, boolean] | null][] = [
-      ["name", find(secretTerm, key)],
-      ["title", title ? find(secretTerm, title) : null],
-      ["description", description && !isProfileLabel(`${key} ${title}`) ? find(askedTerm, description) : null],
-    ];
-    const hit = hits.find(([, h]) => h);
-    if (!hit?.[1]) continue;
+    // The name, then the title, then the description: the first that matches is the one named. The name and title
+    // are labels; the description counts only if it asks and the labels do not say the field is profile data.
+    const keyWords = words(key);
+    const titleWords = title ? words(title) : [];
+    let where = "name";
+    let hit = find(keyWords);
+    if (!hit && title) {
+      where = "title";
+      hit = find(titleWords);
+    }
+    if (!hit && description && !isProfile(keyWords) && !isProfile(titleWords) && asksForInput(description)) {
+      where = "description";
+      hit = find(words(description));
+    }
+    if (!hit) continue;
     fieldFlagged = true;
-    report(p, `Form field "${key}" asks for a secret: its ${hit[0]} matches "${hit[1][0]}"`, hit[1][1]);
+    report(ptr(at, "requestedSchema", "properties", key), `Form field "${key}" asks for a secret: its ${where} matches "${hit[0]}"`, hit[1]);
   }
-  // The message alone counts only if the form has somewhere to type the answer.
-  const freeText = Object.values(properties).some((d) => isObject(d) && d.type === "string" && !isSelect(d));
-  if (!fieldFlagged && freeText && typeof ep.message === "string") {
-    const hit = find(askedTerm, ep.message);
-    if (hit) report(ptr(at, "message"), `The form's message asks for a secret: it matches "${hit[0]}"`, hit[1]);
-  }
+  // The message alone counts only if the form has somewhere to type the answer, and it asks.
+  if (fieldFlagged || typeof ep.message !== "string" || !Object.values(properties).some((d) => isObject(d) && d.type === "string" && !isSelect(d))) return;
+  const hit = asksForInput(ep.message) ? find(words(ep.message)) : null;
+  if (hit) report(ptr(at, "message"), `The form's message asks for a secret: it matches "${hit[0]}"`, hit[1]);
 }
 
 // Server item 3: "SHOULD NOT include URLs intended to be clickable in any field of a form mode
@@ -69,33 +87,45 @@ function checkSecretFields(ep: Json, properties: Json, at: string, ctx: CheckCon
 const LINK = /\b[a-z][a-z0-9+.-]*:\/\/\S+|\bwww\.\S+/i;
 
 function checkClickableUrls(ep: Json, properties: Json, at: string, ctx: CheckContext, era: Era): void {
-  const strings: [string, unknown][] = [[ptr(at, "message"), ep.message]];
-  for (const [key, def] of Object.entries(properties)) {
-    if (!isObject(def)) continue;
-    const p = ptr(at, "requestedSchema", "properties", key);
-    strings.push([ptr(p, "title"), def.title], [ptr(p, "description"), def.description]);
-    // A format "uri" field asks the user for a URL; its default is input, not a link.
-    if (def.format !== "uri") {
-      if (Array.isArray(def.default)) def.default.forEach((v, i) => strings.push([ptr(p, "default", i), v]));
-      else strings.push([ptr(p, "default"), def.default]);
-    }
-    const list = (arr: unknown, base: string, fields: string[] | null) => {
-      if (!Array.isArray(arr)) return;
-      arr.forEach((o, i) => {
-        if (!fields) strings.push([ptr(base, i), o]);
-        else if (isObject(o)) for (const f of fields) strings.push([ptr(base, i, f), o[f]]);
-      });
-    };
-    list(def.enum, ptr(p, "enum"), null);
-    list(def.oneOf, ptr(p, "oneOf"), ["const", "title"]);
-    const items = isObject(def.items) ? def.items : {};
-    list(items.enum, ptr(p, "items", "enum"), null);
-    list(items.anyOf, ptr(p, "items", "anyOf"), ["const", "title"]);
-  }
-  for (const [pointer, value] of strings) {
+  // Each string is tested where the walk meets it, and its pointer made only when it holds a link.
+  const check = (value: unknown, base: string, a: string | number, b?: string | number, c?: string | number, d?: string | number): void => {
     const m = typeof value === "string" ? LINK.exec(value) : null;
-    if (!m) continue;
+    if (!m) return;
+    const pointer = d === undefined ? ptr(base, a, b, c) : ptr(base, a, b, c, d);
     const link = m[0].length > 60 ? m[0].slice(0, 60) + "…" : m[0];
     ctx.report({ rule: "form-clickable-url", ...(isR2Plus(era) ? {} : { severity: "info" as Severity }), pointer, message: `${pointer.slice(at.length + 1)} contains a link (${link}); form-mode requests should not carry clickable URLs — use URL mode to send the user somewhere.` });
+  };
+  const options = (list: unknown, p: string, a: string, b?: string): void => {
+    if (!Array.isArray(list)) return;
+    list.forEach((o, i) => (b === undefined ? check(o, p, a, i) : check(o, p, a, b, i)));
+  };
+  const titled = (list: unknown, p: string, a: string, b?: string): void => {
+    if (!Array.isArray(list)) return;
+    list.forEach((o, i) => {
+      if (!isObject(o)) return;
+      for (const f of ["const", "title"]) {
+        if (b === undefined) check(o[f], p, a, i, f);
+        else check(o[f], p, a, b, i, f);
+      }
+    });
+  };
+  check(ep.message, at, "message");
+  for (const key in properties) {
+    if (!has(properties, key)) continue;
+    const def = properties[key];
+    if (!isObject(def)) continue;
+    const p = ptr(at, "requestedSchema", "properties", key);
+    check(def.title, p, "title");
+    check(def.description, p, "description");
+    // A format "uri" field asks the user for a URL; its default is input, not a link.
+    if (def.format !== "uri") {
+      if (Array.isArray(def.default)) def.default.forEach((v, i) => check(v, p, "default", i));
+      else check(def.default, p, "default");
+    }
+    options(def.enum, p, "enum");
+    titled(def.oneOf, p, "oneOf");
+    const items = isObject(def.items) ? def.items : {};
+    options(items.enum, p, "items", "enum");
+    titled(items.anyOf, p, "items", "anyOf");
   }
 }

@@ -1,9 +1,10 @@
-import { checkElicitParams } from "./payload.ts";
 import type { CheckContext } from "./context.ts";
+import type { Where } from "./payload.ts";
 import type { FindingInput } from "./types.ts";
 import { eraOf, type Era } from "./validate.ts";
 
-type Where = Parameters<typeof checkElicitParams>[3];
+/** The payload rules of one engine on one EP (payload.ts). */
+type Check = (ep: unknown, at: string, ctx: CheckContext, where: Where) => void;
 
 interface Checked {
   where: Where;
@@ -18,20 +19,20 @@ const PER_POINTER = 8;
 const POINTERS = 256;
 
 /**
- * The payload rules (rules/payload.ts checkElicitParams) are a pure function of the request params (their
- * JSON value, member order included: it orders the findings), their pointer, the revision era and where they
- * sit, and they are most of the engine's work on an elicitation. Servers ask the same form again and again
+ * The payload rules of an engine (rules/payload.ts, with the rules that are on) are a pure function of the request
+ * params (their JSON value, member order included: it orders the findings), their pointer, the revision era and
+ * where they sit, and they are most of the engine's work on an elicitation. Servers ask the same form again and again
  * (one tool, one requestedSchema), so an engine remembers the findings of the params it has already checked
  * and replays them when equal params come again at the same pointer. Comparing a parsed value with a
  * flattened one costs a fraction of checking it, and far less than serialising it to make a key.
  * One cache per engine run: nothing is shared between runs.
  */
-export function createPayloadCache() {
+export function createPayloadCache(check: Check) {
   const byPointer = new Map<string, Checked[]>();
 
   return {
     checkElicitParams(ep: unknown, at: string, ctx: CheckContext, where: Where): void {
-      if (typeof ep !== "object" || ep === null) return checkElicitParams(ep, at, ctx, where);
+      if (typeof ep !== "object" || ep === null) return check(ep, at, ctx, where);
       const era = eraOf(ctx.revision);
       let seen = byPointer.get(at);
       if (seen) {
@@ -45,7 +46,7 @@ export function createPayloadCache() {
         byPointer.set(at, (seen = []));
       }
       const findings: FindingInput[] = [];
-      checkElicitParams(ep, at, { revision: ctx.revision, report: (input) => (findings.push(input), ctx.report(input)) }, where);
+      check(ep, at, { revision: ctx.revision, report: (input) => (findings.push(input), ctx.report(input)), on: ctx.on }, where);
       if (seen.length >= PER_POINTER) seen.shift();
       const tokens: unknown[] = [];
       flatten(ep, tokens);

@@ -1,7 +1,7 @@
 // Rules on the parameters every elicitation request carries (rules.md §3.3), plus adv-message-quality.
 import type { CheckContext } from "./context.ts";
 import type { RuleMeta } from "./types.ts";
-import { has, isObject, isR2Plus, jsonType, ptr } from "./validate.ts";
+import { codePoints, has, isObject, isR2Plus, jsonType, ptr } from "./validate.ts";
 import type { Era, Json } from "./validate.ts";
 
 export const meta: readonly RuleMeta[] = [
@@ -20,29 +20,35 @@ export type RequestWhere = "server-request" | "url-required-error" | "input-requ
 // Pointer convention for all payload rules: a wrong value is pointed at; a missing member is reported
 // at the object that should hold it (a pointer to an absent member would resolve to nothing).
 
-/** Checks EP's shared members; returns EP when it is an object the mode-specific rules can read. */
-export function checkRequestParams(ep: unknown, at: string, ctx: CheckContext, era: Era, where: RequestWhere): Json | null {
-  const { report } = ctx;
-  if (!isObject(ep)) {
-    // schema.ts: params (and so message) are required on elicitation/create.
-    const missing = ep === undefined;
-    report({ rule: "req-message-required", pointer: missing ? at.replace(/\/[^/]*$/, "") : at, message: missing ? "The elicitation request has no params, so it has no message." : `The elicitation params are ${jsonType(ep)}, not an object with a message.` });
-    return null;
-  }
-  if (!has(ep, "message")) report({ rule: "req-message-required", pointer: at, message: "The elicitation request has no message; every elicitation must tell the user what is asked and why." });
-  else if (typeof ep.message !== "string") report({ rule: "req-message-required", pointer: ptr(at, "message"), message: `message must be a string but is ${jsonType(ep.message)}.` });
-  else checkMessageQuality(ep.message, ptr(at, "message"), ctx);
+/** req-message-required for params that are not an object (schema.ts: params, and so message, are required on elicitation/create). */
+export function checkParamsObject(ep: unknown, at: string, ctx: CheckContext): void {
+  if (!ctx.on("req-message-required")) return;
+  const missing = ep === undefined;
+  ctx.report({ rule: "req-message-required", pointer: missing ? at.replace(/\/[^/]*$/, "") : at, message: missing ? "The elicitation request has no params, so it has no message." : `The elicitation params are ${jsonType(ep)}, not an object with a message.` });
+}
+
+/** Checks EP's shared members. */
+export function checkRequestParams(ep: Json, at: string, ctx: CheckContext, era: Era, where: RequestWhere): void {
+  const { report, on } = ctx;
+  if (!has(ep, "message")) {
+    if (on("req-message-required")) report({ rule: "req-message-required", pointer: at, message: "The elicitation request has no message; every elicitation must tell the user what is asked and why." });
+  } else if (typeof ep.message !== "string") {
+    if (on("req-message-required")) report({ rule: "req-message-required", pointer: ptr(at, "message"), message: `message must be a string but is ${jsonType(ep.message)}.` });
+  } else if (on("adv-message-quality")) checkMessageQuality(ep.message, at, ctx);
 
   const urlRequired = where === "url-required-error";
+  // A url without mode "url" is meant as a URL request: it is not also a form without requestedSchema.
   let urlIntent = false;
-  if (era === "2025-06-18") urlIntent = checkModeR1(ep, at, ctx);
-  else {
-    if (has(ep, "mode") && ep.mode !== "form" && ep.mode !== "url") {
+  if (era === "2025-06-18") {
+    urlIntent = ep.mode === "url" || has(ep, "url");
+    if (on("req-mode-r1")) checkModeR1(ep, at, ctx);
+  } else {
+    if (on("req-mode-value") && has(ep, "mode") && ep.mode !== "form" && ep.mode !== "url") {
       report({ rule: "req-mode-value", pointer: ptr(at, "mode"), message: `mode is ${JSON.stringify(ep.mode)}; it must be "form" or "url".` });
     }
     // § "Elicitation Requests": "Clients MUST treat requests without a mode field as form mode."
-    if (!urlRequired && has(ep, "url") && (!has(ep, "mode") || ep.mode === "form")) {
-      urlIntent = true;
+    urlIntent = !urlRequired && has(ep, "url") && (!has(ep, "mode") || ep.mode === "form");
+    if (urlIntent && on("req-url-mode-explicit")) {
       report({
         rule: "req-url-mode-explicit",
         pointer: has(ep, "mode") ? ptr(at, "mode") : at,
@@ -52,7 +58,7 @@ export function checkRequestParams(ep: unknown, at: string, ctx: CheckContext, e
   }
 
   const form = !urlRequired && (era === "2025-06-18" || !has(ep, "mode") || ep.mode === "form");
-  if (form && !urlIntent && !isObject(ep.requestedSchema)) {
+  if (form && !urlIntent && !isObject(ep.requestedSchema) && on("req-form-schema-required")) {
     report({
       rule: "req-form-schema-required",
       pointer: has(ep, "requestedSchema") ? ptr(at, "requestedSchema") : at,
@@ -60,7 +66,7 @@ export function checkRequestParams(ep: unknown, at: string, ctx: CheckContext, e
     });
   }
 
-  if (isR2Plus(era)) {
+  if (isR2Plus(era) && on("req-cross-mode-fields")) {
     // schema.ts ElicitRequestFormParams and ElicitRequestURLParams have disjoint members.
     if ((urlRequired || ep.mode === "url") && has(ep, "requestedSchema")) {
       report({ rule: "req-cross-mode-fields", pointer: ptr(at, "requestedSchema"), message: "This URL-mode request carries requestedSchema, which belongs to form mode and is ignored." });
@@ -71,26 +77,24 @@ export function checkRequestParams(ep: unknown, at: string, ctx: CheckContext, e
   }
 
   // 2026-07-28: input-request params no longer extend TaskAugmentedRequestParams (tasks became an extension).
-  if (era === "2026-07-28" && where === "input-request") {
+  if (era === "2026-07-28" && where === "input-request" && on("req-r3-legacy-params")) {
     for (const key of ["task", "_meta"]) {
       if (has(ep, key)) report({ rule: "req-r3-legacy-params", pointer: ptr(at, key), message: `Input-request params carry ${key}, which 2026-07-28 elicitation params no longer have.` });
     }
   }
-  return ep;
 }
 
-/** 2025-06-18 has no URL mode; returns true when the request tries to be a URL request. */
-function checkModeR1(ep: Json, at: string, ctx: CheckContext): boolean {
+/** req-mode-r1: 2025-06-18 has no URL mode. */
+function checkModeR1(ep: Json, at: string, ctx: CheckContext): void {
   if (ep.mode === "url") {
     const extra = ["url", "elicitationId"].filter((k) => has(ep, k));
     ctx.report({ rule: "req-mode-r1", pointer: ptr(at, "mode"), message: `mode "url"${extra.length ? ` (with ${extra.join(" and ")})` : ""} does not exist in 2025-06-18, where every elicitation is a form with requestedSchema.` });
-    return true;
+    return;
   }
   for (const key of ["url", "elicitationId"]) {
     if (has(ep, key)) ctx.report({ rule: "req-mode-r1", pointer: ptr(at, key), message: `${key} is a URL-mode field, and URL mode does not exist in 2025-06-18.` });
   }
   if (has(ep, "mode")) ctx.report({ rule: "req-mode-r1", severity: "info", pointer: ptr(at, "mode"), message: `mode is not a 2025-06-18 field; it is ignored there (every request is a form).` });
-  return has(ep, "url");
 }
 
 // Boilerplate that names neither what is asked nor why (§ "Elicitation Requests": message explains
@@ -101,9 +105,9 @@ const GENERIC = new Set([
   "additional information required", "please provide information", "please provide the following information", "elicitation", "form",
 ]);
 
-function checkMessageQuality(message: string, pointer: string, ctx: CheckContext): void {
+function checkMessageQuality(message: string, at: string, ctx: CheckContext): void {
   const text = message.trim();
   const normal = text.toLowerCase().replace(/[^a-z ]+/g, "").replace(/\s+/g, " ").trim();
-  const why = !text ? "is empty" : GENERIC.has(normal) ? `(${JSON.stringify(text)}) is boilerplate` : [...text].length < 10 ? `(${JSON.stringify(text)}) is very short` : null;
-  if (why) ctx.report({ rule: "adv-message-quality", pointer, message: `message ${why}; tell the user what is being asked and why.` });
+  const why = !text ? "is empty" : GENERIC.has(normal) ? `(${JSON.stringify(text)}) is boilerplate` : codePoints(text) < 10 ? `(${JSON.stringify(text)}) is very short` : null;
+  if (why) ctx.report({ rule: "adv-message-quality", pointer: ptr(at, "message"), message: `message ${why}; tell the user what is being asked and why.` });
 }

@@ -21,13 +21,13 @@ const ACTIONS = new Set(["accept", "decline", "cancel"]);
 
 /** `mode` is mode(EP), or null when the request was not seen. */
 export function checkResult(er: unknown, ep: unknown, mode: string | null, at: string, ctx: CheckContext, era: Era, inputResponse: boolean): void {
-  const { report } = ctx;
+  const { report, on } = ctx;
   if (!isObject(er)) {
     report({ rule: "result-action-enum", pointer: at, message: `The ElicitResult is ${jsonType(er)}, not an object with an action.` });
     return;
   }
   // 2026-07-28 schema.ts: ElicitResult no longer extends Result (no resultType, no _meta).
-  if (era === "2026-07-28" && inputResponse) {
+  if (era === "2026-07-28" && inputResponse && on("result-r3-extra-fields")) {
     for (const key of ["resultType", "_meta", "jsonrpc", "id"]) {
       if (has(er, key)) report({ rule: "result-r3-extra-fields", pointer: ptr(at, key), message: `The ElicitResult in inputResponses carries ${key}; in 2026-07-28 it is just {action, content}.` });
     }
@@ -48,21 +48,22 @@ export function checkResult(er: unknown, ep: unknown, mode: string | null, at: s
   }
   // One pointer for the content's checks below, made once (answers are checked on every retry).
   const contentAt = hasContent ? ptr(at, "content") : "";
-  const bad = hasContent ? checkValueTypes(content, contentAt, ctx, era) : undefined;
-  if (action === "accept" && isObject(content)) checkSecretValues(content, contentAt, ctx);
+  // The values of the wrong type, which result-content-matches-schema does not judge again.
+  const bad = hasContent && (on("result-content-value-types") || on("result-content-matches-schema")) ? checkValueTypes(content, contentAt, ctx, era) : undefined;
+  if (action === "accept" && isObject(content) && on("form-secret-value")) checkSecretValues(content, contentAt, ctx);
   if (action !== "accept" || mode !== "form" || !isObject(ep) || !isObject(ep.requestedSchema)) return;
 
   const schema = ep.requestedSchema;
   if (!hasContent) {
     const required = Array.isArray(schema.required) ? schema.required : [];
     if (required.length) report({ rule: "result-form-accept-missing-content", pointer: at, message: `The form was accepted without content although it requires ${required.map((k) => JSON.stringify(k)).join(", ")}.` });
-  } else if (isObject(content) && isObject(schema.properties)) {
+  } else if (isObject(content) && isObject(schema.properties) && on("result-content-matches-schema")) {
     // Both parties SHOULD validate against the requested schema (§ "Form Mode Security" 2-3).
     for (const issue of validateContent(content, schema, contentAt, bad)) {
       report({ rule: "result-content-matches-schema", ...(issue.code === "extra" ? { severity: "info" as const } : {}), pointer: issue.pointer, message: issue.message });
     }
   }
-  if (!isR2Plus(era)) return;
+  if (!isR2Plus(era) || !on("result-defaults-applied")) return;
   if (!hasContent) checkDefaultsApplied(schema, {}, at, ctx);
   else if (isObject(content)) checkDefaultsApplied(schema, content, contentAt, ctx);
 }
@@ -72,8 +73,10 @@ export function checkResult(er: unknown, ep: unknown, mode: string | null, at: s
  * reported, or undefined when there are none (nearly always: no set is made for a well-typed answer).
  */
 function checkValueTypes(content: unknown, at: string, ctx: CheckContext, era: Era): Set<string> | undefined {
+  // Run for result-content-matches-schema too, which needs the keys: then it only reports while its own rule is on.
+  const report = ctx.on("result-content-value-types") ? ctx.report : () => {};
   if (!isObject(content)) {
-    ctx.report({ rule: "result-content-value-types", pointer: at, message: `content is ${jsonType(content)}; it must be an object of field values.` });
+    report({ rule: "result-content-value-types", pointer: at, message: `content is ${jsonType(content)}; it must be an object of field values.` });
     return undefined;
   }
   let bad: Set<string> | undefined;
@@ -88,11 +91,11 @@ function checkValueTypes(content: unknown, at: string, ctx: CheckContext, era: E
       const i = value.findIndex((v) => typeof v !== "string");
       if (i < 0) continue;
       (bad ??= new Set()).add(key);
-      ctx.report({ rule: "result-content-value-types", pointer: ptr(at, key, i), message: `content.${key}[${i}] is ${jsonType(value[i])}; multi-select values are arrays of strings.` });
+      report({ rule: "result-content-value-types", pointer: ptr(at, key, i), message: `content.${key}[${i}] is ${jsonType(value[i])}; multi-select values are arrays of strings.` });
       continue;
     }
     (bad ??= new Set()).add(key);
-    ctx.report({ rule: "result-content-value-types", pointer: ptr(at, key), message: `content.${key} is ${jsonType(value)}; values must be a string, number or boolean${arrays ? " (or an array of strings)" : " in 2025-06-18"}.` });
+    report({ rule: "result-content-value-types", pointer: ptr(at, key), message: `content.${key} is ${jsonType(value)}; values must be a string, number or boolean${arrays ? " (or an array of strings)" : " in 2025-06-18"}.` });
   }
   return bad;
 }

@@ -27,19 +27,27 @@ export const meta: readonly RuleMeta[] = [
   { id: "schema-enum-hygiene", severity: "info", severityNote: "info", revisions: "all", violator: "server", detection: "exact", title: "Empty or duplicate options; impossible minItems/maxItems", section: "3.4", spec: {revision: null, path: "client/elicitation"} },
 ];
 
+/** The root keywords of requestedSchema: $schema arrives in 2025-11-25. */
+const ROOT_R1 = new Set(["type", "properties", "required"]);
+const ROOT_R2 = new Set([...ROOT_R1, "$schema"]);
 const ROOT_INFO = new Set(["additionalProperties", "title", "description"]);
 const ROOT_WARN = new Set([
   "$defs", "definitions", "$ref", "allOf", "anyOf", "oneOf", "not", "if", "then", "else", "dependentRequired", "patternProperties",
   "dependentSchemas", "propertyNames", "unevaluatedProperties", "minProperties", "maxProperties", "$dynamicRef",
 ]);
 
+/** The schema family on one EP: a form request's requestedSchema, when it is an object (req-form-schema-required says when not). */
+export function checkSchema(ep: Json, at: string, ctx: CheckContext, era: Era, where: "server-request" | "url-required-error" | "input-request", mode: string): void {
+  if (where !== "url-required-error" && mode === "form" && isObject(ep.requestedSchema)) checkRequestedSchema(ep.requestedSchema, `${at}/requestedSchema`, ctx, era);
+}
+
 export function checkRequestedSchema(schema: Json, at: string, ctx: CheckContext, era: Era): void {
-  const { report } = ctx;
+  const { report, on } = ctx;
   if (schema.type !== "object") {
     report({ rule: "schema-root-object", pointer: has(schema, "type") ? ptr(at, "type") : at, message: has(schema, "type") ? `requestedSchema.type is ${JSON.stringify(schema.type)}; it must be "object".` : 'requestedSchema has no type; it must be type "object".' });
   }
-  const root = new Set(["type", "properties", "required", ...(isR2Plus(era) ? ["$schema"] : [])]);
-  for (const key of Object.keys(schema)) {
+  const root = isR2Plus(era) ? ROOT_R2 : ROOT_R1;
+  if (on("schema-root-keywords")) for (const key of Object.keys(schema)) {
     if (root.has(key)) continue;
     const severity: Severity = ROOT_INFO.has(key) ? "info" : ROOT_WARN.has(key) || key === "$schema" ? "warning" : "info";
     const why = key === "$schema" ? "$schema arrives in 2025-11-25" : ROOT_WARN.has(key) ? "advanced JSON Schema features are not supported" : "clients ignore it";
@@ -49,7 +57,7 @@ export function checkRequestedSchema(schema: Json, at: string, ctx: CheckContext
     report({ rule: "schema-root-object", pointer: has(schema, "properties") ? ptr(at, "properties") : at, message: has(schema, "properties") ? `requestedSchema.properties must be an object but is ${jsonType(schema.properties)}.` : "requestedSchema has no properties object." });
   }
   const properties = isObject(schema.properties) ? schema.properties : {};
-  if (has(schema, "required")) checkRequired(schema.required, properties, ptr(at, "required"), ctx);
+  if (has(schema, "required") && on("schema-required-list")) checkRequired(schema.required, properties, ptr(at, "required"), ctx);
   for (const [key, def] of Object.entries(properties)) checkProperty(def, key, ptr(at, "properties", key), ctx, era);
 }
 
@@ -83,12 +91,13 @@ function checkProperty(def: unknown, key: string, p: string, ctx: CheckContext, 
   // checkSelect owns the enum shapes; for an array it also says whether it is a multi-select at all.
   if (!checkSelect(def, key, p, ctx, era)) return;
   const kind = propertyKind(def);
-  checkKeywords(def, kind, key, p, ctx, era);
-  checkValueTypes(def, key, p, ctx);
-  if ((kind === "string" || kind === "single-enum" || kind === "titled-single") && has(def, "format") && !isFormat(def.format)) {
+  const { on } = ctx;
+  if (on("schema-keywords-per-type")) checkKeywords(def, kind, key, p, ctx, era);
+  if (on("schema-keyword-value-types")) checkValueTypes(def, key, p, ctx);
+  if ((kind === "string" || kind === "single-enum" || kind === "titled-single") && has(def, "format") && on("schema-string-format") && !isFormat(def.format)) {
     report({ rule: "schema-string-format", pointer: ptr(p, "format"), message: `Property "${key}" has format ${JSON.stringify(def.format)}; supported formats are email, uri, date and date-time.` });
   }
-  if (has(def, "default")) checkDefault(def, kind, key, p, ctx, era);
+  if (has(def, "default") && DEFAULT_RULES.some(on)) checkDefault(def, kind, key, p, ctx, era);
 }
 
 const BASE = ["type", "title", "description"];
@@ -104,10 +113,11 @@ const ALLOWED: Record<PropertyKind, string[]> = {
   other: [],
 };
 
+/** The keywords allowed per kind; enumNames without enum is a broken legacy enum, which schema-enum-legacy reports. */
+const ALLOWED_SETS = new Map((Object.keys(ALLOWED) as PropertyKind[]).map((kind) => [kind, new Set([...BASE, ...ALLOWED[kind], ...(kind === "string" ? ["enumNames"] : [])])]));
+
 function checkKeywords(def: Json, kind: PropertyKind, key: string, p: string, ctx: CheckContext, era: Era): void {
-  const allowed = new Set([...BASE, ...ALLOWED[kind]]);
-  // enumNames without enum is a broken legacy enum, which schema-enum-legacy reports.
-  if (kind === "string") allowed.add("enumNames");
+  const allowed = ALLOWED_SETS.get(kind)!;
   for (const k of Object.keys(def)) {
     if (allowed.has(k)) continue;
     // pattern: absent from every schema.ts, but the 2025-11-25 prose example shows it (rules.md §5 item 1);
@@ -120,13 +130,15 @@ function checkKeywords(def: Json, kind: PropertyKind, key: string, p: string, ct
 const kindName = (def: Json, kind: PropertyKind): string =>
   kind === "number" ? String(def.type) : kind === "string" || kind === "boolean" ? kind : kind === "single-enum" || kind === "titled-single" ? "single-select enum" : "multi-select enum";
 
+/** Lower and upper bound keywords, and whether they count (integers ≥ 0) rather than measure. */
+const BOUNDS: readonly [string, string, boolean][] = [["minLength", "maxLength", true], ["minItems", "maxItems", true], ["minimum", "maximum", false]];
+
 function checkValueTypes(def: Json, key: string, p: string, ctx: CheckContext): void {
   const { report } = ctx;
   for (const k of ["title", "description"]) {
     if (has(def, k) && typeof def[k] !== "string") report({ rule: "schema-keyword-value-types", pointer: ptr(p, k), message: `Property "${key}" has a ${k} that is ${jsonType(def[k])}, not a string.` });
   }
-  const pairs: [string, string, boolean][] = [["minLength", "maxLength", true], ["minItems", "maxItems", true], ["minimum", "maximum", false]];
-  for (const [lo, hi, count] of pairs) {
+  for (const [lo, hi, count] of BOUNDS) {
     for (const k of [lo, hi]) {
       if (!has(def, k)) continue;
       const v = def[k];
@@ -141,8 +153,10 @@ function checkValueTypes(def: Json, key: string, p: string, ctx: CheckContext): 
   }
 }
 
+const DEFAULT_RULES = ["schema-default-r1", "schema-default-type", "schema-default-in-enum", "schema-default-in-bounds"];
+
 function checkDefault(def: Json, kind: PropertyKind, key: string, p: string, ctx: CheckContext, era: Era): void {
-  const { report } = ctx;
+  const { report, on } = ctx;
   const at = ptr(p, "default");
   const value = def.default;
   if (era === "2025-06-18" && kind !== "boolean") {
@@ -163,7 +177,7 @@ function checkDefault(def: Json, kind: PropertyKind, key: string, p: string, ctx
   }
   if (!isR2Plus(era)) return;
   // SEP-1034 § "Behavior" 3: "the default must be one of the valid enum values".
-  const options = enumOptions(def);
+  const options = on("schema-default-in-enum") ? enumOptions(def) : null;
   if (options) {
     const values = multi ? (value as string[]) : [value as string];
     values.forEach((v, i) => {
@@ -171,7 +185,7 @@ function checkDefault(def: Json, kind: PropertyKind, key: string, p: string, ctx
     });
   }
   // A pre-populated default that violates its own constraints would be rejected on submit.
-  for (const issue of validateValue(value, def, key, at)) {
+  if (on("schema-default-in-bounds")) for (const issue of validateValue(value, def, key, at)) {
     if (issue.code === "bounds" || issue.code === "format") report({ rule: "schema-default-in-bounds", pointer: issue.pointer, message: `The default of "${key}" violates its own constraints: ${issue.message}` });
   }
 }
@@ -186,7 +200,7 @@ function checkSelect(def: Json, key: string, p: string, ctx: CheckContext, era: 
     if (era === "2025-06-18") {
       // Still a valid 2025-06-18 StringSchema (extra keys allowed), but clients cannot render the titles.
       report({ rule: "schema-enum-r1-variants", severity: "warning", pointer: ptr(p, "oneOf"), message: `Property "${key}" uses a titled oneOf enum, which arrives in 2025-11-25; 2025-06-18 clients will not show these options.` });
-    } else checkOptionList(def.oneOf, "schema-enum-titled-single", key, ptr(p, "oneOf"), ctx);
+    } else if (ctx.on("schema-enum-titled-single") || ctx.on("schema-enum-hygiene")) checkOptionList(def.oneOf, "schema-enum-titled-single", key, ptr(p, "oneOf"), ctx);
     if (isR2Plus(era) && has(def, "enum")) report({ rule: "schema-enum-titled-single", pointer: ptr(p, "enum"), message: `Property "${key}" has both oneOf and enum; a titled single-select uses oneOf only.` });
   } else if (has(def, "enum")) {
     const list = def.enum;
@@ -194,12 +208,16 @@ function checkSelect(def: Json, key: string, p: string, ctx: CheckContext, era: 
     else {
       const bad = list.findIndex((v) => typeof v !== "string");
       if (bad >= 0) report({ rule: "schema-enum-untitled-single", pointer: ptr(p, "enum", bad), message: `Property "${key}" has enum[${bad}] of type ${jsonType(list[bad])}; enum options must be strings.` });
-      checkHygiene(list, key, ptr(p, "enum"), ctx);
+      if (ctx.on("schema-enum-hygiene")) checkHygiene(list, key, ptr(p, "enum"), ctx);
     }
   }
-  if (has(def, "enumNames")) checkEnumNames(def, key, p, ctx, era);
+  if (has(def, "enumNames") && ctx.on("schema-enum-legacy")) checkEnumNames(def, key, p, ctx, era);
   return true;
 }
+
+/** The keywords a multi-select's items may have: untitled (enum) or titled (anyOf). */
+const UNTITLED_ITEMS = new Set(["type", "enum"]);
+const TITLED_ITEMS = new Set(["anyOf", "oneOf", "enum", "type"]);
 
 function checkMultiSelect(def: Json, key: string, p: string, ctx: CheckContext, era: Era): boolean {
   const { report } = ctx;
@@ -226,18 +244,18 @@ function checkMultiSelect(def: Json, key: string, p: string, ctx: CheckContext, 
   // rules.md §5 item 3: schema.ts says items.anyOf; the SEP-1330 prose said items.oneOf.
   if (has(items, "oneOf")) report({ rule: "schema-enum-titled-multi", pointer: ptr(at, "oneOf"), message: `Property "${key}" uses items.oneOf; a titled multi-select must use items.anyOf.` });
   if (has(items, "anyOf")) {
-    checkOptionList(items.anyOf, "schema-enum-titled-multi", key, ptr(at, "anyOf"), ctx);
+    if (ctx.on("schema-enum-titled-multi") || ctx.on("schema-enum-hygiene")) checkOptionList(items.anyOf, "schema-enum-titled-multi", key, ptr(at, "anyOf"), ctx);
     if (has(items, "enum")) report({ rule: "schema-enum-titled-multi", pointer: ptr(at, "enum"), message: `Property "${key}" has both items.anyOf and items.enum; use one of them.` });
   } else if (has(items, "enum")) {
     if (items.type !== "string") report({ rule: "schema-enum-untitled-multi", pointer: has(items, "type") ? ptr(at, "type") : at, message: `Property "${key}" has items.type ${has(items, "type") ? JSON.stringify(items.type) : "missing"}; an untitled multi-select needs items.type "string".` });
     if (!isStringArray(items.enum)) report({ rule: "schema-enum-untitled-multi", pointer: ptr(at, "enum"), message: `Property "${key}" has items.enum that is not an array of strings.` });
-    else checkHygiene(items.enum, key, ptr(at, "enum"), ctx);
+    else if (ctx.on("schema-enum-hygiene")) checkHygiene(items.enum, key, ptr(at, "enum"), ctx);
   }
-  const allowed = new Set(has(items, "enum") && !has(items, "anyOf") ? ["type", "enum"] : ["anyOf", "oneOf", "enum", "type"]);
-  for (const k of Object.keys(items)) {
+  const allowed = has(items, "enum") && !has(items, "anyOf") ? UNTITLED_ITEMS : TITLED_ITEMS;
+  if (ctx.on("schema-keywords-per-type")) for (const k of Object.keys(items)) {
     if (!allowed.has(k)) report({ rule: "schema-keywords-per-type", pointer: ptr(at, k), message: `Property "${key}" has items.${k}, which the restricted elicitation schema does not support.` });
   }
-  const options = enumOptions(def);
+  const options = ctx.on("schema-enum-hygiene") ? enumOptions(def) : null;
   if (options && options.length) {
     for (const k of ["minItems", "maxItems"]) {
       const n = def[k];
@@ -253,11 +271,13 @@ function checkOptionList(list: unknown, rule: "schema-enum-titled-single" | "sch
     ctx.report({ rule, pointer: at, message: `Property "${key}" has options that are ${jsonType(list)}, not an array of {const, title}.` });
     return;
   }
-  list.forEach((o, i) => {
-    const missing = !isObject(o) ? ["const", "title"] : ["const", "title"].filter((k) => typeof o[k] !== "string");
-    if (missing.length) ctx.report({ rule, pointer: ptr(at, i), message: `Property "${key}" option ${i} lacks a string ${missing.join(" and a string ")}; titled options are {const: string, title: string}.` });
-  });
-  checkHygiene(list.map((o) => (isObject(o) ? o.const : undefined)), key, at, ctx);
+  if (ctx.on(rule)) {
+    list.forEach((o, i) => {
+      const missing = !isObject(o) ? ["const", "title"] : ["const", "title"].filter((k) => typeof o[k] !== "string");
+      if (missing.length) ctx.report({ rule, pointer: ptr(at, i), message: `Property "${key}" option ${i} lacks a string ${missing.join(" and a string ")}; titled options are {const: string, title: string}.` });
+    });
+  }
+  if (ctx.on("schema-enum-hygiene")) checkHygiene(list.map((o) => (isObject(o) ? o.const : undefined)), key, at, ctx);
 }
 
 function checkHygiene(values: unknown[], key: string, at: string, ctx: CheckContext): void {

@@ -3,7 +3,7 @@
 import type { CheckContext } from "./context.ts";
 import type { RuleMeta } from "./types.ts";
 import { secretValue } from "../../util/secrets.ts";
-import { has, isAbsoluteUri, isEmail, jsonType, ptr } from "./validate.ts";
+import { has, isAbsoluteUri, isEmail, isR2Plus, jsonType, ptr } from "./validate.ts";
 import type { Era, Json } from "./validate.ts";
 
 export const meta: readonly RuleMeta[] = [
@@ -16,10 +16,19 @@ export const meta: readonly RuleMeta[] = [
   { id: "url-punycode", severity: "info", severityNote: "info", revisions: "2025-11-25, 2026-07-28", violator: "(client UI)", detection: "exact", title: "Punycode or confusable host", section: "3.6", spec: {revision: null, path: "client/elicitation"} },
 ];
 
+/** The URL family on one EP: elicitationId removed (2026-07-28), and the URL-mode rules of a URL request or a -32042 entry. */
+export function checkUrl(ep: Json, at: string, ctx: CheckContext, era: Era, where: "server-request" | "url-required-error" | "input-request", mode: string): void {
+  // A -32042 in 2026-07-28 is already err-url-required-revision; its elicitationId is part of that mistake.
+  if (era === "2026-07-28" && where !== "url-required-error" && ctx.on("url-elicitation-id-removed")) checkElicitationIdRemoved(ep, at, ctx);
+  if (where === "url-required-error") {
+    if (isR2Plus(era)) checkUrlParams(ep, at, ctx, era, true);
+  } else if (mode === "url") checkUrlParams(ep, at, ctx, era, false);
+}
+
 export function checkUrlParams(ep: Json, at: string, ctx: CheckContext, era: Era, fromError: boolean): void {
-  const { report } = ctx;
+  const { report, on } = ctx;
   // A -32042 entry's shape is err-url-required-shape's; reporting it again here would double every finding.
-  if (!fromError) {
+  if (!fromError && on("url-required-fields")) {
     const required = ["url", ...(era === "2025-11-25" ? ["elicitationId"] : [])];
     for (const key of required) {
       if (typeof ep[key] === "string") continue;
@@ -29,15 +38,15 @@ export function checkUrlParams(ep: Json, at: string, ctx: CheckContext, era: Era
   const url = ep.url;
   if (typeof url !== "string") return;
   const at2 = ptr(at, "url");
+  // The URL rules below read a valid URL only.
   if (!isAbsoluteUri(url)) {
-    report({ rule: "url-valid", pointer: at2, message: `url ${JSON.stringify(url.length > 80 ? url.slice(0, 80) + "…" : url)} is not an absolute URI (scheme, host, no spaces); the url MUST contain a valid URL.` });
+    if (on("url-valid")) report({ rule: "url-valid", pointer: at2, message: `url ${JSON.stringify(url.length > 80 ? url.slice(0, 80) + "…" : url)} is not an absolute URI (scheme, host, no spaces); the url MUST contain a valid URL.` });
     return;
   }
+  const checks = URL_CHECKS.filter(([rule]) => on(rule));
+  if (checks.length === 0) return;
   const u = new URL(url);
-  checkScheme(u, at2, ctx);
-  checkSensitive(u, at2, ctx);
-  checkPreauthenticated(u, at2, ctx);
-  checkHost(u, at2, ctx);
+  for (const [, check] of checks) check(u, at2, ctx);
 }
 
 /** 2026-07-28 changelog, Minor change 11: elicitationId was removed (servers correlate through requestState). */
@@ -127,3 +136,11 @@ function checkHost(u: URL, at: string, ctx: CheckContext): void {
   if (inner > 0) reasons.push(`"${labels.slice(0, inner + 1).join(".")}" is only a subdomain of ${labels.slice(inner + 1).join(".")}`);
   if (reasons.length) ctx.report({ rule: "url-punycode", violator: "none", pointer: at, message: `The url host ${u.hostname} looks deceptive: ${reasons.join("; ")}; clients should show the real domain prominently.` });
 }
+
+/** The checks of a valid URL, by rule, in the order their findings come. */
+const URL_CHECKS: readonly [string, (u: URL, at: string, ctx: CheckContext) => void][] = [
+  ["url-https", checkScheme],
+  ["url-no-sensitive-data", checkSensitive],
+  ["url-not-preauthenticated", checkPreauthenticated],
+  ["url-punycode", checkHost],
+];

@@ -198,7 +198,7 @@ function validateInto(issues: Issue[], value: unknown, def: Json, name: string, 
 }
 
 /** The length of a string in code points, as `[...s].length` counts them (a lone surrogate counts as one). */
-function codePoints(s: string): number {
+export function codePoints(s: string): number {
   let n = s.length;
   for (let i = 0; i < s.length - 1; i++) {
     const c = s.charCodeAt(i);
