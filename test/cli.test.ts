@@ -114,12 +114,15 @@ describe("mcp-elicit lint", () => {
     );
   });
 
-  test('"-" reads the capture from standard input', () => {
+  test('"-" reads the capture from standard input, JSONL or HAR', () => {
     const run = lint(["-", "--json"], wrongType);
     assert.equal(run.status, 1, run.stderr);
     const report = JSON.parse(run.stdout);
     assert.equal(report.files[0].file, "-");
     assert.equal(report.summary.errors, 1);
+    const har = lint(["-", "--json"], exportHar(importCapture(wrongType, DEMO).records));
+    assert.equal(har.status, 1, har.stderr);
+    assert.deepEqual(JSON.parse(har.stdout).files[0].flows, report.files[0].flows);
   });
 
   test("unreadable input exits 2 with a clear message; what can be salvaged is still reported", async () => {

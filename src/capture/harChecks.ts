@@ -1,4 +1,5 @@
 import type { Problem } from "./problem.ts";
+import type { Unwrapper } from "./envelopes/index.ts";
 import { CaptureRecord as CaptureRecordSchema, MAX_TIME, type CaptureRecord } from "./record.ts";
 
 /**
@@ -56,9 +57,19 @@ export const MAX_SPAN = 365 * 24 * 3600 * 1000;
  * refusal drops the record. Either way a problem names the entry.
  */
 export function validateRecords(drafts: CaptureRecord[], file: string, problems: Problem[]): CaptureRecord[] {
+  const check = createValidator(file, problems);
   const out: CaptureRecord[] = [];
-  let lastTime = 0;
   for (const record of drafts) {
+    const valid = check(record);
+    if (valid) out.push(valid);
+  }
+  return out;
+}
+
+/** validateRecords one record at a time, in the order they are made (a streaming import): the record as the schema reads it, or undefined. */
+export function createValidator(file: string, problems: Problem[]): (record: CaptureRecord) => CaptureRecord | undefined {
+  let lastTime = 0;
+  return (record) => {
     const where = record.entry !== undefined ? `entry ${record.entry}: ` : "";
     const entry = record.entry !== undefined ? { entry: record.entry } : {};
     if (typeof record.time !== "number" || !Number.isFinite(record.time) || Math.abs(record.time) > MAX_TIME) {
@@ -69,12 +80,25 @@ export function validateRecords(drafts: CaptureRecord[], file: string, problems:
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       problems.push({ file, ...entry, message: `${where}a ${record.kind} record is not valid (${issue ? `${issue.path.join(".")}: ${issue.message}` : "invalid"}); skipped` });
-      continue;
+      return undefined;
     }
     lastTime = parsed.data.time;
-    out.push(parsed.data);
-  }
-  return out;
+    return parsed.data;
+  };
 }
 
-export { isObj as isHarObject };
+/** Envelope bodies the envelope stage could not read, counted once for the capture. */
+export function unreadableEnvelopes(file: string, problems: Problem[], unwrap: Unwrapper): void {
+  const unreadable = unwrap.counts().unreadable;
+  if (unreadable) problems.push({ file, message: `${unreadable} envelope bod${unreadable > 1 ? "ies" : "y"} (host API calls or wrappers that should carry MCP) could not be read; skipped` });
+}
+
+/** Inspector v2 sessions whose server is not heard in the HAR (envelopes/inspectorV2Har.ts). */
+export function unheardSessions(file: string, problems: Problem[], unheard: readonly { session: string; messages: number }[]): void {
+  for (const { session, messages } of unheard) {
+    problems.push({
+      file,
+      message: `MCP Inspector v2 session ${session}: the HAR holds no body of its events stream (/api/mcp/events; a HAR keeps none of a stream still open or cut when it was saved), so none of the server's messages; its ${messages} client message${messages === 1 ? " is" : "s are"} left out rather than checked without them (the extension's live capture sees the stream)`,
+    });
+  }
+}

@@ -1,4 +1,4 @@
-import { entryRecords } from "./har.ts";
+import { entryRecords } from "./harEntry.ts";
 import { CaptureRecord } from "./record.ts";
 import type { EndRecord, Headers, MessageRecord, ResponseRecord } from "./record.ts";
 
@@ -78,13 +78,14 @@ export function exportHar(records: readonly CaptureRecord[], options: { creator?
     const id = entry.pageref;
     if (typeof id === "string" && !pages.has(id)) pages.set(id, { startedDateTime: iso(start), id, title: id, pageTimings: {} });
   }
+  // `_mcpRecords` before the entries: a streaming import (harStream.ts) reads them before it hands any entry on.
   const log: Json = {
     version: "1.2",
     creator: options.creator ?? CREATOR,
     pages: [...pages.values()],
+    ...(rest.length && { _mcpRecords: rest.sort((a, b) => a.seq - b.seq) }),
     entries: built.map((b) => b.entry),
   };
-  if (rest.length) log._mcpRecords = rest.sort((a, b) => a.seq - b.seq);
   return `${JSON.stringify({ log }, null, 2)}\n`;
 }
 

@@ -7,6 +7,11 @@
 // - notifications/elicitation/complete comes after the elicitation that issued its elicitationId;
 // - a server request on the standalone GET stream answered while exactly one call of the session was open: the
 //   call's own answer is placed after that answer (the engine ties the two, and the flow says the tie is inferred).
+//
+// A whole import learns every record first, then places every stream (placeStreamEvents). A HAR read as it streams
+// (harWindow.ts) learns records as they come and places each stream once its last byte is behind what was read,
+// beside the streams still open: what it keeps across entries is in the placer, and it forgets what no stream to
+// come can need.
 import type { CaptureRecord, MessageRecord } from "./record.ts";
 
 /** The events of one SSE response, in stream order, and the times of its first and last byte. */
@@ -41,112 +46,191 @@ const parse = (text: string): Parsed[] => {
 let unpaired = 0;
 const idOf = (id: unknown): string => (typeof id === "string" ? `s:${id}` : typeof id === "number" ? `n:${id}` : `x:${unpaired++}`);
 
+/** A POST stream that answers its own request: the answer event, and the call's span and scope. */
+interface Call {
+  answer: MessageRecord;
+  start: number;
+  end: number;
+  scope: string;
+}
+
+/** A GET stream's server requests: each bounds the call of its session open when the client answered it. */
+interface GetRequest {
+  scope: string;
+  key: string;
+}
+
+export interface StreamPlacer {
+  /** Learns the session of a record's exchange (before `learn`, so that every scope knows it). */
+  learnSession(record: CaptureRecord): void;
+  /** Learns what bounds events from one record: answers, request ids, where an elicitationId was issued. */
+  learn(record: CaptureRecord): void;
+  /**
+   * What a stream gives the placing of others, worked out while what it needs is known (a streaming import forgets
+   * it later). True when the stream is a GET stream carrying server requests, which bound calls open beside them.
+   */
+  track(stream: HarStream): boolean;
+  /** Places the events of `streams`; `context`: every stream whose call or GET requests may bound them (themselves included; only read when one of them is a GET stream with requests). */
+  place(streams: readonly HarStream[], context: readonly HarStream[]): void;
+  /** Forgets answers and issuers before `time` (no stream from then on needs them), and exchanges done with. */
+  forget(time: number, exchanges: readonly string[]): void;
+}
+
 export function placeStreamEvents(drafts: readonly CaptureRecord[], streams: readonly HarStream[]): void {
   if (streams.length === 0) return;
+  const placer = createStreamPlacer();
+  for (const r of drafts) placer.learnSession(r);
+  for (const r of drafts) placer.learn(r);
+  placer.place(streams, streams);
+}
+
+export function createStreamPlacer(): StreamPlacer {
   // The session of each exchange, from the request headers its records carry.
   const sessionOf = new Map<string, string>();
-  for (const r of drafts) {
-    const session = r.kind === "message" ? r.headers?.["mcp-session-id"] : undefined;
-    if (session !== undefined && r.exchange !== undefined && !sessionOf.has(r.exchange)) sessionOf.set(r.exchange, session);
-  }
   const scope = (r: CaptureRecord): string => `${r.url ?? ""}\u0000${r.client ?? ""}\u0000${(r.exchange && sessionOf.get(r.exchange)) ?? ""}`;
   // The client's answers to server requests (POST bodies: their times are real), and its own request ids per POST.
   const answers = new Map<string, number>();
   const requestIds = new Map<string, Set<string>>();
-  for (const r of drafts) {
-    if (r.kind !== "message" || r.direction !== "c2s") continue;
-    for (const m of parse(r.text)) {
-      if (m.method === undefined && m.id !== undefined && (m.result !== undefined || m.error !== undefined)) {
-        const key = `${scope(r)}\u0000${idOf(m.id)}`;
-        if (!answers.has(key)) answers.set(key, r.time);
-      } else if (typeof m.method === "string" && m.id !== undefined && r.exchange !== undefined) {
-        let ids = requestIds.get(r.exchange);
-        if (!ids) requestIds.set(r.exchange, (ids = new Set()));
-        ids.add(idOf(m.id));
-      }
-    }
-  }
-  const events = streams.map((s) => s.events.map((e) => ({ record: e, messages: parse(e.text) })));
   /** Where each elicitationId was issued: the record that carried it (an event, whose time may move). */
   const issuedBy = new Map<string, MessageRecord>();
-  for (const r of drafts) {
-    if (r.kind !== "message" || r.direction !== "s2c" || !r.text.includes('"elicitationId"')) continue;
-    for (const m of parse(r.text)) {
-      const id = m.method === "elicitation/create" ? m.params?.elicitationId : undefined;
-      if (typeof id === "string") issuedBy.set(`${scope(r)}\u0000${id}`, r);
-      const entries = (m.error as { data?: { elicitations?: { elicitationId?: unknown }[] } } | undefined)?.data?.elicitations;
-      if (Array.isArray(entries)) for (const e of entries) if (typeof e?.elicitationId === "string") issuedBy.set(`${scope(r)}\u0000${e.elicitationId}`, r);
-    }
-  }
-
-  // A server request on the GET stream answered while exactly one call of its session was open belongs to that
-  // call (the engine ties it so, and says the tie is inferred): the call's answer comes after it.
   const sentAt = new Map<string, number>();
-  for (const r of drafts) if (r.kind === "message" && r.direction === "c2s" && r.exchange !== undefined && !sentAt.has(r.exchange)) sentAt.set(r.exchange, r.time);
-  const calls = streams.flatMap((stream, s) => {
+  const calls = new WeakMap<HarStream, Call | null>();
+  const getRequests = new WeakMap<HarStream, GetRequest[]>();
+
+  /** The stream's call: a POST stream that answers its own request. */
+  const callOf = (stream: HarStream, parsed?: readonly { messages: Parsed[] }[]): Call | undefined => {
+    const known = calls.get(stream);
+    if (known !== undefined) return known ?? undefined;
     const first = stream.events[0]!;
     const start = first.exchange === undefined ? undefined : sentAt.get(first.exchange);
-    if (first.stream !== "post-sse" || start === undefined) return [];
-    const ids = requestIds.get(first.exchange!);
-    const answer = events[s]!.findIndex(({ messages }) => messages.some((m) => m.method === undefined && m.id !== undefined && ids?.has(idOf(m.id))));
-    return answer < 0 ? [] : [{ stream: s, answer, start, end: stream.to, scope: scope(first) }];
-  });
-  const inferredBound = new Map<string, number>();
-  for (const list of events) {
-    for (const { record, messages } of list) {
-      if (record.stream !== "get-sse") continue;
-      for (const m of messages) {
-        if (typeof m.method !== "string" || m.id === undefined) continue;
-        const key = scope(record);
-        const answer = answers.get(`${key}\u0000${idOf(m.id)}`);
-        if (answer === undefined) continue;
-        const open = calls.filter((c) => c.scope === key && c.start <= answer && answer <= c.end);
-        if (open.length !== 1) continue;
-        const id = `${open[0]!.stream}:${open[0]!.answer}`;
-        inferredBound.set(id, Math.max(inferredBound.get(id) ?? -Infinity, answer + EPSILON));
-      }
+    let call: Call | null = null;
+    if (first.stream === "post-sse" && start !== undefined) {
+      const ids = requestIds.get(first.exchange!);
+      const answers = (m: Parsed): boolean => m.method === undefined && m.id !== undefined && ids?.has(idOf(m.id)) === true;
+      const at = parsed ? parsed.findIndex(({ messages }) => messages.some(answers)) : stream.events.findIndex((e) => parse(e.text).some(answers));
+      if (at >= 0) call = { answer: stream.events[at]!, start, end: stream.to, scope: scope(first) };
     }
-  }
+    calls.set(stream, call);
+    return call ?? undefined;
+  };
 
-  // The bounds refer to other events' times, which this pass moves: a few rounds settle them.
-  for (let round = 0; round < 3; round++) {
-    streams.forEach((stream, s) => {
-      const list = events[s]!;
-      const n = list.length;
-      const lower = new Array<number>(n).fill(stream.from);
-      const upper = new Array<number>(n).fill(stream.to);
-      let answered = -Infinity;
-      list.forEach(({ record, messages }, i) => {
-        const key = scope(record);
-        for (const m of messages) {
-          if (typeof m.method === "string" && m.id !== undefined) {
-            const answer = answers.get(`${key}\u0000${idOf(m.id)}`);
-            if (answer !== undefined) {
-              upper[i] = Math.min(upper[i]!, answer - EPSILON);
-              answered = Math.max(answered, answer);
-            }
-          } else if (m.method === "notifications/elicitation/complete" && typeof m.params?.elicitationId === "string") {
-            const issued = issuedBy.get(`${key}\u0000${m.params.elicitationId}`);
-            // The stream's own order is what the capture does hold: an issuer later on this same stream bounds nothing.
-            if (issued !== undefined && issued !== record && !list.some((e, j) => j > i && e.record === issued)) lower[i] = Math.max(lower[i]!, issued.time + EPSILON);
-          } else if (m.method === undefined && m.id !== undefined && record.exchange !== undefined && requestIds.get(record.exchange)?.has(idOf(m.id))) {
-            if (answered > -Infinity) lower[i] = Math.max(lower[i]!, answered + EPSILON);
+  const requestsOf = (stream: HarStream): GetRequest[] => {
+    let known = getRequests.get(stream);
+    if (known) return known;
+    known = [];
+    for (const record of stream.events) {
+      if (record.stream !== "get-sse") continue;
+      const at = scope(record);
+      for (const m of parse(record.text)) if (typeof m.method === "string" && m.id !== undefined) known.push({ scope: at, key: `${at}\u0000${idOf(m.id)}` });
+    }
+    getRequests.set(stream, known);
+    return known;
+  };
+
+  return {
+    learnSession(r) {
+      const session = r.kind === "message" ? r.headers?.["mcp-session-id"] : undefined;
+      if (session !== undefined && r.exchange !== undefined && !sessionOf.has(r.exchange)) sessionOf.set(r.exchange, session);
+    },
+    learn(r) {
+      if (r.kind !== "message") return;
+      if (r.direction === "c2s") {
+        for (const m of parse(r.text)) {
+          if (m.method === undefined && m.id !== undefined && (m.result !== undefined || m.error !== undefined)) {
+            const key = `${scope(r)}\u0000${idOf(m.id)}`;
+            if (!answers.has(key)) answers.set(key, r.time);
+          } else if (typeof m.method === "string" && m.id !== undefined && r.exchange !== undefined) {
+            let ids = requestIds.get(r.exchange);
+            if (!ids) requestIds.set(r.exchange, (ids = new Set()));
+            ids.add(idOf(m.id));
           }
         }
-      });
-      for (let i = 0; i < n; i++) {
-        const bound = inferredBound.get(`${s}:${i}`);
-        if (bound !== undefined) lower[i] = Math.max(lower[i]!, bound);
+        if (r.exchange !== undefined && !sentAt.has(r.exchange)) sentAt.set(r.exchange, r.time);
+      } else if (r.text.includes('"elicitationId"')) {
+        for (const m of parse(r.text)) {
+          const id = m.method === "elicitation/create" ? m.params?.elicitationId : undefined;
+          if (typeof id === "string") issuedBy.set(`${scope(r)}\u0000${id}`, r);
+          const entries = (m.error as { data?: { elicitations?: { elicitationId?: unknown }[] } } | undefined)?.data?.elicitations;
+          if (Array.isArray(entries)) for (const e of entries) if (typeof e?.elicitationId === "string") issuedBy.set(`${scope(r)}\u0000${e.elicitationId}`, r);
+        }
       }
-      // Each bound, then the stream's own order.
-      for (let i = 0; i < n; i++) {
-        const record = list[i]!.record;
-        let t = record.time;
-        t = Math.min(Math.max(t, lower[i]!), Math.max(upper[i]!, lower[i]!));
-        record.time = t;
+    },
+    track: (stream) => requestsOf(stream).length > 0,
+    place(streams, context) {
+      if (streams.length === 0) return;
+      const events = streams.map((s) => s.events.map((e) => ({ record: e, messages: parse(e.text) })));
+      streams.forEach((s, k) => callOf(s, events[k]));
+      // A server request on the GET stream answered while exactly one call of its session was open belongs to that
+      // call (the engine ties it so, and says the tie is inferred): the call's answer comes after it.
+      const inferredBound = new Map<MessageRecord, number>();
+      const requests = context.flatMap(requestsOf);
+      const open = requests.length ? context.flatMap((s) => callOf(s) ?? []) : [];
+      for (const request of requests) {
+        const answer = answers.get(request.key);
+        if (answer === undefined) continue;
+        const during = open.filter((c) => c.scope === request.scope && c.start <= answer && answer <= c.end);
+        if (during.length !== 1) continue;
+        const target = during[0]!.answer;
+        inferredBound.set(target, Math.max(inferredBound.get(target) ?? -Infinity, answer + EPSILON));
       }
-      for (let i = 1; i < n; i++) list[i]!.record.time = Math.max(list[i]!.record.time, list[i - 1]!.record.time);
-      for (let i = n - 2; i >= 0; i--) list[i]!.record.time = Math.min(list[i]!.record.time, list[i + 1]!.record.time);
-    });
-  }
+
+      // The bounds refer to other events' times, which this pass moves: a few rounds settle them.
+      for (let round = 0; round < 3; round++) {
+        streams.forEach((stream, s) => {
+          const list = events[s]!;
+          const n = list.length;
+          const lower = new Array<number>(n).fill(stream.from);
+          const upper = new Array<number>(n).fill(stream.to);
+          let answered = -Infinity;
+          list.forEach(({ record, messages }, i) => {
+            const key = scope(record);
+            for (const m of messages) {
+              if (typeof m.method === "string" && m.id !== undefined) {
+                const answer = answers.get(`${key}\u0000${idOf(m.id)}`);
+                if (answer !== undefined) {
+                  upper[i] = Math.min(upper[i]!, answer - EPSILON);
+                  answered = Math.max(answered, answer);
+                }
+              } else if (m.method === "notifications/elicitation/complete" && typeof m.params?.elicitationId === "string") {
+                const issued = issuedBy.get(`${key}\u0000${m.params.elicitationId}`);
+                // The stream's own order is what the capture does hold: an issuer later on this same stream bounds nothing.
+                if (issued !== undefined && issued !== record && !list.some((e, j) => j > i && e.record === issued)) lower[i] = Math.max(lower[i]!, issued.time + EPSILON);
+              } else if (m.method === undefined && m.id !== undefined && record.exchange !== undefined && requestIds.get(record.exchange)?.has(idOf(m.id))) {
+                if (answered > -Infinity) lower[i] = Math.max(lower[i]!, answered + EPSILON);
+              }
+            }
+          });
+          for (let i = 0; i < n; i++) {
+            const bound = inferredBound.get(list[i]!.record);
+            if (bound !== undefined) lower[i] = Math.max(lower[i]!, bound);
+          }
+          // Each bound, then the stream's own order.
+          for (let i = 0; i < n; i++) {
+            const record = list[i]!.record;
+            let t = record.time;
+            t = Math.min(Math.max(t, lower[i]!), Math.max(upper[i]!, lower[i]!));
+            record.time = t;
+          }
+          for (let i = 1; i < n; i++) list[i]!.record.time = Math.max(list[i]!.record.time, list[i - 1]!.record.time);
+          for (let i = n - 2; i >= 0; i--) list[i]!.record.time = Math.min(list[i]!.record.time, list[i + 1]!.record.time);
+        });
+      }
+    },
+    forget(time, exchanges) {
+      // Made in about time order: the oldest are first.
+      for (const [key, at] of answers) {
+        if (at >= time) break;
+        answers.delete(key);
+      }
+      for (const [key, record] of issuedBy) {
+        if (record.time >= time) break;
+        issuedBy.delete(key);
+      }
+      for (const x of exchanges) {
+        sessionOf.delete(x);
+        requestIds.delete(x);
+        sentAt.delete(x);
+      }
+    },
+  };
 }

@@ -1,4 +1,5 @@
-import type { CaptureImport, ImportOptions } from "./har.ts";
+import type { CaptureImport } from "./har.ts";
+import type { ImportOptions } from "./harStream.ts";
 import { importHar } from "./har.ts";
 import { importJsonl } from "./jsonl.ts";
 

@@ -1,13 +1,13 @@
+import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { envelopeLabel, type DecodeRule } from "../capture/envelopes/index.ts";
-import { importCapture } from "../capture/import.ts";
 import { readDecodeRules } from "./decode.ts";
-import { analyze } from "../engine/index.ts";
+import { createEngine } from "../engine/index.ts";
 import { notChecked, rules as catalogue } from "../engine/rules/index.ts";
 import pkg from "../../package.json" with { type: "json" };
 import type { Severity } from "../engine/rules/types.ts";
-import { decodeCapture, readCaptureFile, readError } from "./read.ts";
+import { readCapture, readError } from "./read.ts";
 import { atLeast, toJson, toText, type FileReport } from "./report.ts";
 
 const USAGE = `Usage: mcp-elicit lint [options] <capture.har|capture.jsonl|->…
@@ -94,9 +94,17 @@ export async function main(argv: string[]): Promise<number> {
   let unreadable = false;
   const reports: FileReport[] = [];
   for (const file of files) {
-    let text: string;
+    // One engine per file, fed as the file is read: no record is kept once the engine has seen it.
+    const engine = createEngine({ disable, strict2260: values["strict-2260"] });
+    let imported;
     try {
-      text = file === "-" ? await readStdin() : await readCaptureFile(file);
+      const input = file === "-" ? process.stdin : createReadStream(file, { highWaterMark: 1 << 20 });
+      imported = await readCapture(input, file, {
+        rules,
+        onRecords(records) {
+          for (const record of records) engine.push(record);
+        },
+      });
     } catch (e) {
       const why = readError(e, await stat(file).then((s) => s.size, () => undefined));
       console.error(`mcp-elicit: cannot read ${file}: ${why}`);
@@ -104,22 +112,14 @@ export async function main(argv: string[]): Promise<number> {
       reports.push({ file, flows: [], findings: [], problems: [{ file, message: `cannot read the file: ${why}` }] });
       continue;
     }
-    const imported = importCapture(text, file, { rules });
     if (imported.problems.length) unreadable = true;
-    const result = analyze(imported.records, { disable, strict2260: values["strict-2260"] });
-    reports.push({ file, flows: result.flows, findings: result.findings.filter(atLeast(min)), problems: [...imported.problems, ...result.problems] });
+    reports.push({ file, flows: [...engine.flows()], findings: engine.findings().filter(atLeast(min)), problems: [...imported.problems, ...engine.problems()] });
   }
 
   const color = !values["no-color"] && !values.json && process.stdout.isTTY === true && !process.env.NO_COLOR;
   process.stdout.write((values.json ? JSON.stringify(toJson(reports), null, 2) : toText(reports, color)) + "\n");
   if (unreadable) return 2;
   return reports.some((r) => r.findings.some((f) => f.severity === "error")) ? 1 : 0;
-}
-
-async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return decodeCapture(Buffer.concat(chunks));
 }
 
 /** The registry's rules as `mcp-elicit rules` prints them, module by module: every rule id, so `--disable` can be written without guessing. */

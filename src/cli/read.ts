@@ -1,12 +1,55 @@
 import { constants } from "node:buffer";
-import { readFile } from "node:fs/promises";
+import { detectFormat, type CaptureFormat } from "../capture/import.ts";
+import { importHarStream } from "../capture/harStream.ts";
+import { importJsonl } from "../capture/jsonl.ts";
+import type { DecodeRule } from "../capture/envelopes/index.ts";
+import type { Problem } from "../capture/problem.ts";
+import type { CaptureRecord } from "../capture/record.ts";
 
-/** A capture file as text. UTF-16 files (with a BOM) are decoded as such; UTF-8 otherwise (a UTF-8 BOM is dropped by the importers). */
-export async function readCaptureFile(file: string): Promise<string> {
-  const bytes = await readFile(file);
-  return decodeCapture(bytes);
+/** Enough of a file to tell HAR from JSONL (import.ts looks at 4096 characters). */
+const HEAD = 4096;
+
+/**
+ * A capture file (or standard input) as the CLI reads it: a HAR streams through the importer piece by piece and is
+ * never held whole, whatever its size; a JSONL capture is read as one text (at most MAX_STRING_LENGTH). Records
+ * go to `onRecords` in capture order.
+ */
+export async function readCapture(
+  input: AsyncIterable<Uint8Array>,
+  file: string,
+  options: { rules: readonly DecodeRule[]; onRecords(records: CaptureRecord[]): void },
+): Promise<{ format: CaptureFormat; problems: Problem[] }> {
+  const pieces = input[Symbol.asyncIterator]();
+  try {
+    const head: Uint8Array[] = [];
+    let size = 0;
+    while (size < HEAD) {
+      const next = await pieces.next();
+      if (next.done) break;
+      head.push(next.value);
+      size += next.value.length;
+    }
+    const format = detectFormat(decodeCapture(Buffer.concat(head.map((b) => Buffer.from(b.buffer, b.byteOffset, b.byteLength)))), file);
+    async function* all(): AsyncGenerator<Uint8Array> {
+      yield* head;
+      for (let next = await pieces.next(); !next.done; next = await pieces.next()) yield next.value;
+    }
+    if (format === "har") return { format, problems: (await importHarStream(all(), file, options)).problems };
+    const chunks: Buffer[] = [];
+    for await (const piece of all()) {
+      size += piece.length;
+      if (size > constants.MAX_STRING_LENGTH) throw new TooLarge(size);
+      chunks.push(Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength));
+    }
+    const imported = importJsonl(decodeCapture(Buffer.concat(chunks)), file, options);
+    if (imported.records.length) options.onRecords(imported.records);
+    return { format, problems: imported.problems };
+  } finally {
+    await pieces.return?.();
+  }
 }
 
+/** A capture's bytes as text: UTF-16 with a BOM as such, UTF-8 otherwise (a UTF-8 BOM is dropped by the importers). */
 export function decodeCapture(bytes: Buffer): string {
   if (bytes.length > constants.MAX_STRING_LENGTH) throw new TooLarge(bytes.length);
   if (bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder("utf-16le").decode(bytes.subarray(2));

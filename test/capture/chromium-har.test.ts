@@ -135,6 +135,8 @@ test("a HAR saved by Chromium: SSE elicitation, 202 answer, input_required round
   const { records, problems } = importHar(harText, "chromium.har");
   const entries = (JSON.parse(harText) as { log: { entries: Json[] } }).log.entries;
   assert.deepEqual(problems, []);
+  // Streamed from the first entry on (as a HAR past the import's window is): the same records in the same order.
+  assert.deepEqual(importHar(harText, "chromium.har", { window: 0 }), { records, problems });
   // The GET stream ends one of two ways: the server closes it on DELETE (an empty body), or the client aborts it
   // first, and then the HAR keeps none of its body (Playwright keeps no body for an unfinished request).
   const getStream = entries.findIndex((e) => (e.request as Json).method === "GET" && String((e.request as Json).url).includes("/legacy/"));
