@@ -4,7 +4,7 @@
 import type { CaptureRecord } from "../src/capture/record.ts";
 
 /** A small deterministic PRNG (mulberry32): the corpus is the same on every run. */
-function prng(seed: number): () => number {
+export function prng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -15,9 +15,9 @@ function prng(seed: number): () => number {
   };
 }
 
-const WORDS = "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa quebec romeo sierra tango uniform victor whiskey xray yankee zulu".split(" ");
-const PV = "io.modelcontextprotocol/protocolVersion";
-const CAPS = "io.modelcontextprotocol/clientCapabilities";
+export const WORDS = "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa quebec romeo sierra tango uniform victor whiskey xray yankee zulu".split(" ");
+export const PV = "io.modelcontextprotocol/protocolVersion";
+export const CAPS = "io.modelcontextprotocol/clientCapabilities";
 
 export function realShapedCorpus(targetMessages: number): { records: CaptureRecord[]; messages: number; inFlows: number } {
   const random = prng(20261201);

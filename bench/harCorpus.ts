@@ -6,22 +6,8 @@
 // beside them. Sessions overlap in time and entries are in start order, as a browser writes them; an answer to
 // an elicitation is its own entry, which starts while the stream that asked is still open.
 import { closeSync, openSync, writeSync } from "node:fs";
-
-/** mulberry32, as bench/corpus.ts: the file is the same on every run. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const WORDS = "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa quebec romeo sierra tango uniform victor whiskey xray yankee zulu".split(" ");
-const PV = "io.modelcontextprotocol/protocolVersion";
-const CAPS = "io.modelcontextprotocol/clientCapabilities";
+// The same seeded PRNG, words and _meta keys as the engine corpus, so the file is the same on every run.
+import { CAPS, prng, PV, WORDS } from "./corpus.ts";
 const UA = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/156.0.0.0 Safari/537.36";
 const APPS = 13;
 
