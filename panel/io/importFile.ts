@@ -39,6 +39,13 @@ export type ImportSource = { name: string; size?: number; stream?(): ReadableStr
 
 /** Analysis time between two progress steps (the first step goes out as soon as there are rows to show). */
 const STEP_MS = 40;
+
+export type ImportOptions = {
+  /** Decode rules for the envelope stage (the extension worker's). */
+  rules?: readonly DecodeRule[];
+  /** Analysis time between two steps, in ms (STEP_MS); 0 makes a step of every piece, as tests of the step flow need. */
+  stepMs?: number;
+};
 /** Text handed to the importer at once (whole lines, about this many characters); less until the first rows show. */
 const PIECE = 64 * 1024;
 const FIRST_PIECE = 16 * 1024;
@@ -93,7 +100,8 @@ export type OnProgress = (progress: ImportProgress) => void | Promise<void>;
  * JSON document: read whole, then analysed in steps. Both go through the envelope stage with the decode rules given
  * (the extension worker's, so a file reads as the tab would), as `mcp-elicit lint --decode` does.
  */
-export async function importFile(file: ImportSource, onProgress: OnProgress, options: { rules?: readonly DecodeRule[] } = {}): Promise<ImportResult> {
+export async function importFile(file: ImportSource, onProgress: OnProgress, options: ImportOptions = {}): Promise<ImportResult> {
+  const stepMs = options.stepMs ?? STEP_MS;
   const read = { bytes: 0 };
   const size = file.size ?? 0;
   const feed = createFeeder((changes, done, restart) => {
@@ -117,7 +125,7 @@ export async function importFile(file: ImportSource, onProgress: OnProgress, opt
 
   const rules = options.rules ?? [];
   if (format === "jsonl") {
-    if (await importJsonlProgressively(pieces, chunks, file.name, feed, rules)) return { format, ...(await feed.finish()), problems: feed.problems, whole: false };
+    if (await importJsonlProgressively(pieces, chunks, file.name, feed, rules, stepMs)) return { format, ...(await feed.finish()), problems: feed.problems, whole: false };
     // Read again rather than keep every chunk in memory for this rare case.
     await chunks.return(undefined);
     feed.restart();
@@ -128,7 +136,7 @@ export async function importFile(file: ImportSource, onProgress: OnProgress, opt
   let stepStart = performance.now();
   for await (const chunk of chunks) {
     pieces.push(chunk);
-    if (performance.now() - stepStart > STEP_MS) {
+    if (performance.now() - stepStart >= stepMs) {
       await feed.flush();
       stepStart = performance.now();
     }
@@ -141,7 +149,7 @@ export async function importFile(file: ImportSource, onProgress: OnProgress, opt
   stepStart = performance.now();
   for (let i = 0; i < whole.records.length; ) {
     feed.push(whole.records.slice(i, (i += 500)));
-    if (!feed.shown() || performance.now() - stepStart > STEP_MS) {
+    if (!feed.shown() || performance.now() - stepStart >= stepMs) {
       await feed.flush();
       stepStart = performance.now();
     }
@@ -150,7 +158,7 @@ export async function importFile(file: ImportSource, onProgress: OnProgress, opt
 }
 
 /** Imports whole lines as they arrive (`read`: the chunks read already); false when the file must be imported whole instead. */
-async function importJsonlProgressively(read: string[], rest: AsyncGenerator<string>, name: string, feed: Feeder, rules: readonly DecodeRule[]): Promise<boolean> {
+async function importJsonlProgressively(read: string[], rest: AsyncGenerator<string>, name: string, feed: Feeder, rules: readonly DecodeRule[], stepMs: number): Promise<boolean> {
   // One envelope stage across the pieces: an Inspector v2 connect names the upstream of later sends.
   const unwrapper = createUnwrapper({ rules });
   let lastSeq = -1;
@@ -177,8 +185,8 @@ async function importJsonlProgressively(read: string[], rest: AsyncGenerator<str
       const cut = at + size >= end ? end : text.lastIndexOf("\n", at + size) + 1 || end;
       if (!piece(text.slice(at, cut <= at ? end : cut))) return false;
       at = cut <= at ? end : cut;
-      // The first rows go out at once; then a step every STEP_MS.
-      if (!feed.shown() || performance.now() - stepStart > STEP_MS) {
+      // The first rows go out at once; then a step every stepMs.
+      if (!feed.shown() || performance.now() - stepStart >= stepMs) {
         await feed.flush();
         stepStart = performance.now();
       }
