@@ -63,8 +63,12 @@ interface GetRequest {
 export interface StreamPlacer {
   /** Learns the session of a record's exchange (before `learn`, so that every scope knows it). */
   learnSession(record: CaptureRecord): void;
-  /** Learns what bounds events from one record: answers, request ids, where an elicitationId was issued. */
-  learn(record: CaptureRecord): void;
+  /**
+   * Learns what bounds events from one record: answers, request ids, where an elicitationId was issued. `requests`
+   * false: its exchange has no SSE stream, so its request ids bound nothing (and a text that cannot be an answer
+   * need not be parsed).
+   */
+  learn(record: CaptureRecord, requests?: boolean): void;
   /**
    * What a stream gives the placing of others, worked out while what it needs is known (a streaming import forgets
    * it later). True when the stream is a GET stream carrying server requests, which bound calls open beside them.
@@ -132,9 +136,11 @@ export function createStreamPlacer(): StreamPlacer {
       const session = r.kind === "message" ? r.headers?.["mcp-session-id"] : undefined;
       if (session !== undefined && r.exchange !== undefined && !sessionOf.has(r.exchange)) sessionOf.set(r.exchange, session);
     },
-    learn(r) {
+    learn(r, requests = true) {
       if (r.kind !== "message") return;
       if (r.direction === "c2s") {
+        if (r.exchange !== undefined && !sentAt.has(r.exchange)) sentAt.set(r.exchange, r.time);
+        if (!requests && !r.text.includes('"result"') && !r.text.includes('"error"')) return;
         for (const m of parse(r.text)) {
           if (m.method === undefined && m.id !== undefined && (m.result !== undefined || m.error !== undefined)) {
             const key = `${scope(r)}\u0000${idOf(m.id)}`;
@@ -145,7 +151,6 @@ export function createStreamPlacer(): StreamPlacer {
             ids.add(idOf(m.id));
           }
         }
-        if (r.exchange !== undefined && !sentAt.has(r.exchange)) sentAt.set(r.exchange, r.time);
       } else if (r.text.includes('"elicitationId"')) {
         for (const m of parse(r.text)) {
           const id = m.method === "elicitation/create" ? m.params?.elicitationId : undefined;

@@ -1,21 +1,22 @@
+import { createValueReader, type Parsed } from "./jsonValue.ts";
+
 /**
  * The cheap pass of a HAR import: reads the document as it arrives, in pieces of text of any size, and hands on
- * the text of each element of `log.entries` and `log._mcpRecords` and of `log.creator`, in whatever order the log
- * holds them — never the whole document as one text or one object tree. Each handed-on text is parsed natively
- * (`JSON.parse`) by the caller: this pass only follows the document's outline (the root object, `log`, its
- * arrays); any other value is read whole by jsonValue.ts.
+ * each element of `log.entries` and `log._mcpRecords` and `log.creator`, each parsed on its own by `JSON.parse`
+ * (jsonValue.ts), in whatever order the log holds them — never the whole document as one text or one object
+ * tree. This pass only follows the document's outline: the root object, `log`, its arrays.
  *
  * It also reads a document that is not valid JSON, as far as it can: a syntax error outside the entries is noted
  * (the first one says why) and the pass goes on; an entry that does not parse costs that entry only; a document
  * cut short says where it ends. Other members (`version`, `pages`, …) are checked by `JSON.parse` when small.
  */
 export interface ScanHandler {
-  /** `log.creator`'s text; a string when it does not parse. */
-  creator(text: string): string | void;
-  /** One element of `log.entries` (index counts elements); undefined when too large for one text. A string return: why it does not parse. */
-  entry(index: number, text: string | undefined, length: number): string | void;
-  /** One element of `log._mcpRecords`. */
-  record(index: number, text: string | undefined): string | void;
+  /** `log.creator`, parsed. */
+  creator(parsed: Parsed): void;
+  /** One element of `log.entries`, parsed (index counts elements). */
+  entry(index: number, parsed: Parsed): void;
+  /** One element of `log._mcpRecords`, parsed. */
+  record(index: number, parsed: Parsed): void;
 }
 
 export interface ScanEnd {
@@ -34,8 +35,6 @@ export interface ScanEnd {
   /** Entries that parsed. */
   entries: number;
 }
-
-import { createValueReader } from "./jsonValue.ts";
 
 const QUOTE = 34;
 const OPEN_BRACE = 123;
@@ -103,55 +102,47 @@ export function createHarScanner(on: ScanHandler) {
   /** Reads a value whole, from `at`; returns where the outline goes on (the piece's length when the value goes on in the next). */
   const read = (kind: Kind, text: string, at: number): number => {
     reading = kind;
-    const limit = kind === Kind.Entry || kind === Kind.Record ? KEEP_ELEMENT : kind === Kind.Key ? KEEP_KEY : KEEP_OTHER;
-    return readOn(text, reader.begin(text, at, limit));
+    reader.begin(text, at, kind === Kind.Entry || kind === Kind.Record ? KEEP_ELEMENT : kind === Kind.Key ? KEEP_KEY : KEEP_OTHER);
+    return readOn(text, at + 1);
   };
   const readOn = (text: string, from: number): number => {
-    const end = reader.read(text, from);
-    if (end < 0) return text.length;
+    const got = reader.read(text, from);
+    if (!got) {
+      reader.more(text);
+      return text.length;
+    }
     const kind = reading!;
     reading = undefined;
-    done(kind, reader.take(text, end));
-    return end;
+    done(kind, got.parsed);
+    return got.end;
   };
 
   /** A value read whole, handed on. */
-  const done = (kind: Kind, { text, length }: { text: string | undefined; length: number }): void => {
-    expect = Expect.Next;
+  const done = (kind: Kind, parsed: Parsed): void => {
+    expect = kind === Kind.Key ? Expect.Colon : Expect.Next;
+    const why = "error" in parsed ? parsed.error : undefined;
     switch (kind) {
       case Kind.Key:
-        expect = Expect.Colon;
-        try {
-          key = text === undefined ? undefined : (JSON.parse(text) as string);
-        } catch (e) {
-          key = undefined;
-          syntax((e as Error).message);
-        }
+        key = "value" in parsed && typeof parsed.value === "string" ? parsed.value : undefined;
+        if (why !== undefined) syntax(why);
         return;
-      case Kind.Entry: {
-        const why = on.entry(entryIndex, text, length);
-        if (typeof why === "string") syntax(`${why} (in entry ${entryIndex})`);
-        else if (text !== undefined) parsedEntries++;
+      case Kind.Entry:
+        on.entry(entryIndex, parsed);
+        if (why !== undefined) syntax(`${why} (in entry ${entryIndex})`);
+        else if ("value" in parsed) parsedEntries++;
         entryIndex++;
         return;
-      }
-      case Kind.Record: {
-        const why = on.record(recordIndex, text);
-        if (typeof why === "string") syntax(`${why} (in log._mcpRecords[${recordIndex}])`);
+      case Kind.Record:
+        on.record(recordIndex, parsed);
+        if (why !== undefined) syntax(`${why} (in log._mcpRecords[${recordIndex}])`);
         recordIndex++;
         return;
-      }
-      case Kind.Creator: {
-        const why = text === undefined ? undefined : on.creator(text);
-        if (typeof why === "string") syntax(why);
+      case Kind.Creator:
+        on.creator(parsed);
+        if (why !== undefined) syntax(why);
         return;
-      }
       case Kind.Other:
-        try {
-          if (text !== undefined) JSON.parse(text);
-        } catch (e) {
-          syntax((e as Error).message);
-        }
+        if (why !== undefined) syntax(why);
     }
   };
 

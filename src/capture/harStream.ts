@@ -82,47 +82,31 @@ export function createHarImport(file: string, options: HarImportOptions = {}) {
   const ctx: EntryContext = { file, creator: CREATOR_PENDING, lastTime: 0, problems, envelope: envelopeEndpoints(options.rules) };
 
   const scanner = createHarScanner({
-    creator(text) {
-      let value: unknown;
-      try {
-        value = JSON.parse(text);
-      } catch (error) {
-        return errorText(error);
-      }
+    creator(parsed) {
+      if (!("value" in parsed)) return;
+      const value = parsed.value;
       ctx.creator = creator = isObj(value) ? [str(value.name), str(value.version)].filter(Boolean).join(" ") : "";
     },
-    entry(index, text, length) {
-      if (text === undefined) return void problems.push({ file, entry: index, message: `entry ${index} is too large to read (${mb(length)} of text); skipped` });
-      let raw: unknown;
-      try {
-        raw = JSON.parse(text);
-      } catch (error) {
-        problems.push({ file, entry: index, message: `entry ${index} is not valid JSON (${errorText(error)}); skipped` });
-        return errorText(error);
-      }
+    entry(index, parsed) {
+      if ("tooLarge" in parsed) return void problems.push({ file, entry: index, message: `entry ${index} is too large to read (${mb(parsed.tooLarge)} of text); skipped` });
+      if ("error" in parsed) return void problems.push({ file, entry: index, message: `entry ${index} is not valid JSON (${parsed.error}); skipped` });
       const out: EntryOut = { drafts: [], ...(ctx.creator === CREATOR_PENDING && { creatorPending: true }) };
       let start: number | undefined;
       try {
-        start = importEntry(raw, index, ctx, out);
+        start = importEntry(parsed.value, index, ctx, out);
         if (start !== undefined) ctx.lastTime = start;
       } catch (error) {
         return void problems.push({ file, entry: index, message: `entry ${index} could not be imported (${errorText(error)}); skipped` });
       }
       window.entry(index, out, start);
     },
-    record(index, text) {
+    record(index, parsed) {
       const where = `log._mcpRecords[${index}]`;
-      if (text === undefined) return void problems.push({ file, message: `${where} is too large to read; skipped` });
-      let raw: unknown;
-      try {
-        raw = JSON.parse(text);
-      } catch (error) {
-        problems.push({ file, message: `${where} is not valid JSON (${errorText(error)}); skipped` });
-        return errorText(error);
-      }
-      const parsed = CaptureRecordSchema.safeParse(raw);
-      if (parsed.success) window.extra(parsed.data);
-      else problems.push({ file, message: `${where} is not a capture record (${parsed.error.issues[0]?.message ?? "invalid"}); skipped` });
+      if ("tooLarge" in parsed) return void problems.push({ file, message: `${where} is too large to read; skipped` });
+      if ("error" in parsed) return void problems.push({ file, message: `${where} is not valid JSON (${parsed.error}); skipped` });
+      const record = CaptureRecordSchema.safeParse(parsed.value);
+      if (record.success) window.extra(record.data);
+      else problems.push({ file, message: `${where} is not a capture record (${record.error.issues[0]?.message ?? "invalid"}); skipped` });
     },
   });
 

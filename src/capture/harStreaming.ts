@@ -68,7 +68,7 @@ export function createStreamingWindow(o: WindowOptions): StreamingWindow {
     for (const out of o.unwrap.push(draft)) {
       const record = out === draft ? draft : ({ ...out, v: CAPTURE_VERSION, seq: 0 } as CaptureRecord);
       placer.learnSession(record);
-      placer.learn(record);
+      placer.learn(record, events !== undefined);
       const order = made++;
       if (record.kind === "message" && record.envelope === INSPECTOR_V2) {
         inspector.records.push(record);
@@ -161,22 +161,31 @@ export function createStreamingWindow(o: WindowOptions): StreamingWindow {
   };
 }
 
-/** Records by time, then capture order: a binary heap. */
+/** Records by time, then capture order: a binary heap (times and orders beside the records, so comparing reads no record). */
 function createTimeQueue() {
   const records: CaptureRecord[] = [];
+  const times: number[] = [];
   const orders: number[] = [];
-  const less = (i: number, j: number): boolean => records[i]!.time < records[j]!.time || (records[i]!.time === records[j]!.time && orders[i]! < orders[j]!);
+  const less = (i: number, j: number): boolean => times[i]! < times[j]! || (times[i] === times[j] && orders[i]! < orders[j]!);
   const swap = (i: number, j: number): void => {
-    [records[i], records[j]] = [records[j]!, records[i]!];
-    [orders[i], orders[j]] = [orders[j]!, orders[i]!];
+    const r = records[i]!;
+    records[i] = records[j]!;
+    records[j] = r;
+    const t = times[i]!;
+    times[i] = times[j]!;
+    times[j] = t;
+    const o = orders[i]!;
+    orders[i] = orders[j]!;
+    orders[j] = o;
   };
   return {
     get size() {
       return records.length;
     },
-    peekTime: (): number => records[0]!.time,
+    peekTime: (): number => times[0]!,
     push(record: CaptureRecord, order: number): void {
       records.push(record);
+      times.push(record.time);
       orders.push(order);
       for (let i = records.length - 1; i > 0; ) {
         const parent = (i - 1) >> 1;
@@ -187,9 +196,9 @@ function createTimeQueue() {
     },
     pop(): CaptureRecord {
       const top = records[0]!;
-      const last = records.length - 1;
-      swap(0, last);
+      swap(0, records.length - 1);
       records.pop();
+      times.pop();
       orders.pop();
       for (let i = 0; ; ) {
         const l = 2 * i + 1;

@@ -52,6 +52,22 @@ test("pieces of any size, cutting UTF-8 sequences and escapes anywhere, give the
   assert.deepEqual((await streamed(utf8(minified), 5)).records, whole.records);
 });
 
+test("entries as any writer lays them out: pretty-printed, minified, or with every line at the same indentation", () => {
+  const entries = asking(3);
+  const want = importHar(JSON.stringify({ log: { version: "1.2", creator: { name: "x", version: "1" }, entries } }), "s.har");
+  assert.deepEqual(want.problems, []);
+  // Every line at column 0: the first closing bracket at the entry's own indentation is not the entry's end.
+  const flat = JSON.stringify({ log: { version: "1.2", creator: { name: "x", version: "1" }, entries } }, null, 1).replace(/\n +/g, "\n");
+  // Entries closed and opened on one line ("}, {"), as some writers do.
+  const joined = JSON.stringify({ log: { version: "1.2", creator: { name: "x", version: "1" }, entries } }, null, 2).replace(/\n {6}\},\n {6}\{/g, "\n      }, {");
+  assert.ok(joined.includes("}, {"));
+  for (const text of [flat, joined, har(entries).replace('"WebInspector"', '"x"').replace('"537.36"', '"1"')]) {
+    const got = importHar(text, "s.har");
+    assert.deepEqual(got.problems, []);
+    assert.deepEqual(got.records, want.records);
+  }
+});
+
 test("log members in any order: creator, pages and _mcpRecords after the entries read as before them", () => {
   const t = Date.parse(at(0));
   const pm = { v: 1 as const, transport: "postMessage" as const, exchange: "pm:a>b", url: "https://widget.example.com", client: "https://app.example.com" };
