@@ -41,35 +41,29 @@ export function exportHar(records: readonly CaptureRecord[], options: { creator?
     return record;
   });
   const groups = new Map<string, number[]>();
-  const rest: CaptureRecord[] = [];
+  /** Capture positions of the records that travel as records (`log._mcpRecords`), whatever the entries. */
+  const loose: number[] = [];
   clean.forEach((r, i) => {
     // A message taken out of a host's envelope has no HTTP exchange of its own to be an entry of.
     const enveloped = r.kind === "message" && r.stream === "envelope";
-    if (r.exchange === undefined || (r.transport !== "http" && r.transport !== "websocket") || enveloped) return void rest.push(r);
+    if (r.exchange === undefined || (r.transport !== "http" && r.transport !== "websocket") || enveloped) return void loose.push(i);
     const key = groupKey(r);
     const group = groups.get(key);
     if (group) group.push(i);
     else groups.set(key, [i]);
   });
 
-  const clock = createClock(clean, groups);
-  const built: Built[] = [];
-  for (const indexes of groups.values()) {
-    const group = indexes.map((i) => clean[i]!);
-    const url = group.find((r) => r.url !== undefined)?.url;
-    // importHar needs request.url; an exchange without one can only travel as records.
-    if (url === undefined) {
-      rest.push(...group);
-      continue;
+  // importHar reads `log._mcpRecords` first, so of an entry's record and a record there at the same time it puts the
+  // latter first: an exchange one of whose records is tied so with a later record of the capture travels as records
+  // too. That changes the clock's picks for the other entries, so again until no record is tied (each round moves at
+  // least one more exchange; most captures need none).
+  let { built, rest } = buildEntries(clean, groups, loose);
+  for (let tied = tiedExchanges(clean, built, rest); tied.length > 0; tied = tiedExchanges(clean, built, rest)) {
+    for (const key of tied) {
+      loose.push(...groups.get(key)!);
+      groups.delete(key);
     }
-    const made = group[0]!.transport === "websocket" ? webSocketEntry(group, indexes, url) : httpEntry(clock, group, indexes, url);
-    // An exchange no HAR entry can hold as it is (two JSON bodies, a head after the body, records of two clients)
-    // travels as records too: an export must read back as the capture it was.
-    // An exchange still open when exported (no end record: a stream the page had not closed) says so, and importHar
-    // then adds no end to it.
-    if (group[group.length - 1]!.kind !== "end" && !group.some((r) => r.kind === "end")) made.entry._mcpOpen = true;
-    if (holds(made.entry, group)) built.push(made);
-    else rest.push(...group);
+    ({ built, rest } = buildEntries(clean, groups, loose));
   }
   built.sort((a, b) => a.start - b.start || a.first - b.first);
 
@@ -83,10 +77,52 @@ export function exportHar(records: readonly CaptureRecord[], options: { creator?
     version: "1.2",
     creator: options.creator ?? CREATOR,
     pages: [...pages.values()],
-    ...(rest.length && { _mcpRecords: rest.sort((a, b) => a.seq - b.seq) }),
+    ...(rest.length && { _mcpRecords: rest.map((i) => clean[i]!).sort((a, b) => a.seq - b.seq) }),
     entries: built.map((b) => b.entry),
   };
   return `${JSON.stringify({ log }, null, 2)}\n`;
+}
+
+interface Entry extends Built {
+  key: string;
+  /** Capture positions of the exchange's records, and the records importHar makes of the entry, in the same order. */
+  indexes: number[];
+  back: CaptureRecord[];
+}
+
+/** The exchanges of `groups` as entries, where an entry holds them; the capture positions of the rest. */
+function buildEntries(clean: readonly CaptureRecord[], groups: Map<string, number[]>, loose: readonly number[]): { built: Entry[]; rest: number[] } {
+  const clock = createClock(clean, groups);
+  const built: Entry[] = [];
+  const rest = [...loose];
+  for (const [key, indexes] of groups) {
+    const group = indexes.map((i) => clean[i]!);
+    const url = group.find((r) => r.url !== undefined)?.url;
+    // importHar needs request.url; an exchange without one can only travel as records.
+    if (url === undefined) {
+      rest.push(...indexes);
+      continue;
+    }
+    const made = group[0]!.transport === "websocket" ? webSocketEntry(group, indexes, url) : httpEntry(clock, group, indexes, url);
+    // An exchange no HAR entry can hold as it is (two JSON bodies, a head after the body, records of two clients)
+    // travels as records too: an export must read back as the capture it was.
+    // An exchange still open when exported (no end record: a stream the page had not closed) says so, and importHar
+    // then adds no end to it.
+    if (group[group.length - 1]!.kind !== "end" && !group.some((r) => r.kind === "end")) made.entry._mcpOpen = true;
+    const back = readBack(made.entry, group);
+    if (back) built.push({ ...made, key, indexes, back });
+    else rest.push(...indexes);
+  }
+  return { built, rest };
+}
+
+/** The exchanges of `built` with a record read back at the time of a record of `rest` that comes after it in the capture. */
+function tiedExchanges(clean: readonly CaptureRecord[], built: readonly Entry[], rest: readonly number[]): string[] {
+  /** Time → the last capture position of a record of `rest` at that time. */
+  const lastAt = new Map<number, number>();
+  for (const i of rest) lastAt.set(clean[i]!.time, Math.max(lastAt.get(clean[i]!.time) ?? -1, i));
+  if (lastAt.size === 0) return [];
+  return built.filter(({ back, indexes }) => back.some((r, k) => (lastAt.get(r.time) ?? -1) > indexes[k]!)).map((b) => b.key);
 }
 
 function httpEntry(clock: Clock, group: CaptureRecord[], indexes: number[], url: string): Built {
@@ -176,16 +212,16 @@ function webSocketEntry(group: CaptureRecord[], indexes: number[], url: string):
 }
 
 /**
- * Whether importHar reads `entry` back as `group`: the same records in the same order, but for what HAR cannot
- * keep (times, seqs, entry numbers and exchange names).
+ * The records importHar makes of `entry` when they are `group`: the same records in the same order, but for what
+ * HAR cannot keep (times, seqs, entry numbers and exchange names); else undefined.
  */
-function holds(entry: Json, group: readonly CaptureRecord[]): boolean {
+function readBack(entry: Json, group: readonly CaptureRecord[]): CaptureRecord[] | undefined {
   // The entry as importHar reads it (its records, in its time order), without writing and parsing it: the entry
   // holds only JSON values, as its text would give.
   const back = entryRecords(entry, `${CREATOR.name} ${CREATOR.version}`).sort((a, b) => a.time - b.time);
-  if (back.length !== group.length) return false;
-  for (let i = 0; i < group.length; i++) if (!sameRecord(back[i]!, group[i]!)) return false;
-  return true;
+  if (back.length !== group.length) return undefined;
+  for (let i = 0; i < group.length; i++) if (!sameRecord(back[i]!, group[i]!)) return undefined;
+  return back;
 }
 
 /** What HAR cannot keep of a record. */

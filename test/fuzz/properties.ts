@@ -1,10 +1,12 @@
 import assert from "node:assert/strict";
-import { importHar } from "../../src/capture/har.ts";
+import { importHar, type CaptureImport } from "../../src/capture/har.ts";
+import { createHarImport } from "../../src/capture/harStream.ts";
 import { exportHar } from "../../src/capture/harExport.ts";
 import { importCapture } from "../../src/capture/import.ts";
 import { exportJsonl, importJsonl } from "../../src/capture/jsonl.ts";
 import { CaptureRecord } from "../../src/capture/record.ts";
 import { redactRecords } from "../../src/capture/redact.ts";
+import { createCaptureDecoder } from "../../src/capture/textDecode.ts";
 import { analyze } from "../../src/engine/index.ts";
 import { canonicalJson } from "../../src/util/json.ts";
 import { SECRETS, type Input } from "./arbitraries.ts";
@@ -12,8 +14,9 @@ import { SECRETS, type Input } from "./arbitraries.ts";
 /**
  * The properties every input must keep (issue 11): nothing throws past an importer, the engine or an exporter;
  * no internal error; every imported record passes the capture schema; export → import → export is a fixed point
- * (the same records and the same flows); the default (redacted) exports never contain a planted secret; and
- * Object.prototype and Array.prototype are unchanged (no member added, removed or replaced).
+ * (the same records and the same flows); the default (redacted) exports never contain a planted secret; a HAR
+ * read as a file is, its bytes in pieces through the streaming import (harStream.ts), gives the records it gives
+ * read whole; and Object.prototype and Array.prototype are unchanged (no member added, removed or replaced).
  */
 
 /** A prototype's own members as [name, value] runs: a member added, removed or replaced changes it. */
@@ -47,6 +50,37 @@ const stage = <T>(name: string, fn: () => T): T => {
   }
 };
 
+const utf8 = new TextEncoder();
+
+/**
+ * A HAR's UTF-8 bytes through the streaming import as importHarStream reads a file (textDecode.ts, then
+ * createHarImport), synchronously: cut where the text itself picks (the same input, the same cuts), a tenth of
+ * the pieces 1 to 3 bytes long so that UTF-8 sequences are split too. `window`: the record window's budget
+ * (0: stream from the first record).
+ */
+function importInPieces(text: string, file: string, window?: number): CaptureImport {
+  const bytes = utf8.encode(text);
+  const records: CaptureRecord[] = [];
+  const importer = createHarImport(file, {
+    ...(window !== undefined && { window }),
+    onRecords(batch) {
+      for (const r of batch) records.push(r);
+    },
+  });
+  const decoder = createCaptureDecoder(file);
+  let seed = text.length;
+  for (let at = 0; at < bytes.length; ) {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    const size = seed % 10 === 0 ? 1 + (seed % 3) : 1 + (seed % 4093);
+    importer.write(decoder.write(bytes.subarray(at, at + size)));
+    if (decoder.refused) return { records: [], problems: [decoder.refused] };
+    at += size;
+  }
+  importer.write(decoder.end());
+  if (decoder.refused) return { records: [], problems: [decoder.refused] };
+  return { records, problems: importer.end().problems };
+}
+
 type Flows = ReturnType<typeof analyze>["flows"];
 const shape = (flows: Flows) => flows.map((f) => `${f.kind} ${f.status} ${f.method} ${f.rounds.length} ${f.elicitations.length}`);
 const unnamed = (records: readonly CaptureRecord[]) => records.map(({ entry: _e, exchange: _x, ...r }) => canonicalJson(r));
@@ -74,6 +108,16 @@ function check(input: Input): void {
   const file = input.format === "har" ? "fuzz.har" : "fuzz.jsonl";
   const imported = stage("import", () => importCapture(input.text, file));
   for (const r of imported.records) assert.ok(CaptureRecord.safeParse(r).success, `an imported record fails the capture schema: ${JSON.stringify(r).slice(0, 300)}`);
+  // A HAR read as a file (the input itself, or for JSONL its HAR export, below), in pieces and streaming from the
+  // first record: the same records with the same times, but that some can come later than later ones (the records
+  // of entries out of time order; a problem says so); else the same problems too.
+  const streamed = (text: string, whole: CaptureImport): void => {
+    const streaming = stage("importHar streaming, in pieces", () => importInPieces(text, "fuzz.har", 0));
+    if (sameRecords(whole.records, streaming.records)) return assert.deepEqual(streaming.problems, whole.problems, "the HAR read in pieces, streaming, gives other problems than read whole");
+    const bag = (records: readonly CaptureRecord[]) => records.map(({ seq: _s, ...r }) => canonicalJson(r)).sort();
+    assert.deepEqual(bag(streaming.records), bag(whole.records), "the HAR read in pieces, streaming, gives other records than read whole");
+  };
+  if (input.format === "har") streamed(input.text, imported);
   const result = stage("analyze", () => analyze(imported.records));
   const internal = result.problems.find((p) => p.message.startsWith("Internal error"));
   assert.equal(internal, undefined, internal?.message);
@@ -103,7 +147,8 @@ function check(input: Input): void {
   if (!sameRecords(imported.records, fromJsonl.records, importedJson)) assert.equal(canonicalJson(fromJsonl.records), canonicalJson(imported.records), "JSONL export → import changed the records");
   // HAR: from the first import on (times rounded to milliseconds; same-millisecond entries may be renumbered once).
   // A HAR that is already its own export (an unmutated one of harInput) was read back when it was imported.
-  const first = har === input.text && imported.problems.length === 0 ? imported : stage("importHar (re-import)", () => importHar(har, "again.har"));
+  const first = har === input.text && imported.problems.length === 0 ? imported : stage("importHar (re-import)", () => importHar(har, "fuzz.har"));
+  if (input.format === "jsonl") streamed(har, first);
   assert.deepEqual(first.problems, [], "the HAR export does not re-import cleanly");
   const firstJson = JSON.stringify(first.records);
   if (firstJson !== importedJson) assert.deepEqual(shape(stage("analyze (re-import)", () => analyze(first.records)).flows), shape(result.flows), "HAR export → import changed the flows");
