@@ -2,6 +2,7 @@
 import type { CheckContext } from "./context.ts";
 import type { RuleMeta, Severity } from "./types.ts";
 import { asksForInput, isProfile, termIn, words } from "../../util/secrets.ts";
+import { pointer as segments } from "../../util/pointer.ts";
 import { isObject, isR2Plus, ptr } from "./validate.ts";
 import type { Era, Json } from "./validate.ts";
 
@@ -89,7 +90,7 @@ function checkClickableUrls(ep: Json, properties: Json, at: string, ctx: CheckCo
   const check = (value: unknown, base: string, ...parts: (string | number)[]): void => {
     const m = typeof value === "string" ? LINK.exec(value) : null;
     if (!m) return;
-    const pointer = ptr(base, ...parts);
+    const pointer = base + segments(...parts);
     const link = m[0].length > 60 ? m[0].slice(0, 60) + "…" : m[0];
     ctx.report({ rule: "form-clickable-url", ...(isR2Plus(era) ? {} : { severity: "info" as Severity }), pointer, message: `${pointer.slice(at.length + 1)} contains a link (${link}); form-mode requests should not carry clickable URLs — use URL mode to send the user somewhere.` });
   };
