@@ -35,8 +35,42 @@
 // a PEM private-key block, and 13–19 digit Luhn-valid card numbers starting 2–6 (the card-issuer range,
 // which also keeps 13-digit millisecond timestamps out). Findings name the kind, never the value.
 
-/** Splits identifiers and prose into lower-case words. */
+/**
+ * Splits identifiers and prose into lower-case words: runs of ASCII letters and digits, split where a lower-case
+ * letter meets an upper-case one (apiKey), before the last capital of a run that goes on in lower case (OAuthToken:
+ * o auth token) and where a letter meets a digit (fa2: fa 2, but 2fa stays). One pass over the characters; a text
+ * with any non-ASCII character goes through `wordsOf`, the same rules as regular expressions, because lower-casing
+ * can turn such a character into an ASCII letter (the Kelvin sign K into k) that then belongs to a word.
+ */
 export function words(text: string): string[] {
+  if (NON_ASCII.test(text)) return wordsOf(text);
+  const out: string[] = [];
+  let start = -1;
+  for (let i = 0; i <= text.length; i++) {
+    const c = i < text.length ? text.charCodeAt(i) : 0;
+    const upper = c >= 65 && c <= 90;
+    const digit = c >= 48 && c <= 57;
+    if (!upper && !digit && !(c >= 97 && c <= 122)) {
+      if (start >= 0) out.push(text.slice(start, i).toLowerCase());
+      start = -1;
+    } else if (start < 0) start = i;
+    else {
+      const p = text.charCodeAt(i - 1);
+      const pLower = p >= 97 && p <= 122;
+      const pUpper = p >= 65 && p <= 90;
+      const next = text.charCodeAt(i + 1);
+      if ((pLower && upper) || ((pLower || pUpper) && digit) || (pUpper && upper && next >= 97 && next <= 122)) {
+        out.push(text.slice(start, i).toLowerCase());
+        start = i;
+      }
+    }
+  }
+  return out;
+}
+
+const NON_ASCII = /[^\x00-\x7f]/;
+
+function wordsOf(text: string): string[] {
   return text
     .replace(/([a-z])([A-Z])/g, "$1 $2")
     .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
