@@ -1,6 +1,6 @@
 import type { CaptureRecord } from "../capture/record.ts";
 import type { Exchange } from "./env.ts";
-import type { Scope } from "./scope.ts";
+import type { Scope, StreamEvent } from "./scope.ts";
 
 /** The HTTP exchanges (request, response, stream) still open, by id. */
 export function createExchanges() {
@@ -44,22 +44,13 @@ export function addRequestId(ex: Exchange, key: string): void {
 }
 
 /**
- * Files the SSE event a stream carried last in its scope's `streamEvents`, for a later GET with
- * Last-Event-ID: a client resumes from the last event it received, so one entry per stream is enough, and
- * it is one object updated in place.
+ * Files the SSE event a stream carried last in its scope's `streamEvents`, for a later GET with Last-Event-ID: a
+ * client resumes from the last event it received, so one entry per stream is enough.
  */
 export function noteEvent(exchange: Exchange, scope: Scope, eventId: string): void {
-  let event = exchange.lastEvent;
-  let previousScope: Scope | undefined;
-  let previousId = "";
-  if (event === undefined) exchange.lastEvent = event = { scope, exchange: "", requestIds: exchange.requestIds, eventId };
-  else if (event.scope !== scope || event.eventId !== eventId) {
-    previousScope = event.scope;
-    previousId = event.eventId;
-  }
-  event.scope = scope;
-  event.eventId = eventId;
-  event.exchange = exchange.resumedOf ?? exchange.id;
-  if (previousScope) previousScope.streamEvents!.delete(previousId);
+  const previous = exchange.lastEvent;
+  if (previous && (previous.scope !== scope || previous.eventId !== eventId)) previous.scope.streamEvents!.delete(previous.eventId);
+  const event: StreamEvent = { scope, exchange: exchange.resumedOf ?? exchange.id, requestIds: exchange.requestIds, eventId };
+  exchange.lastEvent = event;
   (scope.streamEvents ??= new Map()).set(eventId, event);
 }

@@ -78,9 +78,8 @@ export interface Flow {
   records: number[];
 }
 
-// Factories that write every member up front, undefined until known, in the order the members would
-// otherwise have been added: JSON (which skips undefined) reads the same, while every flow, round and
-// elicitation keeps one hidden class instead of a chain of them and a separate store for late members.
+// Factories that write every member up front, undefined until known: one place says what a round and an elicitation
+// hold, in the order their JSON shows the members (JSON skips those still undefined).
 
 export function createRound(index: number, requestId: Round["requestId"], requestRecord: number, sentAt: number, echoedState?: unknown): Round {
   return { index, requestId, requestRecord, sentAt, outcome: null, echoedState, responseRecord: undefined, answeredAt: undefined, requestState: undefined };

@@ -28,9 +28,6 @@ export interface EngineDelta {
   problems: Problem[];
 }
 
-/** The empty list of a delta: shared, so frozen. */
-const NONE = Object.freeze([]) as unknown as never[];
-
 export { ruleMeta };
 
 const SPEC = "https://modelcontextprotocol.io/specification";
@@ -77,31 +74,11 @@ export function createEngine(options: EngineOptions = {}) {
   const flows: Flow[] = [];
   const findings: Finding[] = [];
   const problems: Problem[] = [];
-  /**
-   * The findings of each record, for dropping repeats (same rule, record, pointer and message). They used to be
-   * found by a joined key string in a Set, which kept a long string per finding for the engine's whole run.
-   */
+  /** The findings of each record, for dropping repeats (same rule, record, pointer and message). */
   const findingsOf = new Map<number, Finding[]>();
   const entryOf = new Map<number, number>();
-  /**
-   * The delta of the record in hand; allocated only when the record changes something, and each of its lists
-   * only when something goes in it (a record changes a flow far more often than it adds a finding).
-   */
-  let delta: EngineDelta | null = null;
-  const d = (): EngineDelta => (delta ??= { flows: NONE, findings: NONE, problems: NONE });
-  const empty: EngineDelta = Object.freeze({ flows: NONE, findings: NONE, problems: NONE });
-  /**
-   * Spec links by revision, then rule: the findings of a rule share a few distinct links. Per engine, as
-   * revisions are strings from the capture.
-   */
-  const specs = new Map<Revision | null, Map<RuleFacts, string>>();
-  const specOf = (facts: RuleFacts, revision: Revision | null): string => {
-    let byRule = specs.get(revision);
-    if (byRule === undefined) specs.set(revision, (byRule = new Map()));
-    let spec = byRule.get(facts);
-    if (spec === undefined) byRule.set(facts, (spec = specLink(facts.meta, revision)));
-    return spec;
-  };
+  /** What the record in hand changed. */
+  let delta: EngineDelta = { flows: [], findings: [], problems: [] };
   let pushes = 0;
   let flowCount = 0;
   let current: CaptureRecord | undefined;
@@ -129,15 +106,13 @@ export function createEngine(options: EngineOptions = {}) {
       entry: entryOf.get(record) ?? record,
       pointer: input.pointer,
       message: input.message,
-      spec: specOf(facts, revision ?? flow?.revision ?? null),
+      spec: specLink(facts.meta, revision ?? flow?.revision ?? null),
     };
     findings.push(finding);
     if (ofRecord === undefined) findingsOf.set(record, [finding]);
     else ofRecord.push(finding);
     if (flow && stateOf(flow).changedAt < 0) (named ??= []).push(flow);
-    const out = d();
-    if (out.findings === NONE) out.findings = [finding];
-    else out.findings.push(finding);
+    delta.findings.push(finding);
   }
 
   // The rule modules with a rule on, each created once; their listeners by fact, in registry order.
@@ -172,9 +147,7 @@ export function createEngine(options: EngineOptions = {}) {
       if (state.changedAt === pushes) return;
       if (state.changedAt < 0) flows.push(flow);
       state.changedAt = pushes;
-      const out = d();
-      if (out.flows === NONE) out.flows = [flow];
-      else out.flows.push(flow);
+      delta.flows.push(flow);
     },
     newFlowId() {
       flowCount++;
@@ -184,9 +157,7 @@ export function createEngine(options: EngineOptions = {}) {
       const p: Problem = { record: record.seq, message };
       if (record.entry !== undefined) p.entry = record.entry;
       problems.push(p);
-      const out = d();
-      if (out.problems === NONE) out.problems = [p];
-      else out.problems.push(p);
+      delta.problems.push(p);
     },
   };
   const correlator = createCorrelator(env);
@@ -212,9 +183,8 @@ export function createEngine(options: EngineOptions = {}) {
         }
       }
       named = undefined;
-      if (delta === null) return empty;
       const out = delta;
-      delta = null;
+      delta = { flows: [], findings: [], problems: [] };
       return out;
     },
     flows: (): readonly Flow[] => flows,

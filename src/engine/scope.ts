@@ -155,18 +155,8 @@ export function createScopes() {
     return scopes;
   };
 
-  /**
-   * The scope found last: records of one client and session come in runs, and each record brings its own
-   * copy of the client string, so a hit costs a few string compares instead of three hash lookups.
-   */
-  let last: Scope | undefined;
-
   return {
-    get(server: string, client: string, sessionId: string): Scope {
-      if (last !== undefined && last.sessionId === sessionId && last.client === client && last.server === server) return last;
-      last = getOrCreate(server, client, sessionId);
-      return last;
-    },
+    get: getOrCreate,
     /** The scope if it exists; never creates one. */
     find(server: string, client: string, sessionId: string): Scope | undefined {
       return servers.get(server)?.get(client)?.bySession.get(sessionId);

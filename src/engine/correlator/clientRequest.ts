@@ -39,7 +39,6 @@ export function onClientRequest(s: State, ctx: MessageContext, id: unknown, meth
   const target = typeof params.name === "string" ? params.name : typeof params.uri === "string" ? params.uri : null;
   const key = idKey(id);
   const inFlight = scope.clientRequests.get(key);
-  // Every member is written here, in one order, so that all requests share one shape.
   const req: ClientRequest = {
     id,
     idKey: key,

@@ -68,9 +68,7 @@ export function retryDefects(req: ClientRequest, link: MrtrLink): RetryDefects {
   if (responses !== undefined && !isObject(responses)) defects.malformed = true;
   const given = isObject(responses) ? responses : {};
   if (link.keys.some((k) => !(k in given))) defects.missingKeys = true;
-  for (const key in given) {
-    if (!Object.prototype.hasOwnProperty.call(given, key)) continue;
-    const value = given[key];
+  for (const [key, value] of Object.entries(given)) {
     const method = inputMethod(link, key);
     if (method === undefined) {
       defects.extraKeys = true;

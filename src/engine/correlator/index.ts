@@ -7,7 +7,6 @@ import { classify, type Classified } from "../../protocol/jsonrpc.ts";
 import { describeCut, parseBounded } from "../../util/depth.ts";
 import { isObject } from "../../util/json.ts";
 import type { Env, MessageContext } from "../env.ts";
-import type { Scope } from "../scope.ts";
 import { onClientRequest } from "./clientRequest.ts";
 import { onClientNotification, onServerNotification } from "./completion.ts";
 import { onPageRequest } from "./pageRequests.ts";
@@ -17,20 +16,13 @@ import { createState, idKey, type State } from "./state.ts";
 import { onEnd, onResponse, resume } from "./streams.ts";
 import { noteEvent } from "../exchanges.ts";
 
-/** SSE priming events carry no data; a JSON text starts with "{" or "[" and is never blank, so only others are trimmed. */
-const isBlank = (text: string): boolean => {
-  const c = text.charCodeAt(0);
-  return c !== 123 && c !== 91 && text.trim() === "";
-};
 
 export function createCorrelator(env: Env) {
   const s = createState(env);
-  /** The context of the message in hand, rebound per message: handlers never keep it, so one object serves. */
-  const message: MessageContext = { record: undefined as unknown as MessageRecord, at: "", exchange: undefined, scope: undefined as unknown as Scope };
 
   return {
     push(record: CaptureRecord): void {
-      if (record.kind === "message") onMessage(s, message, record);
+      if (record.kind === "message") onMessage(s, record);
       else if (record.kind === "response") onResponse(s, record);
       else if (record.kind === "page-request") onPageRequest(s, record);
       else onEnd(s, record);
@@ -38,7 +30,7 @@ export function createCorrelator(env: Env) {
   };
 }
 
-function onMessage(s: State, message: MessageContext, record: MessageRecord): void {
+function onMessage(s: State, record: MessageRecord): void {
   if (record.event === "endpoint" && record.transport === "eventsource") {
     try {
       s.endpointAliases.set(new URL(record.text.trim(), record.url).href, s.serverKey(record));
@@ -52,7 +44,7 @@ function onMessage(s: State, message: MessageContext, record: MessageRecord): vo
     return;
   }
   // SSE priming events carry no data, only an event id to resume from.
-  const priming = isBlank(record.text);
+  const priming = record.text.trim() === "";
   let parsed: unknown;
   let cut: ReturnType<typeof parseBounded>["cut"];
   try {
@@ -72,15 +64,8 @@ function onMessage(s: State, message: MessageContext, record: MessageRecord): vo
   // The stream's last event, for a GET that resumes it with Last-Event-ID.
   if (exchange && record.eventId !== undefined && (record.stream === "post-sse" || exchange.resumedOf !== undefined)) noteEvent(exchange, scope, record.eventId);
   if (priming) return;
-  message.record = record;
-  message.exchange = exchange;
-  message.scope = scope;
-  message.at = "";
-  if (!Array.isArray(parsed)) return onJsonRpc(s, message, parsed, false);
-  for (let i = 0; i < parsed.length; i++) {
-    message.at = `/${i}`;
-    onJsonRpc(s, message, parsed[i], true);
-  }
+  if (!Array.isArray(parsed)) return onJsonRpc(s, { record, at: "", exchange, scope }, parsed, false);
+  for (let i = 0; i < parsed.length; i++) onJsonRpc(s, { record, at: `/${i}`, exchange, scope }, parsed[i], true);
 }
 
 /**

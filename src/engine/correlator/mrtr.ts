@@ -23,7 +23,6 @@ export function onInputRequired(s: State, ctx: MessageContext, req: ClientReques
   round.requestState = result.requestState;
   const request = { method: req.method, target: req.target, tuple: tupleOf(req), record: req.record, idKey: req.idKey };
   const inputRequests = isObject(result.inputRequests) ? result.inputRequests : EMPTY;
-  // Object.keys lists what for…in with hasOwn would, in the same order, in an exactly sized array: the link keeps it.
   const keys = Object.keys(inputRequests);
   const link: MrtrLink = { flow, request, state: result.requestState, hasState: result.requestState !== undefined, keys, inputRequests, record: record.seq, retries: 0 };
   let asked = 0;
@@ -45,7 +44,7 @@ export function onInputRequired(s: State, ctx: MessageContext, req: ClientReques
   s.touch(flow, record.seq);
 }
 
-/** A retry fact, every member written (one shape). */
+/** A retry fact with what every kind of retry has; the caller adds what its kind knows. */
 const retryFact = (msg: MessageContext, req: ClientRequest, flow: Flow | null, kind: Facts["retry"]["kind"], link: MrtrLink | undefined): Facts["retry"] => ({
   flow,
   revision: req.revision,

@@ -104,7 +104,7 @@ export function createState(env: Env) {
         serverMs: 0,
         userMs: 0,
         records: req ? [req.record] : [],
-        // Written up front (see flow.ts): JSON skips it while undefined, and the flow keeps its shape.
+        // Written up front (see flow.ts): JSON skips it while undefined.
         endedAt: undefined,
       };
       attachState(flow, req ? "server" : null, flow.startedAt);

@@ -1,6 +1,6 @@
 // Advisory rules about a flow as a whole (rules.md §3.12): elicitations asked at once, one field at a time
 // round after round, and an error after the user declined.
-import { countKeys, isObject } from "../../util/json.ts";
+import { isObject } from "../../util/json.ts";
 import type { Elicitation, Flow } from "../flow.ts";
 import type { Report, RuleMeta, RuleModule } from "./types.ts";
 
@@ -10,7 +10,7 @@ export const meta: readonly RuleMeta[] = [
   { id: "adv-server-handles-refusal", severity: "info", severityNote: "info", revisions: "all", violator: "server", detection: "stateful", title: "Server errors after decline or cancel", section: "3.12", spec: {revision: null, path: "client/elicitation"} },
 ];
 
-const isSingleField = (e: Elicitation): boolean => e.mode === "form" && isObject(e.schema) && isObject(e.schema.properties) && countKeys(e.schema.properties, 2) === 1;
+const isSingleField = (e: Elicitation): boolean => e.mode === "form" && isObject(e.schema) && isObject(e.schema.properties) && Object.keys(e.schema.properties).length === 1;
 
 /** adv-batch-questions (MRTR): three rounds in a row that each ask one single-field form. */
 function checkBatchQuestions(flow: Flow, report: Report, at: string): void {

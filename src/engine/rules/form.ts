@@ -2,7 +2,8 @@
 import type { CheckContext } from "./context.ts";
 import type { RuleMeta, Severity } from "./types.ts";
 import { asksForInput, isProfile, termIn, words } from "../../util/secrets.ts";
-import { has, isObject, isR2Plus, ptr } from "./validate.ts";
+import { pointer as segments } from "../../util/pointer.ts";
+import { isObject, isR2Plus, ptr } from "./validate.ts";
 import type { Era, Json } from "./validate.ts";
 
 export const meta: readonly RuleMeta[] = [
@@ -45,9 +46,7 @@ function checkSecretFields(ep: Json, properties: Json, at: string, ctx: CheckCon
     return identity ? [identity, true] : null;
   };
   let fieldFlagged = false;
-  for (const key in properties) {
-    if (!has(properties, key)) continue;
-    const def = properties[key];
+  for (const [key, def] of Object.entries(properties)) {
     if (!isObject(def)) continue;
     if (def.writeOnly === true || def.format === "password") {
       fieldFlagged = true;
@@ -88,31 +87,24 @@ const LINK = /\b[a-z][a-z0-9+.-]*:\/\/\S+|\bwww\.\S+/i;
 
 function checkClickableUrls(ep: Json, properties: Json, at: string, ctx: CheckContext, era: Era): void {
   // Each string is tested where the walk meets it, and its pointer made only when it holds a link.
-  const check = (value: unknown, base: string, a: string | number, b?: string | number, c?: string | number, d?: string | number): void => {
+  const check = (value: unknown, base: string, ...parts: (string | number)[]): void => {
     const m = typeof value === "string" ? LINK.exec(value) : null;
     if (!m) return;
-    const pointer = d === undefined ? ptr(base, a, b, c) : ptr(base, a, b, c, d);
+    const pointer = base + segments(...parts);
     const link = m[0].length > 60 ? m[0].slice(0, 60) + "…" : m[0];
     ctx.report({ rule: "form-clickable-url", ...(isR2Plus(era) ? {} : { severity: "info" as Severity }), pointer, message: `${pointer.slice(at.length + 1)} contains a link (${link}); form-mode requests should not carry clickable URLs — use URL mode to send the user somewhere.` });
   };
-  const options = (list: unknown, p: string, a: string, b?: string): void => {
-    if (!Array.isArray(list)) return;
-    list.forEach((o, i) => (b === undefined ? check(o, p, a, i) : check(o, p, a, b, i)));
+  const options = (list: unknown, p: string, ...parts: string[]): void => {
+    if (Array.isArray(list)) list.forEach((o, i) => check(o, p, ...parts, i));
   };
-  const titled = (list: unknown, p: string, a: string, b?: string): void => {
+  const titled = (list: unknown, p: string, ...parts: string[]): void => {
     if (!Array.isArray(list)) return;
     list.forEach((o, i) => {
-      if (!isObject(o)) return;
-      for (const f of ["const", "title"]) {
-        if (b === undefined) check(o[f], p, a, i, f);
-        else check(o[f], p, a, b, i, f);
-      }
+      if (isObject(o)) for (const f of ["const", "title"]) check(o[f], p, ...parts, i, f);
     });
   };
   check(ep.message, at, "message");
-  for (const key in properties) {
-    if (!has(properties, key)) continue;
-    const def = properties[key];
+  for (const [key, def] of Object.entries(properties)) {
     if (!isObject(def)) continue;
     const p = ptr(at, "requestedSchema", "properties", key);
     check(def.title, p, "title");

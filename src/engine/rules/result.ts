@@ -81,10 +81,7 @@ function checkValueTypes(content: unknown, at: string, ctx: CheckContext, era: E
   }
   let bad: Set<string> | undefined;
   const arrays = isR2Plus(era);
-  // for…in with an own-member test walks the members as Object.entries does, without building the pairs.
-  for (const key in content) {
-    if (!has(content, key)) continue;
-    const value = content[key];
+  for (const [key, value] of Object.entries(content)) {
     const t = typeof value;
     if (t === "string" || t === "number" || t === "boolean") continue;
     if (arrays && Array.isArray(value)) {
@@ -106,9 +103,7 @@ function checkSecretValues(content: Json, at: string, ctx: CheckContext): void {
   const found = (key: string, pointer: string, looks: string) =>
     ctx.report({ rule: "form-secret-value", pointer, message: `Form field "${key}" holds a value that looks like ${looks}; ask for credentials through URL mode so they never pass through the client.` });
   // Pointers are made only for the values that look like secrets.
-  for (const key in content) {
-    if (!has(content, key)) continue;
-    const value = content[key];
+  for (const [key, value] of Object.entries(content)) {
     if (Array.isArray(value)) {
       for (let i = 0; i < value.length; i++) {
         const v: unknown = value[i];
@@ -127,9 +122,7 @@ function checkDefaultsApplied(schema: Json, content: Json, at: string, ctx: Chec
   const properties = isObject(schema.properties) ? schema.properties : {};
   // Made only when some property has a default: most forms have none.
   let required: Set<unknown> | undefined;
-  for (const key in properties) {
-    if (!has(properties, key)) continue;
-    const def = properties[key];
+  for (const [key, def] of Object.entries(properties)) {
     if (!isObject(def) || !has(def, "default")) continue;
     required ??= new Set(Array.isArray(schema.required) ? schema.required : []);
     if (required.has(key) || has(content, key)) continue;

@@ -226,9 +226,8 @@ export function validateContent(content: Json, schema: Json, at: string, skip: R
     const missing = required.filter((k) => !has(content, k));
     issues.push({ code: "required", pointer: at, message: `Required field${missing.length > 1 ? "s" : ""} ${missing.map((k) => `"${k}"`).join(", ")} missing from the accepted content.` });
   }
-  // for…in with an own-member test walks the members as Object.entries does, without building the pairs.
-  for (const key in content) {
-    if (!has(content, key) || skip.has(key)) continue;
+  for (const key of Object.keys(content)) {
+    if (skip.has(key)) continue;
     const def = properties[key];
     if (!has(properties, key) || !isObject(def)) {
       issues.push({ code: "extra", pointer: ptr(at, key), message: `Content field "${key}" is not in requestedSchema.properties.` });

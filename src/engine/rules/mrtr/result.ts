@@ -39,7 +39,6 @@ export function checkResultType(result: Record<string, unknown>, at: string, rep
   }
 }
 
-const NONE: readonly string[] = [];
 const QUOTE = 34;
 const COLON = 58;
 const WHITESPACE = /\s/;
@@ -126,7 +125,7 @@ export function checkIrr(result: Record<string, unknown>, at: string, req: Clien
     report({ rule: "mrtr-request-state-string", violator: "server", pointer: `${at}/result/requestState`, message: `requestState is ${requestState === null ? "null" : typeof requestState}; it must be an opaque string.` });
   }
   const finals = FINAL_FIELDS[req.method];
-  const mixed = finals !== undefined && finals.some((f) => f in result) ? finals.filter((f) => f in result) : NONE;
+  const mixed = finals === undefined ? [] : finals.filter((f) => f in result);
   if (mixed.length) {
     report({ rule: "mrtr-irr-mixed-payload", pointer: `${at}/result/${mixed[0]}`, message: `InputRequiredResult also carries final-result field${mixed.length > 1 ? "s" : ""} ${mixed.join(", ")}.` });
   }
@@ -138,9 +137,7 @@ export function checkIrr(result: Record<string, unknown>, at: string, req: Clien
     report({ rule: "mrtr-input-request-method", pointer: `${at}/result/inputRequests`, message: "inputRequests is not an object of key → request." });
     return;
   }
-  for (const key in inputRequests) {
-    if (!Object.prototype.hasOwnProperty.call(inputRequests, key)) continue;
-    const entry = inputRequests[key];
+  for (const [key, entry] of Object.entries(inputRequests)) {
     const p = join(`${at}/result/inputRequests`, key);
     if (!isObject(entry)) {
       report({ rule: "mrtr-input-request-method", pointer: p, message: `inputRequests.${key} is not a request object.` });

@@ -9,8 +9,6 @@ import { matchesInputType } from "../../correlator/defects.ts";
 import { inputMethod, type ClientRequest, type MrtrLink } from "../../scope.ts";
 import type { Report } from "../types.ts";
 
-const NONE: readonly string[] = [];
-
 /** Client-side checks of an MRTR retry against the IRR it answers (mrtr.mdx § "Client Requirements"). */
 export function checkRetry(req: ClientRequest, link: MrtrLink, record: MessageRecord, at: string, idReused: boolean, report: Report): void {
   const params = req.params;
@@ -39,14 +37,11 @@ export function checkRetry(req: ClientRequest, link: MrtrLink, record: MessageRe
   }
   const responses = params.inputResponses;
   const given = isObject(responses) ? responses : {};
-  const missing = link.keys.some((k) => !(k in given)) ? link.keys.filter((k) => !(k in given)) : NONE;
+  const missing = link.keys.filter((k) => !(k in given));
   if (missing.length) {
     report({ rule: "mrtr-fulfil-before-retry", pointer: isObject(responses) ? `${at}/params/inputResponses` : `${at}/params`, message: `Retry lacks inputResponses for ${missing.map((k) => `"${k}"`).join(", ")}; a declined or cancelled ask still needs an entry.` });
   }
-  // for…in with an own-member test walks the members as Object.entries does, without building the pairs.
-  for (const key in given) {
-    if (!Object.prototype.hasOwnProperty.call(given, key)) continue;
-    const value = given[key];
+  for (const [key, value] of Object.entries(given)) {
     const method = inputMethod(link, key);
     const p = (): string => join(`${at}/params/inputResponses`, key);
     if (method === undefined) {
