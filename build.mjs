@@ -39,10 +39,12 @@ const extensionRoot = test ? "dist/test" : "dist";
 const POLYFILL = "browser-polyfill.min.js";
 
 /**
- * Most bytes a bundle may have (unminified, release build). panel.js holds the UI only: the engine runs in the
- * extension's worker and, for imports, in importer.js. The build fails over it (README, "Bundle sizes").
+ * Most bytes a bundle may have (unminified, release build); the build fails over it (README, "Bundle sizes").
+ * background.js holds the engine, the envelope stage and the validators of what the relays and panels send; no
+ * importer or exporter (those are the panel's and importer.js's). panel.js holds the UI only: the engine runs in
+ * the extension's worker and, for imports, in importer.js.
  */
-const BUDGETS = { "panel.js": 450_000 };
+const BUDGETS = { "background.js": 300_000, "panel.js": 450_000 };
 
 /** The bundles over their budget in one browser's folder. */
 function overBudget(dir) {

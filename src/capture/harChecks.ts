@@ -1,6 +1,7 @@
+import { checkRecord } from "./checkRecord.ts";
 import type { Problem } from "./problem.ts";
 import type { Unwrapper } from "./envelopes/index.ts";
-import { CaptureRecord as CaptureRecordSchema, MAX_TIME, type CaptureRecord } from "./record.ts";
+import { MAX_TIME, type CaptureRecord } from "./record.ts";
 
 /**
  * What importHar checks of its own output and of the numbers it reads: every record it makes passes the capture
@@ -76,7 +77,7 @@ export function createValidator(file: string, problems: Problem[]): (record: Cap
       problems.push({ file, ...entry, message: `${where}a ${record.kind} record's time ${shown(record.time)} is out of range; placed at the previous record's time` });
       record.time = lastTime;
     }
-    const parsed = CaptureRecordSchema.safeParse(record);
+    const parsed = checkRecord(record);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       problems.push({ file, ...entry, message: `${where}a ${record.kind} record is not valid (${issue ? `${issue.path.join(".")}: ${issue.message}` : "invalid"}); skipped` });

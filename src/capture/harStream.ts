@@ -1,9 +1,10 @@
+import { checkRecord } from "./checkRecord.ts";
 import type { Problem } from "./problem.ts";
 import { createUnwrapper, envelopeEndpoints, type DecodeRule } from "./envelopes/index.ts";
 import { errorText, importEntry, type EntryContext, type EntryOut } from "./harEntry.ts";
 import { createHarScanner, type ScanEnd } from "./harScan.ts";
 import { createRecordWindow, CREATOR_PENDING } from "./harWindow.ts";
-import { CaptureRecord as CaptureRecordSchema, type CaptureRecord } from "./record.ts";
+import type { CaptureRecord } from "./record.ts";
 import { createCaptureDecoder } from "./textDecode.ts";
 
 /**
@@ -104,7 +105,7 @@ export function createHarImport(file: string, options: HarImportOptions = {}) {
       const where = `log._mcpRecords[${index}]`;
       if ("tooLarge" in parsed) return void problems.push({ file, message: `${where} is too large to read; skipped` });
       if ("error" in parsed) return void problems.push({ file, message: `${where} is not valid JSON (${parsed.error}); skipped` });
-      const record = CaptureRecordSchema.safeParse(parsed.value);
+      const record = checkRecord(parsed.value);
       if (record.success) window.extra(record.data);
       else problems.push({ file, message: `${where} is not a capture record (${record.error.issues[0]?.message ?? "invalid"}); skipped` });
     },

@@ -1,3 +1,4 @@
+import { checkRecord } from "./checkRecord.ts";
 import type { Problem } from "./problem.ts";
 import { createUnwrapper, type DecodeRule, type Unwrapper } from "./envelopes/index.ts";
 import type { CaptureImport } from "./har.ts";
@@ -63,7 +64,7 @@ export function importJsonl(text: string, file: string, options: JsonlImportOpti
       return;
     }
     const hasSeq = object.seq !== undefined;
-    const parsed = CaptureRecord.safeParse(hasSeq ? object : { ...object, seq: 0 });
+    const parsed = checkRecord(hasSeq ? object : { ...object, seq: 0 });
     if (!parsed.success) {
       const issues = parsed.error.issues.slice(0, 3).map((issue) => `${issue.path.join(".") || "record"}: ${issue.message}`);
       bad(line, `not a capture record (${issues.join("; ")})`);

@@ -1,9 +1,5 @@
 import * as z from "zod/mini";
-import en from "zod/v4/locales/en.js";
 import { DIRECTIONS, KEPT_HEADERS, STREAM_KINDS, TRANSPORTS, type KeptHeader } from "./kinds.ts";
-
-// zod/mini carries no messages of its own: the importers' problems quote these (JSONL lines, HAR extras).
-z.config(en());
 
 /**
  * A capture record: one thing the tap (or an importer) observed. Records are the only input of the engine.

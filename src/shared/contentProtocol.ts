@@ -42,15 +42,18 @@ export const ContentBatch = z.object({
 });
 export type ContentBatch = z.infer<typeof ContentBatch>;
 
-/** Worker → content relay: every record numbered up to `upTo` of `doc` is stored (persisted), drop it from the queue. */
-export const WorkerAck = z.object({
-  source: z.literal(WORKER_SOURCE),
-  v: z.literal(PROTOCOL_VERSION),
-  kind: z.literal("ack"),
-  doc: z.string(),
-  upTo: z.int(),
-});
-export type WorkerAck = z.infer<typeof WorkerAck>;
+/**
+ * Worker → content relay: every record numbered up to `upTo` of `doc` is stored (persisted), drop it from the queue.
+ * A type, not a schema: the relay checks it by hand (src/content/uplink.ts `isAck`), as a schema library would cost
+ * every frame its download.
+ */
+export interface WorkerAck {
+  source: typeof WORKER_SOURCE;
+  v: typeof PROTOCOL_VERSION;
+  kind: "ack";
+  doc: string;
+  upTo: number;
+}
 
 /** A tap envelope's records and lost-record count, or undefined when the text is not one (the worker counts it rejected). */
 export function tapEnvelopeRecords(text: string): { records: unknown[]; tooLarge: number; dropped: number; rejected: number } | undefined {
