@@ -1,5 +1,5 @@
 import { redactRecords } from "../../src/capture/redact.ts";
-import { ruleMeta } from "../model/ruleMeta.ts";
+import { ruleMeta } from "../../src/engine/rules/metas.ts";
 import { JsonBlock } from "./JsonBlock.tsx";
 import { RuleText } from "./RuleText.tsx";
 import type { FlowStore } from "../state/store.ts";

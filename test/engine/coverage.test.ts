@@ -2,6 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { notChecked, registry, rules } from "../../src/engine/rules/index.ts";
+import { moduleMetas, ruleMeta, ruleTitle } from "../../src/engine/rules/metas.ts";
 import { readCatalogue } from "../../scripts/rulesCatalogue.mjs";
 import { rulesDoc } from "../../scripts/rules-doc.ts";
 
@@ -16,6 +17,20 @@ test("the registry holds every catalogue rule once, in exactly one module", () =
   const ids = rules.map((r) => r.id);
   assert.equal(new Set(ids).size, ids.length, "a rule id is in two modules");
   assert.deepEqual([...ids].sort(), [...catalogue.keys()].sort());
+});
+
+// metas.ts lists the modules' metas without their checks (the panel reads it; panel.js holds no check).
+test("each module of the registry has the meta metas.ts lists for it: every rule, in its order, the same objects", () => {
+  const listed = Object.values(moduleMetas);
+  assert.equal(registry.length, listed.length);
+  registry.forEach((module, i) => {
+    assert.deepEqual(module.meta.map((r) => r.id), listed[i]!.map((r) => r.id), Object.keys(moduleMetas)[i]);
+    module.meta.forEach((meta, j) => assert.equal(meta, listed[i]![j], meta.id));
+  });
+  assert.deepEqual(rules, registry.flatMap((m) => m.meta));
+  assert.equal(ruleMeta("url-https"), rules.find((r) => r.id === "url-https"));
+  assert.equal(ruleTitle("url-https"), ruleMeta("url-https")!.title);
+  assert.equal(ruleTitle("no-such-rule"), "no-such-rule");
 });
 
 test("a module that listens to nothing holds only rules listed as not checked, and every such rule is in one", () => {

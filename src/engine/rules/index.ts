@@ -1,26 +1,26 @@
-// The registry: every rule module, in the order their checks run on a fact (a finding's place in the output
-// follows it). A new rule is a module here and a test file under test/.
+// The registry: every rule module with its checks, in the order of metas.ts, which is the order their checks run
+// on a fact (a finding's place in the output follows it). A new rule is a module here, its meta in metas.ts, and a
+// test file under test/.
 import { advisory } from "./advisory.ts";
 import { capability } from "./capability.ts";
 import { delivery } from "./delivery.ts";
 import { errors } from "./errors.ts";
 import { lifecycle } from "./lifecycle.ts";
+import { moduleMetas, type ModuleName } from "./metas.ts";
 import { mrtr } from "./mrtr/index.ts";
 import { notify } from "./notify.ts";
 import { payload } from "./payload.ts";
 import { revision } from "./revision.ts";
 import { revisionFeature } from "./revisionFeature.ts";
 import { tasks } from "./tasks.ts";
-import type { RuleMeta, RuleModule } from "./types.ts";
+import type { RuleModule } from "./types.ts";
 import { unchecked } from "./unchecked.ts";
 import { urlFlow } from "./urlFlow.ts";
 
-export const registry: readonly RuleModule[] = [revision, payload, capability, revisionFeature, tasks, delivery, lifecycle, mrtr, errors, notify, urlFlow, advisory, unchecked];
+/** Each module metas.ts names, with its checks (the type holds the two to the same names). */
+const modules: Record<ModuleName, RuleModule> = { revision, payload, capability, revisionFeature, tasks, delivery, lifecycle, mrtr, errors, notify, urlFlow, advisory, unchecked };
 
-/** Every rule of the registry, module by module. */
-export const rules: readonly RuleMeta[] = registry.flatMap((m) => m.meta);
+export const registry: readonly RuleModule[] = (Object.keys(moduleMetas) as ModuleName[]).map((name) => modules[name]);
 
-const byId = new Map(rules.map((r) => [r.id, r]));
-export const ruleMeta = (id: string): RuleMeta | undefined => byId.get(id);
-
+export { ruleMeta, rules } from "./metas.ts";
 export { notChecked } from "./unchecked.ts";
