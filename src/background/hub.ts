@@ -1,11 +1,13 @@
 import { ContentBatch } from "../shared/contentProtocol.ts";
-import { chunkRecords, PanelCommand, RECORD_CHUNK_CHARS, type WorkerToPanel } from "../shared/panelProtocol.ts";
-import { PROTOCOL_VERSION, WORKER_SOURCE } from "../shared/tags.ts";
+import { chunkRecords, PanelCommand, RECORD_CHUNK_CHARS } from "../shared/panelProtocol.ts";
 import { debug } from "../shared/debug.ts";
 import { badgeFor, type Badge } from "./badge.ts";
+import { DEFAULT_LIMITS, recordsIn, type Limits } from "./budget.ts";
+import { createPanels, envelope, post, type PanelLink } from "./panels.ts";
+import { ACK_MS, createRelayAcks } from "./relayAcks.ts";
 import { createMemoryRuleStorage, createRuleBook, type RuleChange, type RuleStorage } from "./ruleBook.ts";
 import { newMeta, type RecordStore } from "./store.ts";
-import { createTabSession, DEFAULT_LIMITS, emptyDelta, recordsIn, type Limits, type SessionDelta, type TabSession } from "./tabSession.ts";
+import { createTabSession, type SessionDelta, type TabSession } from "./tabSession.ts";
 
 /** The part of a runtime Port the hub uses (tests pass fakes). */
 export interface HubPort {
@@ -33,22 +35,6 @@ export interface HubOptions {
 }
 
 /**
- * Acks to a relay are throttled: every message a content script receives costs the page's main thread ~0.2 ms of
- * Chrome's extension messaging (bench/tap/trace.ts), and the relay needs acks only to trim its queue; what it has not
- * seen acked it sends again after a worker restart, and the worker stores it once.
- */
-const ACK_MS = 1000;
-
-interface PanelLink {
-  port: HubPort;
-  tabId: number;
-  pending: SessionDelta;
-  timer: ReturnType<typeof setTimeout> | undefined;
-}
-
-const envelope = { source: WORKER_SOURCE, v: PROTOCOL_VERSION } as const;
-
-/**
  * The worker's state: one session (records + engine) per tab, loaded from the store on first use after a wake,
  * and the panels subscribed to each tab. Work on a tab runs one step at a time (a promise chain per tab), so a
  * batch that arrives while the tab is still being replayed waits for the replay.
@@ -61,7 +47,7 @@ export function createHub(options: HubOptions) {
   const chunkChars = options.recordChunkChars ?? RECORD_CHUNK_CHARS;
   const sessions = new Map<number, Promise<TabSession>>();
   const chains = new Map<number, Promise<unknown>>();
-  const panels = new Map<number, Set<PanelLink>>();
+  const panels = createPanels(flushMs, chunkChars);
   const badges = new Map<number, string>();
   let barrier: Promise<unknown> = Promise.resolve();
   // Rules apply to what arrives from then on: the sessions already loaded get them too, and every panel is told.
@@ -102,54 +88,16 @@ export function createHub(options: HubOptions) {
     options.badge?.(tabId, badge);
   };
 
-  const post = (port: HubPort, message: WorkerToPanel | Record<string, unknown>): void => {
-    try {
-      port.postMessage(message);
-    } catch {
-      // A port that died meanwhile; its onDisconnect cleans up.
-    }
-  };
-
-  const snapshot = (link: PanelLink, s: TabSession): void => {
-    if (link.timer !== undefined) clearTimeout(link.timer);
-    link.timer = undefined;
-    link.pending = emptyDelta();
-    // The records follow in chunks: one runtime message may not exceed 64 MiB, and a tab may hold that much text.
-    const [first = [], ...rest] = chunkRecords(s.records(), chunkChars);
-    const { tabId } = link;
-    post(link.port, { ...envelope, kind: "snapshot", tabId, flows: [...s.flows()], findings: [...s.findings()], problems: [...s.problems()], stats: s.stats(), records: first, more: rest.length > 0 });
-    rest.forEach((records, i) => post(link.port, { ...envelope, kind: "snapshotRecords", tabId, records, more: i < rest.length - 1 }));
-  };
-
   const publish = (tabId: number, s: TabSession, delta: SessionDelta | "reset"): void => {
     showBadge(tabId, s);
-    for (const link of panels.get(tabId) ?? []) {
-      if (delta === "reset") {
-        snapshot(link, s);
-        continue;
-      }
-      for (const [id, flow] of delta.flows) link.pending.flows.set(id, flow);
-      link.pending.findings.push(...delta.findings);
-      link.pending.problems.push(...delta.problems);
-      link.pending.records.push(...delta.records);
-      link.timer ??= setTimeout(() => {
-        link.timer = undefined;
-        const { flows, findings, problems, records } = link.pending;
-        link.pending = emptyDelta();
-        // Records in chunks, like a snapshot's: a burst may hold more text than one runtime message may carry.
-        const [first = [], ...rest] = chunkRecords(records, chunkChars);
-        const stats = s.stats();
-        post(link.port, { ...envelope, kind: "delta", tabId, flows: [...flows.values()], findings, problems, stats, records: first });
-        for (const chunk of rest) post(link.port, { ...envelope, kind: "delta", tabId, flows: [], findings: [], problems: [], stats, records: chunk });
-      }, flushMs);
-    }
+    panels.publish(tabId, s, delta);
   };
 
   /** Each document's ack, through the port its relay uses now: items that waited (TabSession `release`) are acked later. */
   const ackers = new Map<string, (doc: string, upTo: number) => void>();
   const releases = new Map<number, ReturnType<typeof setTimeout>>();
   let stopped = false;
-  /** Stores the tab's waiting items once they have waited long enough (tabSession.ts HOLD_MS). */
+  /** Stores the tab's waiting items once they have waited long enough (hold.ts HOLD_MS). */
   const scheduleRelease = (tabId: number, s: TabSession): void => {
     const at = s.nextRelease();
     if (at === undefined || releases.has(tabId) || stopped) return;
@@ -175,26 +123,11 @@ export function createHub(options: HubOptions) {
     connectContent(port: HubPort): void {
       const tabId = port.sender?.tab?.id;
       if (tabId === undefined || tabId < 0) return port.disconnect();
-      let ack: { doc: string; upTo: number } | undefined;
-      let ackedAt = -Infinity;
-      let ackTimer: ReturnType<typeof setTimeout> | undefined;
+      const acks = createRelayAcks(port, ackMs);
       let doc: string | undefined;
-      const sendAck = (): void => {
-        ackTimer = undefined;
-        if (!ack) return;
-        ackedAt = Date.now();
-        post(port, { ...envelope, kind: "ack", ...ack });
-        ack = undefined;
-      };
-      const queueAck = (batchDoc: string, upTo: number): void => {
-        ack = { doc: batchDoc, upTo: ack?.doc === batchDoc ? Math.max(ack.upTo, upTo) : upTo };
-        const wait = ackedAt + ackMs - Date.now();
-        if (wait <= 0) sendAck();
-        else ackTimer ??= setTimeout(sendAck, wait);
-      };
       port.onDisconnect.addListener(() => {
-        clearTimeout(ackTimer);
-        if (doc !== undefined && ackers.get(doc) === queueAck) ackers.delete(doc);
+        acks.stop();
+        if (doc !== undefined && ackers.get(doc) === acks.queue) ackers.delete(doc);
       });
       port.onMessage.addListener((message) => {
         const parsed = ContentBatch.safeParse(message);
@@ -208,11 +141,11 @@ export function createHub(options: HubOptions) {
           }
           const batch = parsed.data;
           doc = batch.doc;
-          ackers.set(batch.doc, queueAck);
+          ackers.set(batch.doc, acks.queue);
           const result = s.ingest(batch);
           if (result.navigated) await store.reset(s.meta);
           if (result.stored.length > 0 || s.records().length > 0 || s.meta.dropped > 0 || s.meta.rejected > 0 || (s.meta.tooLarge ?? 0) > 0 || result.navigated) await store.append(s.meta, result.stored);
-          queueAck(batch.doc, result.ackUpTo);
+          acks.queue(batch.doc, result.ackUpTo);
           publish(tabId, s, result.navigated ? "reset" : result.delta);
           scheduleRelease(tabId, s);
         });
@@ -224,13 +157,11 @@ export function createHub(options: HubOptions) {
       const tellRules = (tabId: number, change: RuleChange, changed: boolean): void => {
         post(port, { ...envelope, kind: "decodeRules", tabId, rules: change.rules, ...(change.error !== undefined && { error: change.error }) });
         if (!changed || change.error !== undefined) return;
-        for (const links of panels.values()) for (const other of links) if (other.port !== port) post(other.port, { ...envelope, kind: "decodeRules", tabId: other.tabId, rules: change.rules });
+        for (const other of panels.all()) if (other.port !== port) post(other.port, { ...envelope, kind: "decodeRules", tabId: other.tabId, rules: change.rules });
       };
       let link: PanelLink | undefined;
       const unlink = (): void => {
-        if (!link) return;
-        if (link.timer !== undefined) clearTimeout(link.timer);
-        panels.get(link.tabId)?.delete(link);
+        if (link) panels.unlink(link);
         link = undefined;
       };
       port.onDisconnect.addListener(unlink);
@@ -248,11 +179,7 @@ export function createHub(options: HubOptions) {
           switch (command.kind) {
             case "subscribe": {
               unlink();
-              link = { port, tabId, pending: emptyDelta(), timer: undefined };
-              let set = panels.get(tabId);
-              if (!set) panels.set(tabId, (set = new Set()));
-              set.add(link);
-              snapshot(link, s);
+              link = panels.subscribe(port, tabId, s);
               showBadge(tabId, s);
               return;
             }

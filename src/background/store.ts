@@ -11,7 +11,7 @@ export interface TabMeta {
   rejected: number;
   /** Records dropped because one alone was too large (tap, relay or worker); absent in metas of older builds. */
   tooLarge?: number;
-  /** Bytes of records stored (tabSession.ts `recordBytes`), against the budget. */
+  /** Bytes of records stored (budget.ts `recordBytes`), against the budget. */
   bytes: number;
   preserveLog: boolean;
   /** Recording paused from the panel: new records are acknowledged but not kept (absent in metas of older builds). */

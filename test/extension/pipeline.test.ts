@@ -6,7 +6,7 @@ import { importJsonl } from "../../src/capture/jsonl.ts";
 import { analyze } from "../../src/engine/index.ts";
 import { createHub, type HubPort } from "../../src/background/hub.ts";
 import { createMemoryStore } from "../../src/background/store.ts";
-import { recordBytes } from "../../src/background/tabSession.ts";
+import { recordBytes } from "../../src/background/budget.ts";
 import { badgeFor } from "../../src/background/badge.ts";
 import { createUplink } from "../../src/content/uplink.ts";
 import { KEPT_HEADERS } from "../../src/page/mcp.ts";
