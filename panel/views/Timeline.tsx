@@ -1,43 +1,15 @@
-import { useComputed, useSignal, useSignalEffect, type ReadonlySignal } from "@preact/signals";
+import { useComputed, useSignal, type ReadonlySignal } from "@preact/signals";
 import { memo } from "preact/compat";
-import { useEffect, useLayoutEffect, useRef } from "preact/hooks";
-import type { Flow } from "../../src/engine/index.ts";
-import { flowEnd, laneLabel, userIntervals, viaText } from "../model/flowFacts.ts";
+import { useLayoutEffect, useRef } from "preact/hooks";
+import { laneLabel } from "../model/flowFacts.ts";
+import { axisTicks, layOut, marksIn, ROW_H } from "../model/timeline.ts";
 import type { FlowStore } from "../state/store.ts";
-import { duration, escapeInvisible, shown } from "../model/text.ts";
+import { duration, escapeInvisible } from "../model/text.ts";
+import { TimelineMark } from "./TimelineMark.tsx";
+import { useThrottled } from "./useThrottled.ts";
 
-const ROW_H = 14;
 /** The layout follows a stream of changes (a large import, a busy tab) at most this often; the list at once. */
 const LAYOUT_MS = 300;
-const MAX_ROWS = 8;
-/** Spans drawn at most; beyond that the narrowest go (they are under a pixel anyway). */
-const MAX_SPANS = 1500;
-
-interface Placed {
-  flow: Flow;
-  /** Position in the store's flow list (the filter's answer is kept by position). */
-  index: number;
-  row: number;
-  end: number;
-}
-interface Lane {
-  server: string;
-  /** What its first flow went through (a proxy, a host backend), for the lane's tooltip. */
-  via: string | null;
-  rows: number;
-  placed: Placed[];
-}
-
-/** What is drawn: one flow's span, or a cluster of flows too close to tell apart at this zoom. */
-interface Mark {
-  p: Placed;
-  top: number;
-  left: number;
-  right: number;
-  count: number;
-  start: number;
-  end: number;
-}
 
 /** A view window over time, or "fit": follow the whole capture as it grows. */
 type Window = { fit: true } | { fit: false; start: number; end: number };
@@ -68,39 +40,7 @@ export const Timeline = memo(function Timeline({ store, now: clock }: { store: F
   // Placed over every flow, not only the filtered ones: spans keep their place while the filter changes, and a
   // keystroke costs no re-layout.
   const laidOut = useThrottled(store.flows, LAYOUT_MS);
-  const layout = useComputed(() => {
-    const flows = laidOut.value;
-    const t = now.value;
-    const lanes = new Map<string, Lane & { ends: number[] }>();
-    let min = Infinity;
-    let max = -Infinity;
-    for (let index = 0; index < flows.length; index++) {
-      const flow = flows[index]!;
-      const end = flowEnd(flow, t);
-      if (flow.startedAt < min) min = flow.startedAt;
-      if (end > max) max = end;
-      let lane = lanes.get(flow.server);
-      if (!lane) lanes.set(flow.server, (lane = { server: flow.server, via: viaText(flow), rows: 0, placed: [], ends: [] }));
-      const ends = lane.ends;
-      let row = -1;
-      for (let r = 0; r < ends.length; r++) {
-        if (ends[r]! <= flow.startedAt) {
-          row = r;
-          break;
-        }
-      }
-      if (row < 0 && ends.length < MAX_ROWS) row = ends.length;
-      if (row < 0) {
-        row = 0;
-        for (let r = 1; r < ends.length; r++) if (ends[r]! < ends[row]!) row = r;
-      }
-      ends[row] = Math.max(ends[row] ?? -Infinity, end);
-      if (row + 1 > lane.rows) lane.rows = row + 1;
-      lane.placed.push({ flow, index, row, end });
-    }
-    if (max - min < 1) max = min + 1;
-    return { lanes: [...lanes.values()], min, max };
-  });
+  const layout = useComputed(() => layOut(laidOut.value, now.value));
   // The filter decides which spans show: at once after a pause, at most every LAYOUT_MS while flows stream in.
   void useThrottled(store.visibleFlows, LAYOUT_MS).value;
   const { lanes, min, max } = layout.value;
@@ -137,40 +77,8 @@ export const Timeline = memo(function Timeline({ store, now: clock }: { store: F
   };
 
   const selected = store.selectedFlowId.value;
-  // Only what can be seen: spans in the window, and in each row, flows whose pixels touch merged into one cluster
-  // (10k flows across a few hundred pixels would otherwise be thousands of elements); a click on a cluster zooms in.
-  const marks: Mark[] = [];
-  let laneTop = 0;
-  const laneTops: number[] = [];
-  let selectedMark: Mark | undefined;
-  for (const lane of lanes) {
-    laneTops.push(laneTop);
-    const open: (Mark | undefined)[] = [];
-    for (const p of lane.placed) {
-      if (p.end < span.start || p.flow.startedAt > span.end || !store.isVisibleAt(p.index)) continue;
-      const left = x(p.flow.startedAt);
-      const right = Math.max(left + 2, x(p.end));
-      const top = laneTop + p.row * ROW_H;
-      if (p.flow.id === selected) selectedMark = { p, top, left, right, count: 1, start: p.flow.startedAt, end: p.end };
-      const c = open[p.row];
-      if (c && left <= c.right + 0.5) {
-        c.right = Math.max(c.right, right);
-        c.end = Math.max(c.end, p.end);
-        c.count++;
-        continue;
-      }
-      if (c) marks.push(c);
-      open[p.row] = { p, top, left, right, count: 1, start: p.flow.startedAt, end: p.end };
-    }
-    for (const c of open) if (c) marks.push(c);
-    laneTop += lane.rows * ROW_H + 6;
-  }
-  if (marks.length > MAX_SPANS) {
-    marks.sort((a, b) => b.right - b.left - (a.right - a.left));
-    marks.length = MAX_SPANS;
-  }
-  // The selection stands out even inside a cluster.
-  if (selectedMark && !marks.some((m) => m.count === 1 && m.p === selectedMark!.p)) marks.push(selectedMark);
+  // Only what can be seen; a click on a cluster zooms in.
+  const { marks, laneTops, height } = marksIn(lanes, span, px, store.isVisibleAt, selected);
 
   if (lanes.length === 0) return <p class="empty timeline-empty">The timeline draws each flow as a span per server lane once flows arrive.</p>;
 
@@ -224,45 +132,19 @@ export const Timeline = memo(function Timeline({ store, now: clock }: { store: F
           onPointerUp={() => (drag.current = null)}
         >
           <Axis start={span.start} end={span.end} origin={min} width={width.value} />
-          <div class="tl-spans" style={{ height: `${laneTop}px` }}>
-            {marks.map((m) => {
-              const wpx = m.right - m.left;
-              if (m.count > 1)
-                return (
-                  <div
-                    key={`c:${m.p.flow.id}`}
-                    class="tl-cluster"
-                    style={{ left: `${m.left}px`, width: `${wpx}px`, top: `${m.top}px` }}
-                    title={`${m.count} flows — click to zoom in`}
-                    onClick={() => {
-                      const pad = (m.end - m.start) * 0.05 + 1;
-                      win.value = { fit: false, start: m.start - pad, end: m.end + pad };
-                    }}
-                  />
-                );
-              const f = m.p.flow;
-              const detailed = wpx >= 6;
-              return (
-                <div
-                  key={f.id}
-                  data-span={f.id}
-                  class={`tl-span ${f.status}${f.id === selected ? " selected" : ""}`}
-                  style={{ left: `${m.left}px`, width: `${wpx}px`, top: `${m.top}px` }}
-                  title={`${f.id} ${shown(f.method, 60)} ${shown(f.target ?? "", 80)}: ${f.status}, user ${duration(f.userMs)}, server ${duration(f.serverMs)}`}
-                  onClick={() => store.select(f.id)}
-                >
-                  {detailed &&
-                    f.rounds.map((r) => {
-                      const end = r.answeredAt ?? (f.status === "pending" ? now.value : r.sentAt);
-                      return <span key={`r${r.index}`} class="seg server" style={{ left: `${x(r.sentAt) - m.left}px`, width: `${Math.max(1, (end - r.sentAt) * px)}px` }} />;
-                    })}
-                  {detailed &&
-                    userIntervals(f, now.value).map((u, i) => (
-                      <span key={`u${i}`} class="seg user" style={{ left: `${x(u.start) - m.left}px`, width: `${Math.max(1, (u.end - u.start) * px)}px` }} />
-                    ))}
-                </div>
-              );
-            })}
+          <div class="tl-spans" style={{ height: `${height}px` }}>
+            {marks.map((m) => (
+              <TimelineMark
+                key={m.count > 1 ? `c:${m.p.flow.id}` : m.p.flow.id}
+                mark={m}
+                x={x}
+                px={px}
+                now={now.value}
+                selected={m.p.flow.id === selected}
+                onZoom={(start, end) => (win.value = { fit: false, start, end })}
+                onSelect={store.select}
+              />
+            ))}
           </div>
         </div>
       </div>
@@ -270,38 +152,11 @@ export const Timeline = memo(function Timeline({ store, now: clock }: { store: F
   );
 });
 
-/** A signal that follows `source`, at most once per `ms` (the first change at once, the last one always). */
-function useThrottled<T>(source: ReadonlySignal<T>, ms: number): ReadonlySignal<T> {
-  const out = useSignal(source.peek());
-  const state = useRef({ last: 0, timer: undefined as ReturnType<typeof setTimeout> | undefined });
-  useSignalEffect(() => {
-    const value = source.value;
-    const s = state.current;
-    const wait = s.last + ms - performance.now();
-    if (wait <= 0 && s.timer === undefined) {
-      s.last = performance.now();
-      out.value = value;
-    } else
-      s.timer ??= setTimeout(() => {
-        s.timer = undefined;
-        s.last = performance.now();
-        out.value = source.peek();
-      }, Math.max(0, wait));
-  });
-  useEffect(() => () => clearTimeout(state.current.timer), []);
-  return out;
-}
-
 function Axis({ start, end, origin, width }: { start: number; end: number; origin: number; width: number }) {
   const len = end - start;
-  const raw = len / Math.max(1, width / 90);
-  const mag = 10 ** Math.floor(Math.log10(raw));
-  const step = [1, 2, 5, 10].map((m) => m * mag).find((s) => s >= raw) ?? 10 * mag;
-  const ticks: number[] = [];
-  for (let t = Math.ceil((start - origin) / step) * step + origin; t <= end && ticks.length < 50; t += step) ticks.push(t);
   return (
     <div class="tl-axis" aria-hidden="true">
-      {ticks.map((t) => (
+      {axisTicks(start, end, origin, width).map((t) => (
         <span key={t} class="tick" style={{ left: `${((t - start) / len) * width}px` }}>
           +{duration(t - origin)}
         </span>
