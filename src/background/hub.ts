@@ -3,21 +3,14 @@ import { chunkRecords, PanelCommand, RECORD_CHUNK_CHARS } from "../shared/panelP
 import { debug } from "../shared/debug.ts";
 import { badgeFor, type Badge } from "./badge.ts";
 import { DEFAULT_LIMITS, recordsIn, type Limits } from "./budget.ts";
-import { createPanels, envelope, post, type PanelLink } from "./panels.ts";
+import { createPanels, type PanelLink } from "./panels.ts";
+import { envelope, post, type HubPort } from "./ports.ts";
 import { ACK_MS, createRelayAcks } from "./relayAcks.ts";
 import { createMemoryRuleStorage, createRuleBook, type RuleChange, type RuleStorage } from "./ruleBook.ts";
 import { newMeta, type RecordStore } from "./store.ts";
 import { createTabSession, type SessionDelta, type TabSession } from "./tabSession.ts";
 
-/** The part of a runtime Port the hub uses (tests pass fakes). */
-export interface HubPort {
-  name: string;
-  sender?: { tab?: { id?: number }; url?: string };
-  postMessage(message: unknown): void;
-  disconnect(): void;
-  onMessage: { addListener(listener: (message: unknown) => void): void };
-  onDisconnect: { addListener(listener: () => void): void };
-}
+export type { HubPort };
 
 export interface HubOptions {
   store: RecordStore;

@@ -1,18 +1,6 @@
-import { chunkRecords, type WorkerToPanel } from "../shared/panelProtocol.ts";
-import { PROTOCOL_VERSION, WORKER_SOURCE } from "../shared/tags.ts";
-import type { HubPort } from "./hub.ts";
+import { chunkRecords } from "../shared/panelProtocol.ts";
+import { envelope, post, type HubPort } from "./ports.ts";
 import { emptyDelta, type SessionDelta, type TabSession } from "./tabSession.ts";
-
-export const envelope = { source: WORKER_SOURCE, v: PROTOCOL_VERSION } as const;
-
-/** Posts to a port that may have died meanwhile (its onDisconnect cleans up). */
-export const post = (port: HubPort, message: WorkerToPanel | Record<string, unknown>): void => {
-  try {
-    port.postMessage(message);
-  } catch {
-    // A port that died meanwhile; its onDisconnect cleans up.
-  }
-};
 
 /** A panel subscribed to a tab, and the delta gathering for it. */
 export interface PanelLink {

@@ -1,5 +1,4 @@
-import type { HubPort } from "./hub.ts";
-import { envelope, post } from "./panels.ts";
+import { envelope, post, type HubPort } from "./ports.ts";
 
 /**
  * Acks to a relay are throttled: every message a content script receives costs the page's main thread ~0.2 ms of
