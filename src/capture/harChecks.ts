@@ -53,34 +53,41 @@ export function harSpan(holder: Obj, name: string, label: string, problem: (mess
 export const MAX_SPAN = 365 * 24 * 3600 * 1000;
 
 /**
- * The last check of importHar: each record through the capture schema. A record whose time is out of range (an
- * entry's start plus timings, a WebSocket message time) is placed at the previous record's time; any other
- * refusal drops the record. Either way a problem names the entry.
+ * The last check of importHar. A record the envelope stage built (`rebuilt`) goes through the capture schema; one
+ * importEntry made, or one of `log._mcpRecords` (read through the schema already), is of the format by
+ * construction — its members' types say so, they are in the schema's order, and the fuzz tests check every
+ * import against the schema — so of it only the time is checked, the one member made of the file's numbers. A
+ * record whose time is out of range is placed at the previous record's time; a refusal by the schema drops the
+ * record. Either way a problem names the entry.
  */
-export function validateRecords(drafts: CaptureRecord[], file: string, problems: Problem[]): CaptureRecord[] {
+export function validateRecords(drafts: CaptureRecord[], file: string, problems: Problem[], rebuilt: ReadonlySet<CaptureRecord>): CaptureRecord[] {
   const check = createValidator(file, problems);
   const out: CaptureRecord[] = [];
   for (const record of drafts) {
-    const valid = check(record);
+    const valid = check(record, rebuilt.has(record));
     if (valid) out.push(valid);
   }
   return out;
 }
 
 /** validateRecords one record at a time, in the order they are made (a streaming import): the record as the schema reads it, or undefined. */
-export function createValidator(file: string, problems: Problem[]): (record: CaptureRecord) => CaptureRecord | undefined {
+export function createValidator(file: string, problems: Problem[]): (record: CaptureRecord, rebuilt: boolean) => CaptureRecord | undefined {
   let lastTime = 0;
-  return (record) => {
-    const where = record.entry !== undefined ? `entry ${record.entry}: ` : "";
-    const entry = record.entry !== undefined ? { entry: record.entry } : {};
+  return (record, rebuilt) => {
     if (typeof record.time !== "number" || !Number.isFinite(record.time) || Math.abs(record.time) > MAX_TIME) {
-      problems.push({ file, ...entry, message: `${where}a ${record.kind} record's time ${shown(record.time)} is out of range; placed at the previous record's time` });
+      const where = record.entry !== undefined ? `entry ${record.entry}: ` : "";
+      problems.push({ file, ...(record.entry !== undefined && { entry: record.entry }), message: `${where}a ${record.kind} record's time ${shown(record.time)} is out of range; placed at the previous record's time` });
       record.time = lastTime;
+    }
+    if (!rebuilt) {
+      lastTime = record.time;
+      return record;
     }
     const parsed = checkRecord(record);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      problems.push({ file, ...entry, message: `${where}a ${record.kind} record is not valid (${issue ? `${issue.path.join(".")}: ${issue.message}` : "invalid"}); skipped` });
+      const where = record.entry !== undefined ? `entry ${record.entry}: ` : "";
+      problems.push({ file, ...(record.entry !== undefined && { entry: record.entry }), message: `${where}a ${record.kind} record is not valid (${issue ? `${issue.path.join(".")}: ${issue.message}` : "invalid"}); skipped` });
       return undefined;
     }
     lastTime = parsed.data.time;

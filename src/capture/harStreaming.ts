@@ -57,8 +57,11 @@ export function createStreamingWindow(o: WindowOptions): StreamingWindow {
   let batch: CaptureRecord[] = [];
   let done: string[] = [];
 
+  /** Records the envelope stage built, until their check (harChecks.ts validateRecords). */
+  const rebuilt = new Set<CaptureRecord>();
+
   const settle = (record: CaptureRecord, order: number): void => {
-    const valid = check(record);
+    const valid = check(record, rebuilt.delete(record));
     if (!valid) return;
     if (valid.time < handedOn) late++;
     queue.push(valid, order);
@@ -67,6 +70,7 @@ export function createStreamingWindow(o: WindowOptions): StreamingWindow {
   const add = (draft: CaptureRecord, events: ReadonlySet<MessageRecord> | undefined, times: EntryTimes | undefined): void => {
     for (const out of o.unwrap.push(draft)) {
       const record = out === draft ? draft : ({ ...out, v: CAPTURE_VERSION, seq: 0 } as CaptureRecord);
+      if (record !== draft) rebuilt.add(record);
       placer.learnSession(record);
       placer.learn(record, events !== undefined);
       const order = made++;

@@ -90,8 +90,16 @@ export function createRecordWindow(o: WindowOptions): RecordWindow {
       if (streaming) return streaming.finish();
       const { file, problems, unwrap } = o;
       const drafts: CaptureRecord[] = [];
+      const rebuilt = new Set<CaptureRecord>();
       const unwrapped = (draft: CaptureRecord): void => {
-        for (const out of unwrap.push(draft)) drafts.push(out === draft ? draft : ({ ...out, v: CAPTURE_VERSION, seq: 0 } as CaptureRecord));
+        for (const out of unwrap.push(draft)) {
+          if (out === draft) drafts.push(draft);
+          else {
+            const record = { ...out, v: CAPTURE_VERSION, seq: 0 } as CaptureRecord;
+            rebuilt.add(record);
+            drafts.push(record);
+          }
+        }
       };
       // Our own HAR export keeps records HAR cannot hold (postMessage, the HTTP+SSE EventSource, stdio, enveloped
       // messages) verbatim; first, so that a proxied EventSource's endpoint event is known before the POSTs it names.
@@ -110,7 +118,7 @@ export function createRecordWindow(o: WindowOptions): RecordWindow {
       placeStreamEvents(drafts, streams);
       const inspector = settleInspectorSessions(drafts, times);
       unheardSessions(file, problems, inspector.unheard);
-      const records = validateRecords(inspector.records, file, problems);
+      const records = validateRecords(inspector.records, file, problems, rebuilt);
       // Stable (ES2019): same-time records keep the order they were made in, entries their HAR order.
       records.sort((a, b) => a.time - b.time);
       records.forEach((record, seq) => (record.seq = seq));

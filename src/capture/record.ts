@@ -126,12 +126,18 @@ export const CaptureRecord = z.discriminatedUnion("kind", [MessageRecord, Respon
 export type CaptureRecord = z.infer<typeof CaptureRecord>;
 export type CaptureRecordInput = z.input<typeof CaptureRecord>;
 
-/** Keeps only the headers that matter; drops Authorization and Cookie by construction. */
+/** Keeps only the headers that matter, in the schema's order (the last of a repeated name); drops Authorization and Cookie by construction. */
 export function pickHeaders(all: Iterable<[string, string]>): Headers | undefined {
-  let out: Headers | undefined;
+  let found: Map<string, string> | undefined;
   for (const [name, value] of all) {
-    const key = name.toLowerCase() as keyof Headers;
-    if ((keptHeaders as readonly string[]).includes(key)) (out ??= {})[key] = value;
+    const key = name.toLowerCase();
+    if ((keptHeaders as readonly string[]).includes(key)) (found ??= new Map()).set(key, value);
+  }
+  if (!found) return undefined;
+  const out: Headers = {};
+  for (const key of keptHeaders) {
+    const value = found.get(key);
+    if (value !== undefined) out[key] = value;
   }
   return out;
 }
