@@ -42,6 +42,13 @@ const parse = (text: string): Parsed[] => {
   }
 };
 
+/**
+ * An event's messages as placing reads them. Placing looks only at messages with an `id` and at completions (by
+ * their `elicitationId`): a text that spells neither name, even escaped (`\u`), has none of either, so it is not
+ * parsed (most events of a busy stream are progress and logging notifications).
+ */
+const placing = (text: string): Parsed[] => (text.includes('"id"') || text.includes('"elicitationId"') || text.includes("\\u") ? parse(text) : []);
+
 /** JSON-RPC ids are strings or numbers; any other value (null, an object with its own toString) is a key of its own that pairs with nothing. */
 let unpaired = 0;
 const idOf = (id: unknown): string => (typeof id === "string" ? `s:${id}` : typeof id === "number" ? `n:${id}` : `x:${unpaired++}`);
@@ -111,7 +118,7 @@ export function createStreamPlacer(): StreamPlacer {
     if (first.stream === "post-sse" && start !== undefined) {
       const ids = requestIds.get(first.exchange!);
       const answers = (m: Parsed): boolean => m.method === undefined && m.id !== undefined && ids?.has(idOf(m.id)) === true;
-      const at = parsed ? parsed.findIndex(({ messages }) => messages.some(answers)) : stream.events.findIndex((e) => parse(e.text).some(answers));
+      const at = parsed ? parsed.findIndex(({ messages }) => messages.some(answers)) : stream.events.findIndex((e) => placing(e.text).some(answers));
       if (at >= 0) call = { answer: stream.events[at]!, start, end: stream.to, scope: scope(first) };
     }
     calls.set(stream, call);
@@ -125,7 +132,7 @@ export function createStreamPlacer(): StreamPlacer {
     for (const record of stream.events) {
       if (record.stream !== "get-sse") continue;
       const at = scope(record);
-      for (const m of parse(record.text)) if (typeof m.method === "string" && m.id !== undefined) known.push({ scope: at, key: `${at}\u0000${idOf(m.id)}` });
+      for (const m of placing(record.text)) if (typeof m.method === "string" && m.id !== undefined) known.push({ scope: at, key: `${at}\u0000${idOf(m.id)}` });
     }
     getRequests.set(stream, known);
     return known;
@@ -163,7 +170,7 @@ export function createStreamPlacer(): StreamPlacer {
     track: (stream) => requestsOf(stream).length > 0,
     place(streams, context) {
       if (streams.length === 0) return;
-      const events = streams.map((s) => s.events.map((e) => ({ record: e, messages: parse(e.text) })));
+      const events = streams.map((s) => s.events.map((e) => ({ record: e, messages: placing(e.text) })));
       streams.forEach((s, k) => callOf(s, events[k]));
       // A server request on the GET stream answered while exactly one call of its session was open belongs to that
       // call (the engine ties it so, and says the tie is inferred): the call's answer comes after it.
