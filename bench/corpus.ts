@@ -45,15 +45,15 @@ export function realShapedCorpus(targetMessages: number): { records: CaptureReco
     const base = () => ({ transport: "http" as const, url, client, time: (time += 1 + random() * 20) });
     const post = (body: unknown, headers: Record<string, string>, flow = false) => {
       const exchange = `b${++exchanges}`;
-      push({ ...base(), kind: "message", direction: "c2s", stream: "body", method: "POST", exchange, headers, text: JSON.stringify(body) }, true, flow);
+      push({ ...base(), kind: "message", direction: "c2s", stream: "body", method: "POST", exchange, ...(Object.keys(headers).length && { headers }), text: JSON.stringify(body) }, true, flow);
       return exchange;
     };
     const json = (exchange: string, body: unknown, flow = false) => {
-      push({ ...base(), kind: "response", exchange, status: 200, headers: { "content-type": "application/json" } });
+      push({ ...base(), kind: "response", exchange, status: 200, headers: { "content-type": "application/json" }, emptyBody: false });
       push({ ...base(), kind: "message", direction: "s2c", stream: "body", method: "POST", exchange, text: JSON.stringify(body) }, true, flow);
       push({ ...base(), kind: "end", exchange });
     };
-    const sseOpen = (exchange: string) => push({ ...base(), kind: "response", exchange, status: 200, headers: { "content-type": "text/event-stream" } });
+    const sseOpen = (exchange: string) => push({ ...base(), kind: "response", exchange, status: 200, headers: { "content-type": "text/event-stream" }, emptyBody: false });
     const sse = (exchange: string, body: unknown, flow = false) => push({ ...base(), kind: "message", direction: "s2c", stream: "post-sse", method: "POST", exchange, text: JSON.stringify(body) }, true, flow);
     const end = (exchange: string) => push({ ...base(), kind: "end", exchange });
     const accepted = (body: unknown, headers: Record<string, string>, flow = false) => {
@@ -66,7 +66,7 @@ export function realShapedCorpus(targetMessages: number): { records: CaptureReco
 
     if (!modern) {
       const x = post({ jsonrpc: "2.0", id: id++, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: { elicitation: { form: {} } }, clientInfo: { name: phrase(1), version: "1.0" } } }, {});
-      push({ ...base(), kind: "response", exchange: x, status: 200, headers: { "content-type": "application/json", "mcp-session-id": sid } });
+      push({ ...base(), kind: "response", exchange: x, status: 200, headers: { "content-type": "application/json", "mcp-session-id": sid }, emptyBody: false });
       push({ ...base(), kind: "message", direction: "s2c", stream: "body", method: "POST", exchange: x, text: JSON.stringify({ jsonrpc: "2.0", id: id - 1, result: { protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: phrase(1), version: "1.0" } } }) }, true);
       push({ ...base(), kind: "end", exchange: x });
       accepted({ jsonrpc: "2.0", method: "notifications/initialized" }, legacy);

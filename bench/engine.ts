@@ -121,8 +121,12 @@ for (const c of corpora) {
 // file and parses the HAR and every message in it (bench/harRead.mjs), and nothing else. Whole processes, alternated.
 if (CLI_RUNS > 0) {
   const har = join(tmpdir(), `mcp-elicit-bench-${process.pid}.har`);
-  writeFileSync(har, exportHar(real.records));
+  const harText = exportHar(real.records);
+  writeFileSync(har, harText);
   const size = readFileSync(har).length;
+  // As a browser writes it: every exchange an entry (the corpus's records are shaped as the tap makes them).
+  const { log } = JSON.parse(harText) as { log: { entries: unknown[]; _mcpRecords?: unknown[] } };
+  const held = `${log.entries.length} entries, ${log._mcpRecords?.length ?? 0} records in log._mcpRecords`;
   /** User + system CPU of one process, in ms (bash's `times`: the shell's children). */
   const processCpu = (args: string[]): number => {
     const r = spawnSync("bash", ["-c", '"$@" > /dev/null; status=$?; times; exit $status', "bash", process.execPath, ...args], { encoding: "utf8" });
@@ -147,7 +151,7 @@ if (CLI_RUNS > 0) {
   rmSync(har, { force: true });
   const paired = runs.cli.map((x, i) => x / runs.reader[i]!);
   const r = median(paired);
-  console.log(`\nCLI, ${CLI_RUNS} alternated pairs of whole processes after a warm-up pair, on a ${(size / 2 ** 20).toFixed(0)} MB HAR of the real-shaped corpus:`);
+  console.log(`\nCLI, ${CLI_RUNS} alternated pairs of whole processes after a warm-up pair, on a ${(size / 2 ** 20).toFixed(0)} MB HAR of the real-shaped corpus (${held}):`);
   console.log(`  mcp-elicit lint             ${summary(runs.cli, 0, " ms CPU")}`);
   console.log(`  read + parse (harRead.mjs)  ${summary(runs.reader, 0, " ms CPU")}`);
   console.log(`  CLI / read + parse          ${summary(paired, 2, "×")} — target ≤ 2.5× ${r <= 2.5 ? "met" : "NOT met"}`);
