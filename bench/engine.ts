@@ -1,7 +1,8 @@
 // `npm run bench`: engine throughput over ≥100k mixed messages of both eras, measured side by side in one
 // process against (i) bare JSON.parse of the same texts and (ii) the official SDK's JSON-RPC message schema, on two
-// corpora; then the CLI as a user runs it, `mcp-elicit lint` on a HAR of the real-shaped corpus, against a process
-// that only reads and parses that HAR.
+// corpora; then the CLI as a user runs it, `mcp-elicit lint`, against a process that only reads and parses the same
+// HAR (bench/harRead.mjs), on two HARs of real-shaped traffic: the corpus exported (MCP traffic alone), and the same
+// mix as Chromium records it beside the page's own requests (bench/harCorpus.ts).
 // Method (../shared/benchmarking.md, "Engine and CLI"): process.cpuUsage() around each phase, the phases
 // interleaved in a shuffled order per iteration after a warm-up, medians of per-iteration ratios. JSON.parse
 // runs twice per iteration (A and A'): their ratio is the noise floor of this machine, printed with the results.
@@ -16,6 +17,7 @@ import { importJsonl } from "../src/capture/jsonl.ts";
 import type { CaptureRecord } from "../src/capture/record.ts";
 import { createEngine } from "../src/engine/index.ts";
 import { realShapedCorpus } from "./corpus.ts";
+import { writeRealShapedHar } from "./harCorpus.ts";
 
 const TARGET_MESSAGES = Number(process.env.BENCH_MESSAGES ?? 100_000);
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 15);
@@ -120,13 +122,6 @@ for (const c of corpora) {
 // The CLI as a user runs it: `mcp-elicit lint` on a HAR of the real-shaped corpus, against a process that reads the
 // file and parses the HAR and every message in it (bench/harRead.mjs), and nothing else. Whole processes, alternated.
 if (CLI_RUNS > 0) {
-  const har = join(tmpdir(), `mcp-elicit-bench-${process.pid}.har`);
-  const harText = exportHar(real.records);
-  writeFileSync(har, harText);
-  const size = readFileSync(har).length;
-  // As a browser writes it: every exchange an entry (the corpus's records are shaped as the tap makes them).
-  const { log } = JSON.parse(harText) as { log: { entries: unknown[]; _mcpRecords?: unknown[] } };
-  const held = `${log.entries.length} entries, ${log._mcpRecords?.length ?? 0} records in log._mcpRecords`;
   /** User + system CPU of one process, in ms (bash's `times`: the shell's children). */
   const processCpu = (args: string[]): number => {
     const r = spawnSync("bash", ["-c", '"$@" > /dev/null; status=$?; times; exit $status', "bash", process.execPath, ...args], { encoding: "utf8" });
@@ -136,24 +131,42 @@ if (CLI_RUNS > 0) {
     if (!m || r.status === null || r.status > 1) throw new Error(`${args.join(" ")} failed (${r.status}): ${r.stderr}`);
     return (Number(m[1]) * 60 + Number(m[2]) + Number(m[3]) * 60 + Number(m[4])) * 1000;
   };
-  const cli = ["dist/cli/mcp-elicit.js", "lint", har];
-  const reader = ["bench/harRead.mjs", har];
-  const read = spawnSync(process.execPath, reader, { encoding: "utf8" });
-  if (Number(read.stdout) !== realTexts.length) throw new Error(`bench/harRead.mjs found ${read.stdout.trim()} messages in the HAR, not ${realTexts.length}`);
-  const runs = { cli: [] as number[], reader: [] as number[] };
-  for (let i = 0; i <= CLI_RUNS; i++) {
-    const order = i % 2 ? (["reader", "cli"] as const) : (["cli", "reader"] as const);
-    for (const k of order) {
-      const ms = processCpu(k === "cli" ? cli : reader);
-      if (i > 0) runs[k].push(ms);
+  /** The CLI against the plain reader on one HAR file, alternated. */
+  const measure = (har: string, what: string, messages: number, others = false): void => {
+    const size = readFileSync(har).length;
+    const cli = ["dist/cli/mcp-elicit.js", "lint", har];
+    const reader = ["bench/harRead.mjs", har];
+    const read = spawnSync(process.execPath, reader, { encoding: "utf8" });
+    // `others`: the page's own JSON (metadata documents, API answers) is parsed too.
+    const parsed = Number(read.stdout);
+    if (others ? !(parsed >= messages) : parsed !== messages) throw new Error(`bench/harRead.mjs parsed ${read.stdout.trim()} JSON texts in ${what}, not ${others ? "at least " : ""}${messages}`);
+    const runs = { cli: [] as number[], reader: [] as number[] };
+    for (let i = 0; i <= CLI_RUNS; i++) {
+      const order = i % 2 ? (["reader", "cli"] as const) : (["cli", "reader"] as const);
+      for (const k of order) {
+        const ms = processCpu(k === "cli" ? cli : reader);
+        if (i > 0) runs[k].push(ms);
+      }
     }
+    const paired = runs.cli.map((x, i) => x / runs.reader[i]!);
+    const r = median(paired);
+    console.log(`\nCLI, ${CLI_RUNS} alternated pairs of whole processes after a warm-up pair, on ${what} (${(size / 2 ** 20).toFixed(0)} MB):`);
+    console.log(`  mcp-elicit lint             ${summary(runs.cli, 0, " ms CPU")}`);
+    console.log(`  read + parse (harRead.mjs)  ${summary(runs.reader, 0, " ms CPU")}`);
+    console.log(`  CLI / read + parse          ${summary(paired, 2, "×")} — target ≤ 2.5× ${r <= 2.5 ? "met" : "NOT met"}`);
+  };
+  const har = join(tmpdir(), `mcp-elicit-bench-${process.pid}.har`);
+  try {
+    // The corpus's records exported (the tap shapes them, so every exchange is an entry): the MCP traffic alone.
+    const harText = exportHar(real.records);
+    writeFileSync(har, harText);
+    const { log } = JSON.parse(harText) as { log: { entries: unknown[]; _mcpRecords?: unknown[] } };
+    measure(har, `the real-shaped corpus as a HAR (${log.entries.length} entries, ${log._mcpRecords?.length ?? 0} records in log._mcpRecords)`, realTexts.length);
+    // The same mix as Chromium records it (bench/harCorpus.ts): the page's own requests and Chromium's headers beside it.
+    const chromium = writeRealShapedHar(har, harText.length);
+    measure(har, `a Chromium-shaped HAR of that mix (bench/harCorpus.ts: ${chromium.entries} entries, ${chromium.sessions} sessions)`, chromium.messages, true);
+  } finally {
+    rmSync(har, { force: true });
   }
-  rmSync(har, { force: true });
-  const paired = runs.cli.map((x, i) => x / runs.reader[i]!);
-  const r = median(paired);
-  console.log(`\nCLI, ${CLI_RUNS} alternated pairs of whole processes after a warm-up pair, on a ${(size / 2 ** 20).toFixed(0)} MB HAR of the real-shaped corpus (${held}):`);
-  console.log(`  mcp-elicit lint             ${summary(runs.cli, 0, " ms CPU")}`);
-  console.log(`  read + parse (harRead.mjs)  ${summary(runs.reader, 0, " ms CPU")}`);
-  console.log(`  CLI / read + parse          ${summary(paired, 2, "×")} — target ≤ 2.5× ${r <= 2.5 ? "met" : "NOT met"}`);
 }
 if (sink < 0) console.log(sink);
