@@ -21,7 +21,7 @@ import { importJsonl } from "../../src/capture/jsonl.ts";
 import type { CaptureRecord } from "../../src/capture/record.ts";
 import { createEngine, type Flow } from "../../src/engine/index.ts";
 import { writeRealShapedHar } from "../harCorpus.ts";
-import { watchExtensionMemory } from "./procMem.ts";
+import { chromiumProcesses, watchExtensionMemory } from "./procMem.ts";
 
 const MB = 2 ** 20;
 const size = Number(process.env.BENCH_HAR_MB ?? 200);
@@ -98,13 +98,21 @@ async function once(file: string, expected: Analysis, scratch: string): Promise<
     const importMs = Date.now() - t0;
     const marks = await page.evaluate(() => Object.fromEntries(performance.getEntriesByType("mark").map((m) => [m.name, m.startTime])));
     const imported = memory.peak();
+    // The panel's live JS heap once the import is over (the import worker has ended), after a forced GC.
+    const cdp = await context.newCDPSession(page);
+    await cdp.send("HeapProfiler.collectGarbage");
+    const liveHeap = (await cdp.send("Runtime.getHeapUsage")).usedSize;
+    const settled = memory.sample();
     const shownRecords = await recordCount(page);
     const flows = (await page.getByRole("heading", { level: 2, name: /^Flows/ }).textContent()) ?? "";
     console.log(
       `  import: ${done ? "done" : "FAILED"} in ${(importMs / 1000).toFixed(1)} s (first rows ${(marks["mcp:first-rows"]! - marks["mcp:import-start"]!).toFixed(0)} ms); panel shows ${shownRecords} records, ${flows} ` +
         `(${shownRecords === expected.records && flows === `Flows (${expected.flows.length})` ? "= the CLI's importer" : `✗ expected ${expected.records} records, Flows (${expected.flows.length})`})`,
     );
-    console.log(`  extension process: idle ${mib(idle.sum)}; peak during import ${mib(imported.sum)} summed RSS (${imported.processes} process${imported.processes === 1 ? "" : "es"}, high-water marks ${mib(imported.hwm)})`);
+    console.log(
+      `  extension process: idle ${mib(idle.sum)}; peak during import ${mib(imported.sum)} summed RSS (${imported.processes} process${imported.processes === 1 ? "" : "es"}, high-water marks ${mib(imported.hwm)}); ` +
+        `after it ${mib(settled)}, the panel's live JS heap ${mib(liveHeap)}`,
+    );
     for (const format of ["jsonl", "har"] as const) {
       memory.reset();
       const t1 = Date.now();
@@ -114,8 +122,9 @@ async function once(file: string, expected: Analysis, scratch: string): Promise<
       await (await download).saveAs(saved);
       const exportMs = Date.now() - t1;
       const peak = memory.peak();
+      const browserRss = chromiumProcesses(profile).find((p) => p.type === "browser")?.rss ?? 0;
       const back = format === "har" ? await harFile(saved) : await jsonlFile(saved);
-      console.log(`  Export ${format.toUpperCase()}: ${mib(statSync(saved).size)} in ${(exportMs / 1000).toFixed(1)} s, peak ${mib(peak.sum)} summed RSS (high-water marks ${mib(peak.hwm)}); re-imported: ${same(expected, back)}`);
+      console.log(`  Export ${format.toUpperCase()}: ${mib(statSync(saved).size)} in ${(exportMs / 1000).toFixed(1)} s, peak ${mib(peak.sum)} summed RSS (high-water marks ${mib(peak.hwm)}; the browser process, which holds the Blob, ${mib(browserRss)}); re-imported: ${same(expected, back)}`);
       await rm(saved, { force: true });
     }
     if (errors.length) console.log(`  page errors: ${errors.join("; ")}`);

@@ -139,11 +139,14 @@ function harResponse(response: ResponseRecord | undefined, headers: { name: stri
 
 const harTimings = (start: number, headAt: number, endAt: number): Json => ({ blocked: -1, dns: -1, connect: -1, ssl: -1, send: 0, wait: headAt - start, receive: endAt - headAt });
 
+const LINE_BREAK = /[\r\n]/;
 /** One SSE event (HTML § 9.2.6): `data:` per line, so a text with line breaks reads back joined by "\n". */
 function sseEvent(m: MessageRecord): string {
   let out = "";
   if (m.eventId !== undefined) out += `id: ${m.eventId}\n`;
   if (m.event !== undefined) out += `event: ${m.event}\n`;
+  // Most texts are one line (JSON.stringify writes none of its own).
+  if (!LINE_BREAK.test(m.text)) return `${out}data: ${m.text}\n\n`;
   for (const line of m.text.split(/\r\n|\r|\n/)) out += `data: ${line}\n`;
   return `${out}\n`;
 }
