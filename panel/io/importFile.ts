@@ -87,9 +87,11 @@ export type OnProgress = (progress: ImportProgress) => void | Promise<void>;
 export async function importFile(file: ImportSource, onProgress: OnProgress, options: ImportOptions = {}): Promise<ImportResult> {
   const stepMs = options.stepMs ?? STEP_MS;
   const read = { bytes: 0 };
+  /** Bytes of the file read (JSONL), or handed to the importer (HAR, read ahead of it by a piece). */
+  let bytes = (): number => read.bytes;
   const size = file.size ?? 0;
   const feed = createFeeder((changes, done, restart) => {
-    const step: ImportProgress = { changes, records: feed.records(), bytes: read.bytes, size: Math.max(size, read.bytes), done };
+    const step: ImportProgress = { changes, records: feed.records(), bytes: bytes(), size: Math.max(size, bytes()), done };
     const total = feed.total();
     if (total !== undefined) step.total = total;
     if (restart) step.restart = true;
@@ -101,7 +103,9 @@ export async function importFile(file: ImportSource, onProgress: OnProgress, opt
   const head = await readHead(fileBytes(file, read), 4096);
   const format = detectFormat(head.text, file.name);
   if (format === "har") {
-    const problems = await importHarProgressively(head.all, file.name, feed, { rules, stepMs, signal });
+    let imported = 0;
+    bytes = () => imported;
+    const problems = await importHarProgressively(head.all, file.name, feed, { rules, stepMs, signal, onBytes: (n) => (imported = n) });
     feed.problems.push(...problems);
     return { format, ...(await feed.finish()), problems: feed.problems, whole: false };
   }
@@ -147,7 +151,12 @@ export async function importFile(file: ImportSource, onProgress: OnProgress, opt
  * importer holds a capture of up to 16 MB of records whole and settles it at its end (harWindow.ts), so a smaller
  * file's records come once it is read; a larger one's while it is read. Returns the importer's problems.
  */
-async function importHarProgressively(bytes: AsyncIterable<Uint8Array>, name: string, feed: Feeder, options: { rules: readonly DecodeRule[]; stepMs: number; signal: AbortSignal | undefined }): Promise<Problem[]> {
+async function importHarProgressively(
+  bytes: AsyncIterable<Uint8Array>,
+  name: string,
+  feed: Feeder,
+  options: { rules: readonly DecodeRule[]; stepMs: number; signal: AbortSignal | undefined; onBytes(bytes: number): void },
+): Promise<Problem[]> {
   let queue: CaptureRecord[] = [];
   let stepStart = performance.now();
   const step = async (): Promise<void> => {
@@ -179,6 +188,7 @@ async function importHarProgressively(bytes: AsyncIterable<Uint8Array>, name: st
   const result = await importHarStream(pieces(), name, {
     rules: options.rules,
     ...(options.signal && { signal: options.signal }),
+    onProgress: options.onBytes,
     onRecords(records) {
       for (const r of records) queue.push(r);
     },
@@ -220,6 +230,7 @@ async function importJsonlProgressively(rest: AsyncGenerator<string>, name: stri
       // The first rows go out at once; then a step every stepMs.
       if (!feed.shown() || performance.now() - stepStart >= stepMs) {
         await feed.flush();
+        signal?.throwIfAborted();
         stepStart = performance.now();
       }
     }

@@ -41,6 +41,8 @@ export function* harParts(records: readonly CaptureRecord[], options: HarExportO
     latest = record.time;
     return record;
   });
+  // Not held from here on (a caller that passes copies, as the panel's redacted export does, lets them go).
+  records = [];
   const groups = new Map<string, number[]>();
   /** Capture positions of the records that travel as records (`log._mcpRecords`), whatever the entries. */
   const loose: number[] = [];
