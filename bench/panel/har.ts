@@ -9,8 +9,10 @@
 // counted (they hold no capture). One fresh browser and profile per run.
 //
 // BENCH_HAR_MB: the file's size in MiB (default 200). BENCH_RUNS: runs (default 1). BENCH_EXT: another built
-// extension folder (default dist/chrome). The files are written to the system's temporary directory and deleted.
-import { createReadStream, readFileSync, statSync } from "node:fs";
+// extension folder (default dist/chrome). BENCH_HAR_SHAPE=demo: instead of bench/harCorpus.ts (whose MCP messages
+// are a small part of the file, beside the page's own resources), copies of the demo's real SDK traffic written by
+// exportHar, MCP from end to end (bench/panel/capture.ts). The files are written to the system's temporary directory and deleted.
+import { closeSync, createReadStream, openSync, readFileSync, statSync, writeSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -20,7 +22,9 @@ import { importHarStream } from "../../src/capture/harStream.ts";
 import { importJsonl } from "../../src/capture/jsonl.ts";
 import type { CaptureRecord } from "../../src/capture/record.ts";
 import { createEngine, type Flow } from "../../src/engine/index.ts";
+import { harParts } from "../../src/capture/harExport.ts";
 import { writeRealShapedHar } from "../harCorpus.ts";
+import { replicateDemo } from "./capture.ts";
 import { chromiumProcesses, watchExtensionMemory } from "./procMem.ts";
 
 const MB = 2 ** 20;
@@ -84,6 +88,8 @@ async function once(file: string, expected: Analysis, scratch: string): Promise<
     const page = await context.newPage();
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(String(e)));
+    page.on("crash", () => console.log(`  the panel's renderer crashed (${new Date().toISOString()})`));
+    context.on("close", () => console.log(`  the browser closed (${new Date().toISOString()})`));
     await page.setViewportSize({ width: 1400, height: 900 });
     await page.goto(`chrome-extension://${id}/panel.html`);
     await page.getByText("Import…", { exact: true }).hover();
@@ -138,10 +144,24 @@ async function once(file: string, expected: Analysis, scratch: string): Promise<
   }
 }
 
+/** A HAR of about `bytes` of the demo's traffic copied (36 MiB per 30,000 messages), written part by part. */
+function writeDemoHar(path: string, bytes: number): { bytes: number; entries: number } {
+  const { records } = replicateDemo(Math.round((bytes / (36 * MB)) * 30_000));
+  const fd = openSync(path, "w");
+  let written = 0;
+  try {
+    for (const part of harParts(records)) written += writeSync(fd, part);
+  } finally {
+    closeSync(fd);
+  }
+  return { bytes: statSync(path).size, entries: new Set(records.map((r) => r.exchange)).size };
+}
+
 const scratch = await mkdtemp(join(tmpdir(), "mcp-bench-panel-har-data-"));
 try {
   const file = join(scratch, "capture.har");
-  const corpus = writeRealShapedHar(file, size * MB);
+  const demoShaped = process.env.BENCH_HAR_SHAPE === "demo";
+  const corpus = demoShaped ? writeDemoHar(file, size * MB) : writeRealShapedHar(file, size * MB);
   const expected = await harFile(file);
   console.log(
     `panel HAR bench: ${mib(corpus.bytes)} HAR (${corpus.bytes.toLocaleString("en")} bytes, bench/harCorpus.ts), ${corpus.entries.toLocaleString("en")} entries, ` +
