@@ -164,7 +164,7 @@ try {
   const corpus = demoShaped ? writeDemoHar(file, size * MB) : writeRealShapedHar(file, size * MB);
   const expected = await harFile(file);
   console.log(
-    `panel HAR bench: ${mib(corpus.bytes)} HAR (${corpus.bytes.toLocaleString("en")} bytes, bench/harCorpus.ts), ${corpus.entries.toLocaleString("en")} entries, ` +
+    `panel HAR bench: ${mib(corpus.bytes)} HAR (${corpus.bytes.toLocaleString("en")} bytes, ${demoShaped ? "copies of the demo's traffic" : "bench/harCorpus.ts"}), ${corpus.entries.toLocaleString("en")} entries, ` +
       `${expected.records.toLocaleString("en")} records, ${expected.flows.length.toLocaleString("en")} flows, ${expected.findings} findings (the CLI's importer and engine); extension ${dir}`,
   );
   for (let i = 0; i < runs; i++) {
