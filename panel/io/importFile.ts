@@ -1,16 +1,21 @@
 import { createUnwrapper, type DecodeRule } from "../../src/capture/envelopes/index.ts";
-import { detectFormat, importCapture } from "../../src/capture/import.ts";
+import { importHarStream } from "../../src/capture/harStream.ts";
+import { detectFormat } from "../../src/capture/import.ts";
 import { importJsonl } from "../../src/capture/jsonl.ts";
 import type { CaptureRecord } from "../../src/capture/record.ts";
-import { createEngine, type Finding, type Flow, type Problem } from "../../src/engine/index.ts";
+import type { Problem } from "../../src/engine/index.ts";
 import type { Changes } from "../state/store.ts";
+import { fileBytes, readHead, textOf, type ImportSource } from "./fileRead.ts";
+import { createFeeder, type Feeder } from "./importFeed.ts";
+
+export type { ImportSource };
 
 /** How far an import is: records analysed, bytes of the file read, its size, and its record count once known. */
 export interface ImportCounts {
   records: number;
   bytes: number;
   size: number;
-  /** Records in the file: known once a file read whole has been imported (HAR, or JSONL imported again whole). */
+  /** Records in the file: known once a HAR is read to its end, or a JSONL file imported again whole. */
   total?: number;
 }
 
@@ -34,9 +39,6 @@ export interface ImportResult {
   whole: boolean;
 }
 
-/** A file as the import worker gets it: a File (a Blob with a name); tests may pass only its text. */
-export type ImportSource = { name: string; size?: number; stream?(): ReadableStream<Uint8Array>; text(): Promise<string> };
-
 /** Analysis time between two progress steps (the first step goes out as soon as there are rows to show). */
 const STEP_MS = 40;
 
@@ -45,10 +47,15 @@ export type ImportOptions = {
   rules?: readonly DecodeRule[];
   /** Analysis time between two steps, in ms (STEP_MS); 0 makes a step of every piece, as tests of the step flow need. */
   stepMs?: number;
+  /** Stops the import between two pieces: importFile rejects with the signal's reason. */
+  signal?: AbortSignal;
 };
 /** Text handed to the importer at once (whole lines, about this many characters); less until the first rows show. */
 const PIECE = 64 * 1024;
 const FIRST_PIECE = 16 * 1024;
+/** Bytes of a HAR handed to its importer at once (a stream's chunk can be megabytes), and records to the engine. */
+const HAR_PIECE = 256 * 1024;
+const SLICE = 500;
 
 /** Every `"seq":` that is a member name (one inside a string is always preceded by a backslash). */
 const SEQ_MEMBER = /(?<!\\)"seq"\s*:/g;
@@ -58,29 +65,6 @@ const count = (re: RegExp, text: string): number => {
   while (re.exec(text)) n++;
   return n;
 };
-
-/** A file's text as it is read, counting the bytes read (the first lines are in hand after one disk read). */
-async function* textChunks(file: ImportSource, read: { bytes: number }): AsyncGenerator<string> {
-  read.bytes = 0;
-  if (typeof file.stream === "function") {
-    const reader = file.stream().getReader();
-    // Decoded as TextDecoderStream would (UTF-8, a BOM dropped, bad bytes replaced), with the bytes counted.
-    const decoder = new TextDecoder();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      read.bytes += value.byteLength;
-      const text = decoder.decode(value, { stream: true });
-      if (text) yield text;
-    }
-    const tail = decoder.decode();
-    if (tail) yield tail;
-    return;
-  }
-  const text = await file.text();
-  read.bytes = file.size ?? text.length;
-  for (let at = 0; at < text.length; at += PIECE) yield text.slice(at, at + PIECE);
-}
 
 /**
  * What hears each step. It may return a promise: the import then waits for it before going on (the import worker
@@ -96,45 +80,47 @@ export type OnProgress = (progress: ImportProgress) => void | Promise<void>;
  * JSONL is read piece by piece (whole lines) with the canonical importer (src/capture/jsonl.ts). That equals
  * importing it whole exactly when every record carries its seq in increasing order and no line is bad; when a
  * piece shows otherwise (a problem, a record without seq, a seq going backwards), the file is imported again
- * whole (a step with `restart`), so flows, findings and problems are always those of `mcp-elicit lint`. HAR is one
- * JSON document: read whole, then analysed in steps. Both go through the envelope stage with the decode rules given
+ * whole (a step with `restart`), so flows, findings and problems are always those of `mcp-elicit lint`. HAR goes
+ * through the CLI's streaming importer (importHarProgressively, below), never read whole. Both go through the envelope stage with the decode rules given
  * (the extension worker's, so a file reads as the tab would), as `mcp-elicit lint --decode` does.
  */
 export async function importFile(file: ImportSource, onProgress: OnProgress, options: ImportOptions = {}): Promise<ImportResult> {
   const stepMs = options.stepMs ?? STEP_MS;
   const read = { bytes: 0 };
+  /** Bytes of the file read (JSONL), or handed to the importer (HAR, read ahead of it by a piece). */
+  let bytes = (): number => read.bytes;
   const size = file.size ?? 0;
   const feed = createFeeder((changes, done, restart) => {
-    const step: ImportProgress = { changes, records: feed.records(), bytes: read.bytes, size: Math.max(size, read.bytes), done };
+    const step: ImportProgress = { changes, records: feed.records(), bytes: bytes(), size: Math.max(size, bytes()), done };
     const total = feed.total();
     if (total !== undefined) step.total = total;
     if (restart) step.restart = true;
     return onProgress(step);
   });
-  // Not `for await … break`: leaving that loop would close the generator.
-  let chunks = textChunks(file, read);
-  const pieces: string[] = [];
-  let head = "";
-  while (head.length < 4096) {
-    const next = await chunks.next();
-    if (next.done) break;
-    pieces.push(next.value);
-    head += next.value;
-  }
-  const format = detectFormat(head, file.name);
-
   const rules = options.rules ?? [];
-  if (format === "jsonl") {
-    if (await importJsonlProgressively(pieces, chunks, file.name, feed, rules, stepMs)) return { format, ...(await feed.finish()), problems: feed.problems, whole: false };
-    // Read again rather than keep every chunk in memory for this rare case.
-    await chunks.return(undefined);
-    feed.restart();
-    pieces.length = 0;
-    chunks = textChunks(file, read);
+  const { signal } = options;
+  signal?.throwIfAborted();
+  const head = await readHead(fileBytes(file, read), 4096);
+  const format = detectFormat(head.text, file.name);
+  if (format === "har") {
+    let imported = 0;
+    bytes = () => imported;
+    const problems = await importHarProgressively(head.all, file.name, feed, { rules, stepMs, signal, onBytes: (n) => (imported = n) });
+    feed.problems.push(...problems);
+    return { format, ...(await feed.finish()), problems: feed.problems, whole: false };
   }
-  // Read whole first: steps with no changes say how much is read.
+
+  // Not `for await … break`: leaving that loop would close the generator.
+  const chunks = textOf(head.all);
+  if (await importJsonlProgressively(chunks, file.name, feed, rules, stepMs, signal)) return { format, ...(await feed.finish()), problems: feed.problems, whole: false };
+  // Read again rather than keep every chunk in memory for this rare case, and whole: steps with no changes say how
+  // much is read.
+  await chunks.return(undefined);
+  feed.restart();
+  const pieces: string[] = [];
   let stepStart = performance.now();
-  for await (const chunk of chunks) {
+  for await (const chunk of textOf(fileBytes(file, read))) {
+    signal?.throwIfAborted();
     pieces.push(chunk);
     if (performance.now() - stepStart >= stepMs) {
       await feed.flush();
@@ -143,22 +129,78 @@ export async function importFile(file: ImportSource, onProgress: OnProgress, opt
   }
   const text = pieces.join("");
   pieces.length = 0;
-  const whole = importCapture(text, file.name, { rules });
+  const whole = importJsonl(text, file.name, { rules });
   feed.problems.push(...whole.problems);
   feed.known(whole.records.length);
   stepStart = performance.now();
   for (let i = 0; i < whole.records.length; ) {
-    feed.push(whole.records.slice(i, (i += 500)));
+    signal?.throwIfAborted();
+    feed.push(whole.records.slice(i, (i += SLICE)));
     if (!feed.shown() || performance.now() - stepStart >= stepMs) {
       await feed.flush();
       stepStart = performance.now();
     }
   }
-  return { format, ...(await feed.finish()), problems: feed.problems, whole: format === "jsonl" };
+  return { format, ...(await feed.finish()), problems: feed.problems, whole: true };
 }
 
-/** Imports whole lines as they arrive (`read`: the chunks read already); false when the file must be imported whole instead. */
-async function importJsonlProgressively(read: string[], rest: AsyncGenerator<string>, name: string, feed: Feeder, rules: readonly DecodeRule[], stepMs: number): Promise<boolean> {
+/**
+ * A HAR through the streaming importer (src/capture/harStream.ts, as `mcp-elicit lint` reads one): the file's bytes
+ * go in a piece at a time and are never held whole; the records it hands on go through the engine a slice at a
+ * time while the file is still read. A step goes out every stepMs, and at once when the first rows are ready. The
+ * importer holds a capture of up to 16 MB of records whole and settles it at its end (harWindow.ts), so a smaller
+ * file's records come once it is read; a larger one's while it is read. Returns the importer's problems.
+ */
+async function importHarProgressively(
+  bytes: AsyncIterable<Uint8Array>,
+  name: string,
+  feed: Feeder,
+  options: { rules: readonly DecodeRule[]; stepMs: number; signal: AbortSignal | undefined; onBytes(bytes: number): void },
+): Promise<Problem[]> {
+  let queue: CaptureRecord[] = [];
+  let stepStart = performance.now();
+  const step = async (): Promise<void> => {
+    if ((!feed.shown() && feed.pending()) || performance.now() - stepStart >= options.stepMs) {
+      await feed.flush();
+      stepStart = performance.now();
+    }
+  };
+  /** The records handed on so far, through the engine a slice at a time. */
+  const drain = async (): Promise<void> => {
+    const records = queue;
+    queue = [];
+    for (let i = 0; i < records.length; ) {
+      options.signal?.throwIfAborted();
+      feed.push(records.slice(i, (i += SLICE)));
+      await step();
+    }
+  };
+  // The importer asks for the next piece once it has read the last: the engine and the steps run in between.
+  async function* pieces(): AsyncGenerator<Uint8Array> {
+    for await (const piece of bytes) {
+      for (let at = 0; at < piece.byteLength; at += HAR_PIECE) {
+        yield piece.byteLength <= HAR_PIECE ? piece : piece.subarray(at, at + HAR_PIECE);
+        await drain();
+        await step();
+      }
+    }
+  }
+  const result = await importHarStream(pieces(), name, {
+    rules: options.rules,
+    ...(options.signal && { signal: options.signal }),
+    onProgress: options.onBytes,
+    onRecords(records) {
+      for (const r of records) queue.push(r);
+    },
+  });
+  // The rest (all of a capture held whole) once the file is read: its record count is known.
+  feed.known(result.records);
+  await drain();
+  return result.problems;
+}
+
+/** Imports whole lines as they arrive; false when the file must be imported whole instead. */
+async function importJsonlProgressively(rest: AsyncGenerator<string>, name: string, feed: Feeder, rules: readonly DecodeRule[], stepMs: number, signal: AbortSignal | undefined): Promise<boolean> {
   // One envelope stage across the pieces: an Inspector v2 connect names the upstream of later sends.
   const unwrapper = createUnwrapper({ rules });
   let lastSeq = -1;
@@ -188,84 +230,17 @@ async function importJsonlProgressively(read: string[], rest: AsyncGenerator<str
       // The first rows go out at once; then a step every stepMs.
       if (!feed.shown() || performance.now() - stepStart >= stepMs) {
         await feed.flush();
+        signal?.throwIfAborted();
         stepStart = performance.now();
       }
     }
     return true;
   };
-  for (const chunk of read.splice(0)) if (!(await take(chunk, false))) return false;
   for (;;) {
+    signal?.throwIfAborted();
     const next = await rest.next();
     if (next.done) break;
     if (!(await take(next.value, false))) return false;
   }
   return carry === "" || take("", true);
-}
-
-type Feeder = ReturnType<typeof createFeeder>;
-
-function createFeeder(step: (changes: Changes, done: boolean, restart: boolean) => void | Promise<void>) {
-  let engine = createEngine();
-  let flows = new Set<Flow>();
-  let findings: Finding[] = [];
-  let problems: Problem[] = [];
-  let records: CaptureRecord[] = [];
-  let analysed = 0;
-  let total: number | undefined;
-  let shown = false;
-  let restarting = false;
-  const importProblems: Problem[] = [];
-  /** Hands on what changed since the last step. */
-  const flush = (done = false): void | Promise<void> => {
-    if (flows.size > 0) shown = true;
-    const changes: Changes = { flows: [...flows], findings, problems, records };
-    const wasRestarting = restarting;
-    restarting = false;
-    flows = new Set();
-    findings = [];
-    problems = [];
-    records = [];
-    return step(changes, done, wasRestarting);
-  };
-  return {
-    problems: importProblems,
-    /** Records analysed so far. */
-    records: (): number => analysed,
-    /** Records in the file, once known. */
-    total: (): number | undefined => total,
-    known(records: number): void {
-      total = records;
-    },
-    /** Whether a step with rows (flows) went out. */
-    shown: (): boolean => shown,
-    push(batch: readonly CaptureRecord[]): void {
-      for (const record of batch) {
-        records.push(record);
-        analysed++;
-        const delta = engine.push(record);
-        for (const f of delta.flows) flows.add(f);
-        if (delta.findings.length) findings.push(...delta.findings);
-        if (delta.problems.length) problems.push(...delta.problems);
-      }
-    },
-    flush,
-    /** Starts again from nothing; the next step says so (`restart`). */
-    restart(): void {
-      engine = createEngine();
-      flows = new Set();
-      findings = [];
-      problems = [];
-      records = [];
-      analysed = 0;
-      total = undefined;
-      shown = false;
-      restarting = true;
-      importProblems.length = 0;
-    },
-    async finish(): Promise<{ records: number; flows: number; findings: number }> {
-      problems.unshift(...importProblems);
-      await flush(true);
-      return { records: analysed, flows: engine.flows().length, findings: engine.findings().length };
-    },
-  };
 }

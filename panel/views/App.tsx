@@ -102,7 +102,7 @@ export function App({ store, tabId, send }: AppProps) {
     const source = store.source.value;
     const base = source.kind === "file" ? source.name.replace(/\.(har|jsonl|ndjson|json)$/i, "") : `mcp-capture-tab${tabId ?? ""}`;
     const file = exportCapture(store.records(), format, unredacted, base);
-    download(file.name, file.text, file.type);
+    download(file.name, file.blob);
   };
   const onLive = () => {
     stopImport();

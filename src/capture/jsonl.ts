@@ -99,9 +99,14 @@ export function importJsonl(text: string, file: string, options: JsonlImportOpti
  */
 export function exportJsonl(records: readonly CaptureRecord[]): string {
   let out = "";
+  for (const line of jsonlParts(records)) out += line;
+  return out;
+}
+
+/** The JSONL of a capture as text parts, a line each (for a Blob: never one string); their join is exportJsonl's. */
+export function* jsonlParts(records: readonly CaptureRecord[]): Generator<string> {
   for (const record of records) {
     const parsed = CaptureRecord.safeParse(record);
-    out += `${JSON.stringify(parsed.success ? parsed.data : record)}\n`;
+    yield `${JSON.stringify(parsed.success ? parsed.data : record)}\n`;
   }
-  return out;
 }

@@ -13,7 +13,7 @@ for (const browser of ["chrome", "firefox"] as const) {
     const importer = readFileSync(`${dir}/importer.js`, "utf8");
     assert.ok(statSync(`${dir}/panel.js`).size < 450_000, `panel.js is ${statSync(`${dir}/panel.js`).size} bytes`);
     // minifySyntax keeps function names: these are the engine's, the correlator's and the importers' entries.
-    for (const name of ["createEngine", "createCorrelator", "importHar", "importJsonl", "createUnwrapper"]) {
+    for (const name of ["createEngine", "createCorrelator", "importHarStream", "importJsonl", "createUnwrapper"]) {
       assert.doesNotMatch(panel, new RegExp(`function ${name}\\b`), `${name} in panel.js`);
       assert.match(importer, new RegExp(`function ${name}\\b`), `${name} missing from importer.js`);
     }
