@@ -4,14 +4,7 @@ import { PANEL_PORT, PANEL_SOURCE, PROTOCOL_VERSION } from "../../src/shared/tag
 import { createFlowStore } from "../../panel/state/store.ts";
 
 /** In-memory runtime ports for the relay/worker/panel logic: messages are JSON-copied and delivered a task later. */
-export interface FakePort {
-  name: string;
-  sender?: { tab?: { id?: number }; url?: string };
-  postMessage(message: unknown): void;
-  disconnect(): void;
-  onMessage: { addListener(listener: (message: unknown) => void): void };
-  onDisconnect: { addListener(listener: () => void): void };
-}
+export type FakePort = HubPort;
 
 export function portPair(name: string, sender?: FakePort["sender"]): { client: FakePort; server: FakePort; alive(): boolean } {
   let alive = true;
