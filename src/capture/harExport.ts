@@ -1,4 +1,5 @@
 import { entryRecords } from "./harEntry.ts";
+import { MAX_SPAN } from "./harChecks.ts";
 import { createClock, type Clock } from "./harExportClock.ts";
 import { httpEntry, iso, webSocketEntry, type Json } from "./harExportEntry.ts";
 import { CaptureRecord } from "./record.ts";
@@ -120,6 +121,16 @@ function makeEntry(clock: Clock, clean: readonly CaptureRecord[], indexes: numbe
   const url = group.find((r) => r.url !== undefined)?.url;
   // importHar needs request.url; an exchange without one can only travel as records.
   if (url === undefined) return undefined;
+  // An entry's times may say at most MAX_SPAN (importHar refuses longer ones): an exchange whose records lie further
+  // apart (a record clamped to time 0 among records of today) can only travel as records. Half of it, for the
+  // milliseconds the clock adds.
+  let first = Infinity;
+  let last = -Infinity;
+  for (const r of group) {
+    first = Math.min(first, r.time);
+    last = Math.max(last, r.time);
+  }
+  if (last - first > MAX_SPAN / 2) return undefined;
   const made = group[0]!.transport === "websocket" ? webSocketEntry(group, indexes, url) : httpEntry(clock, group, indexes, url);
   // An exchange still open when exported (no end record: a stream the page had not closed) says so, and importHar
   // then adds no end to it.
