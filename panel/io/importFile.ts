@@ -5,7 +5,8 @@ import { importJsonl } from "../../src/capture/jsonl.ts";
 import type { CaptureRecord } from "../../src/capture/record.ts";
 import type { Problem } from "../../src/engine/index.ts";
 import type { Changes } from "../state/store.ts";
-import { fileBytes, readHead, textOf, type ImportSource } from "./fileRead.ts";
+import { readHead } from "../../src/capture/head.ts";
+import { fileBytes, textOf, type ImportSource } from "./fileRead.ts";
 import { createFeeder, type Feeder } from "./importFeed.ts";
 
 export type { ImportSource };

@@ -1,5 +1,6 @@
 import { constants } from "node:buffer";
 import { detectFormat, type CaptureFormat } from "../capture/import.ts";
+import { readHead } from "../capture/head.ts";
 import { importHarStream } from "../capture/harStream.ts";
 import { importJsonl } from "../capture/jsonl.ts";
 import type { DecodeRule } from "../capture/envelopes/index.ts";
@@ -21,22 +22,12 @@ export async function readCapture(
 ): Promise<{ format: CaptureFormat; problems: Problem[] }> {
   const pieces = input[Symbol.asyncIterator]();
   try {
-    const head: Uint8Array[] = [];
-    let size = 0;
-    while (size < HEAD) {
-      const next = await pieces.next();
-      if (next.done) break;
-      head.push(next.value);
-      size += next.value.length;
-    }
-    const format = detectFormat(decodeCapture(Buffer.concat(head.map((b) => Buffer.from(b.buffer, b.byteOffset, b.byteLength)))), file);
-    async function* all(): AsyncGenerator<Uint8Array> {
-      yield* head;
-      for (let next = await pieces.next(); !next.done; next = await pieces.next()) yield next.value;
-    }
-    if (format === "har") return { format, problems: (await importHarStream(all(), file, options)).problems };
+    const head = await readHead(pieces, HEAD);
+    const format = detectFormat(head.text, file);
+    if (format === "har") return { format, problems: (await importHarStream(head.all, file, options)).problems };
     const chunks: Buffer[] = [];
-    for await (const piece of all()) {
+    let size = 0;
+    for await (const piece of head.all) {
       size += piece.length;
       if (size > constants.MAX_STRING_LENGTH) throw new TooLarge(size);
       chunks.push(Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength));
