@@ -6,7 +6,8 @@
 // Method (../shared/benchmarking.md, "Engine and CLI"): process.cpuUsage() around each phase, the phases
 // interleaved in a shuffled order per iteration after a warm-up, medians of per-iteration ratios. JSON.parse
 // runs twice per iteration (A and A'): their ratio is the noise floor of this machine, printed with the results.
-// The CLI's whole processes run alternately after a warm-up pair; their CPU (user + system) is bash's `times`.
+// The CLI's whole processes (with its rules and with every rule off) and the plain reader run alternately after a
+// warm-up round; their CPU (user + system) is bash's `times`.
 import { spawnSync } from "node:child_process";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -16,6 +17,7 @@ import { exportHar } from "../src/capture/harExport.ts";
 import { importJsonl } from "../src/capture/jsonl.ts";
 import type { CaptureRecord } from "../src/capture/record.ts";
 import { createEngine } from "../src/engine/index.ts";
+import { rules } from "../src/engine/rules/index.ts";
 import { realShapedCorpus } from "./corpus.ts";
 import { writeRealShapedHar } from "./harCorpus.ts";
 
@@ -49,6 +51,8 @@ const corpora = [
   { name: "real-shaped", records: real.records, texts: realTexts },
 ] as const;
 
+/** Every rule id, for the engine that only parses and correlates. */
+const everyRule = rules.map((r) => r.id);
 let sink = 0;
 const phaseFns = (c: (typeof corpora)[number]) => ({
   "JSON.parse": () => {
@@ -62,6 +66,12 @@ const phaseFns = (c: (typeof corpora)[number]) => ({
   },
   engine: () => {
     const engine = createEngine();
+    for (const r of c.records) engine.push(r);
+    sink += engine.flows().length + engine.findings().length;
+  },
+  // The same engine with every rule off: only parsing and correlating, the floor that rules add to.
+  "engine, every rule off": () => {
+    const engine = createEngine({ disable: everyRule });
     for (const r of c.records) engine.push(r);
     sink += engine.flows().length + engine.findings().length;
   },
@@ -104,6 +114,7 @@ const rows: [string, (c: (typeof corpora)[number]) => string][] = [
   ...phaseNames.map((name): [string, (c: (typeof corpora)[number]) => string] => [`${name}, µs/message`, (c) => summary(times[`${c.name}\u0000${name}`]!.map((ms) => (ms * 1000) / c.texts.length), 2)]),
   ["A/A noise: JSON.parse / JSON.parse", (c) => summary(ratios(c.name, "JSON.parse (A/A)", "JSON.parse"), 2, "×")],
   ["engine / JSON.parse (target ≤ 2×)", (c) => summary(ratios(c.name, "engine", "JSON.parse"), 2, "×")],
+  ["engine, every rule off / JSON.parse", (c) => summary(ratios(c.name, "engine, every rule off", "JSON.parse"), 2, "×")],
   ["SDK schema / engine (target ≥ 3×)", (c) => summary(ratios(c.name, "SDK JSONRPCMessageSchema", "engine"), 2, "×")],
   // An engine must parse every message, so it can never cost less than JSON.parse: this is the best (ii) can be.
   ["ceiling of (ii): SDK schema / JSON.parse", (c) => summary(ratios(c.name, "SDK JSONRPCMessageSchema", "JSON.parse"), 2, "×")],
@@ -140,20 +151,24 @@ if (CLI_RUNS > 0) {
     // `others`: the page's own JSON (metadata documents, API answers) is parsed too.
     const parsed = Number(read.stdout);
     if (others ? !(parsed >= messages) : parsed !== messages) throw new Error(`bench/harRead.mjs parsed ${read.stdout.trim()} JSON texts in ${what}, not ${others ? "at least " : ""}${messages}`);
-    const runs = { cli: [] as number[], reader: [] as number[] };
+    // The CLI with every rule off: reading, importing, parsing and correlating, the floor that rules add to.
+    const off = [...cli, "--disable", everyRule.join(",")];
+    const runs = { cli: [] as number[], reader: [] as number[], off: [] as number[] };
     for (let i = 0; i <= CLI_RUNS; i++) {
-      const order = i % 2 ? (["reader", "cli"] as const) : (["cli", "reader"] as const);
+      const order = i % 2 ? (["reader", "off", "cli"] as const) : (["cli", "off", "reader"] as const);
       for (const k of order) {
-        const ms = processCpu(k === "cli" ? cli : reader);
+        const ms = processCpu(k === "cli" ? cli : k === "off" ? off : reader);
         if (i > 0) runs[k].push(ms);
       }
     }
     const paired = runs.cli.map((x, i) => x / runs.reader[i]!);
     const r = median(paired);
-    console.log(`\nCLI, ${CLI_RUNS} alternated pairs of whole processes after a warm-up pair, on ${what} (${(size / 2 ** 20).toFixed(0)} MB):`);
-    console.log(`  mcp-elicit lint             ${summary(runs.cli, 0, " ms CPU")}`);
-    console.log(`  read + parse (harRead.mjs)  ${summary(runs.reader, 0, " ms CPU")}`);
-    console.log(`  CLI / read + parse          ${summary(paired, 2, "×")} — target ≤ 2.5× ${r <= 2.5 ? "met" : "NOT met"}`);
+    console.log(`\nCLI, ${CLI_RUNS} alternated runs of whole processes after a warm-up, on ${what} (${(size / 2 ** 20).toFixed(0)} MB):`);
+    console.log(`  mcp-elicit lint                          ${summary(runs.cli, 0, " ms CPU")}`);
+    console.log(`  mcp-elicit lint, every rule off          ${summary(runs.off, 0, " ms CPU")}`);
+    console.log(`  read + parse (harRead.mjs)               ${summary(runs.reader, 0, " ms CPU")}`);
+    console.log(`  CLI / read + parse                       ${summary(paired, 2, "×")} — target ≤ 2.5× ${r <= 2.5 ? "met" : "NOT met"}`);
+    console.log(`  CLI, every rule off / read + parse       ${summary(runs.off.map((x, i) => x / runs.reader[i]!), 2, "×")}`);
   };
   const har = join(tmpdir(), `mcp-elicit-bench-${process.pid}.har`);
   try {
