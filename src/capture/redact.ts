@@ -55,26 +55,30 @@ export function redactRecords(records: readonly CaptureRecord[], options: Redact
     return p;
   };
   const redactId = (value: string): string => (redactText(value) === value ? value : numbered(value));
+  // Record after record names the same few URLs, clients, methods and header values: each distinct one is redacted
+  // once (message texts, which hardly repeat, are not remembered).
+  const url = once(redactUrl);
+  const short = once(redactText);
 
   return records.map((record, i) => {
     const out = { ...record };
     // The tap and the importers name exchanges themselves ("f12", "har:3"), but a file can say anything: numbered
     // like ids, so the exchanges stay apart.
     if (out.exchange !== undefined) out.exchange = redactId(out.exchange);
-    if (out.url !== undefined) out.url = redactUrl(out.url);
-    if (out.client !== undefined) out.client = redactUrl(out.client);
+    if (out.url !== undefined) out.url = url(out.url);
+    if (out.client !== undefined) out.client = url(out.client);
     if (out.kind === "end") {
       if (out.error !== undefined) out.error = redactText(out.error);
       return out;
     }
     if (out.kind === "page-request") {
-      out.method = redactText(out.method);
+      out.method = short(out.method);
       if (out.metadata) {
         const m = { ...out.metadata };
-        if (m.resource !== undefined) m.resource = redactUrl(m.resource);
-        if (m.issuer !== undefined) m.issuer = redactUrl(m.issuer);
-        if (m.authorizationEndpoint !== undefined) m.authorizationEndpoint = redactUrl(m.authorizationEndpoint);
-        if (m.authorizationServers !== undefined) m.authorizationServers = m.authorizationServers.map(redactUrl);
+        if (m.resource !== undefined) m.resource = url(m.resource);
+        if (m.issuer !== undefined) m.issuer = url(m.issuer);
+        if (m.authorizationEndpoint !== undefined) m.authorizationEndpoint = url(m.authorizationEndpoint);
+        if (m.authorizationServers !== undefined) m.authorizationServers = m.authorizationServers.map(url);
         out.metadata = m;
       }
       return out;
@@ -84,17 +88,17 @@ export function redactRecords(records: readonly CaptureRecord[], options: Redact
       for (const [name, value] of Object.entries(out.headers as Record<string, unknown>)) {
         if (typeof value !== "string") continue;
         const n = name.toLowerCase();
-        headers[name] = SECRET_HEADERS.has(n) ? REDACTED : ID_HEADERS.has(n) ? redactId(value) : redactText(value);
+        headers[name] = SECRET_HEADERS.has(n) ? REDACTED : ID_HEADERS.has(n) ? redactId(value) : short(value);
       }
       out.headers = headers;
     }
     if (out.kind !== "message") return out;
     // The upstream and the proxy of an enveloped or proxied message are URLs like any other (a token in a query).
-    if (out.server !== undefined) out.server = redactUrl(out.server);
-    if (out.via !== undefined) out.via = redactUrl(out.via);
+    if (out.server !== undefined) out.server = url(out.server);
+    if (out.via !== undefined) out.via = url(out.via);
     if (out.eventId !== undefined) out.eventId = redactId(out.eventId);
-    if (out.event !== undefined) out.event = redactText(out.event);
-    if (out.method !== undefined) out.method = redactText(out.method);
+    if (out.event !== undefined) out.event = short(out.event);
+    if (out.method !== undefined) out.method = short(out.method);
     if (json[i] === 0) {
       out.text = redactText(out.text);
       return out;
@@ -106,6 +110,16 @@ export function redactRecords(records: readonly CaptureRecord[], options: Redact
     });
     return out;
   });
+}
+
+/** `redact` remembered per distinct text, for one redactRecords call (it is a pure function of the text). */
+function once(redact: (text: string) => string): (text: string) => string {
+  const done = new Map<string, string>();
+  return (text) => {
+    let out = done.get(text);
+    if (out === undefined) done.set(text, (out = redact(text)));
+    return out;
+  };
 }
 
 /**
