@@ -73,7 +73,7 @@ export function toText(files: FileReport[], color: boolean): string {
     for (const flow of f.flows) {
       flowCount++;
       const status = flow.status === "complete" ? c("green", flow.status) : flow.status === "pending" ? c("yellow", flow.status) : c("red", flow.status);
-      lines.push(`  ${c("bold", flow.id)} ${flow.kind} ${flow.revision ?? "unknown revision"} ${flow.method}${flow.target ? " " + one(flow.target, 50) : ""} — ${flow.rounds.length} round${flow.rounds.length === 1 ? "" : "s"}, ${status}, server ${ms(flow.serverMs)}, user ${ms(flow.userMs)}`);
+      lines.push(`  ${c("bold", flow.id)} ${flow.kind} ${one(flow.revision ?? "unknown revision", 30)} ${one(flow.method, 60)}${flow.target ? " " + one(flow.target, 50) : ""} — ${flow.rounds.length} round${flow.rounds.length === 1 ? "" : "s"}, ${status}, server ${ms(flow.serverMs)}, user ${ms(flow.userMs)}`);
       lines.push(c("dim", `    ${flow.server}${flow.via ? ` via ${flow.via}` : ""}${flow.envelope ? ` (${envelopeLabel(flow.envelope)})` : ""}`));
       for (const e of flow.elicitations) {
         const answer = e.action ?? (e.mode === "url" ? "no answer on the wire" : "unanswered");
