@@ -70,6 +70,12 @@ describe("the small things", () => {
     assert.doesNotMatch(text, /entry 3: entry 3|line 2: line 2/);
   });
 
+  test("`mcp-elicit rules` with a file says rules takes none, not that rules is an unknown command", () => {
+    const run = spawnSync(process.execPath, ["bin/mcp-elicit.js", "rules", "capture.har"], { encoding: "utf8" });
+    assert.equal(run.status, 2);
+    assert.match(run.stderr, /^mcp-elicit: rules takes no files/);
+  });
+
   test("a file too large to read is called too large, with its size and the limit", () => {
     const error = Object.assign(new Error("Cannot create a string longer than 0x1fffffe8 characters"), { code: "ERR_STRING_TOO_LONG" });
     assert.match(readError(error, 600 * 2 ** 20), /^too large to read \(600 MB\): this build reads a capture of at most 512 MB as one text$/);

@@ -15,7 +15,6 @@ export interface CaptureImport {
 }
 
 export type { ImportOptions };
-export { entryRecords } from "./harEntry.ts";
 
 export function importHar(text: string, file: string, options: ImportOptions & Pick<HarImportOptions, "window"> = {}): CaptureImport {
   const refused = unreadableText(text, file);

@@ -63,7 +63,11 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const [command, ...files] = positionals;
-  if (command === "rules" && files.length === 0) {
+  if (command === "rules") {
+    if (files.length > 0) {
+      console.error(`mcp-elicit: rules takes no files (lint reads them)\n\n${USAGE}`);
+      return 2;
+    }
     process.stdout.write(rulesList(values.json) + "\n");
     return 0;
   }

@@ -41,8 +41,7 @@ export async function readCapture(
 }
 
 /** A capture's bytes as text: UTF-16 with a BOM as such, UTF-8 otherwise (a UTF-8 BOM is dropped by the importers). */
-export function decodeCapture(bytes: Buffer): string {
-  if (bytes.length > constants.MAX_STRING_LENGTH) throw new TooLarge(bytes.length);
+function decodeCapture(bytes: Buffer): string {
   if (bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder("utf-16le").decode(bytes.subarray(2));
   if (bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder("utf-16be").decode(bytes.subarray(2));
   return bytes.toString("utf8");

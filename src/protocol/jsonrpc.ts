@@ -41,6 +41,3 @@ export function idText(id: unknown): string {
     return "(unprintable id)";
   }
 }
-
-/** Does the text look like JSON-RPC at all? Cheap pre-check for importers and the tap. */
-export const looksLikeJsonRpc = (text: string): boolean => text.includes('"jsonrpc"');

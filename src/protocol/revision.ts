@@ -14,6 +14,4 @@ export const hasUrlMode = (rev: Revision | null | undefined): boolean => rev != 
 
 export const META_PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion";
 export const META_CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
-export const META_CLIENT_INFO = "io.modelcontextprotocol/clientInfo";
-export const META_SERVER_INFO = "io.modelcontextprotocol/serverInfo";
 export const META_RELATED_TASK = "io.modelcontextprotocol/related-task";
