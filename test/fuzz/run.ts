@@ -1,5 +1,6 @@
 // `npm run fuzz`: the properties of test/fuzz/properties.ts over 1,000,000 generated inputs (FUZZ_RUNS to change
-// it, FUZZ_SEED to start elsewhere, FUZZ_ONLY=jsonl|har|sse for one generator). The three generators take turns in
+// it, FUZZ_SEED to start elsewhere, FUZZ_ONLY=jsonl|har|sse|file for one generator; file: the panel's import of a generated capture saved as UTF-8
+// or UTF-16 against the CLI's). The generators take turns in
 // chunks of FUZZ_CHUNK inputs, each chunk with its own seed, so that a failure (shrunk by fast-check to a minimal
 // reproducer, printed with its generator, seed and path) does not end the run. Prints the rate as it goes, in
 // inputs per CPU-second of this process (a shared machine's load does not change it), per generator. Exit 1 when
@@ -7,8 +8,15 @@
 import fc from "fast-check";
 import { harInput, jsonlInput, sseInput, type Input } from "./arbitraries.ts";
 import { checkInput } from "./properties.ts";
+import { checkSameAsCli, savedInput } from "./sameAsCli.ts";
 
-const GENERATORS = { jsonl: jsonlInput, har: harInput, sse: sseInput } as const;
+/** Each generator's property: the three of properties.ts, and the panel's import of a saved file against the CLI's. */
+const GENERATORS = {
+  jsonl: () => fc.property(jsonlInput, (input) => checkInput(input)),
+  har: () => fc.property(harInput, (input) => checkInput(input)),
+  sse: () => fc.property(sseInput, (input) => checkInput(input)),
+  file: () => fc.asyncProperty(savedInput, ([input, encoding]) => checkSameAsCli(input, encoding)),
+} as const;
 type Name = keyof typeof GENERATORS;
 
 const total = Number(process.env.FUZZ_RUNS ?? process.argv[2] ?? 1_000_000);
@@ -37,7 +45,9 @@ while (done < total) {
     if (done >= total) break;
     const runs = Math.min(chunk, total - done);
     const before = cpu();
-    const result = fc.check(fc.property(GENERATORS[name], (input) => checkInput(input)), { numRuns: runs, seed });
+    // A sync property's check returns its result, an async one's a promise of it.
+    const property: fc.IRawProperty<unknown[]> = GENERATORS[name]();
+    const result = await fc.check(property, { numRuns: runs, seed });
     const ran = result.failed ? result.numRuns : runs;
     stats[name].cpu += cpu() - before;
     stats[name].inputs += ran;
@@ -46,7 +56,8 @@ while (done < total) {
       failures++;
       stats[name].failures++;
       const error = String((result.errorInstance as Error)?.message ?? result.errorInstance).split("\n")[0]!;
-      const input = result.counterexample![0] as Input;
+      const example = result.counterexample![0] as Input | [Input, string];
+      const input = Array.isArray(example) ? { ...example[0], format: `${example[0].format} saved as ${example[1]}` } : example;
       const key = `${name}: ${error.replace(/\d+/g, "#").slice(0, 120)}`;
       const where = `${name}, seed ${seed}, path ${result.counterexamplePath}; again: FUZZ_ONLY=${name} FUZZ_SEED=${seed} FUZZ_RUNS=${runs}`;
       if (!seen.has(key)) {
