@@ -25,17 +25,22 @@ export function bytesOf(text: string, encoding: Encoding): Uint8Array<ArrayBuffe
  * flows, findings and import problems. Neither throws.
  */
 export async function checkSameAsCli(input: Input, encoding: Encoding, name = `capture.${input.format}`): Promise<void> {
-  const bytes = bytesOf(input.text, encoding);
+  const { panel, cli } = await importBoth(name, bytesOf(input.text, encoding));
+  assert.deepEqual(
+    { format: panel.format, records: panel.records, flows: panel.flows, findings: panel.findings, problems: panel.problems.map((p) => p.message) },
+    { format: cli.format, records: cli.records, flows: cli.flows, findings: cli.findings, problems: cli.problems.map((p) => p.message) },
+  );
+}
+
+/** A file's bytes imported by the panel (importFile over a Blob's stream) and by the CLI (readCapture, then the engine). */
+export async function importBoth(name: string, bytes: Uint8Array<ArrayBuffer>) {
   const file = { name, size: bytes.byteLength, stream: () => new Blob([bytes]).stream(), text: async () => new TextDecoder().decode(bytes) };
   const panel = await importFile(file, () => undefined, { stepMs: 0 });
   const records: CaptureRecord[] = [];
-  const cli = await readCapture((async function* () {
+  const read = await readCapture((async function* () {
     yield bytes;
   })(), name, { rules: [], onRecords: (batch) => void records.push(...batch) });
   const engine = createEngine();
   for (const r of records) engine.push(r);
-  assert.deepEqual(
-    { format: panel.format, records: panel.records, flows: panel.flows, findings: panel.findings, problems: panel.problems.map((p) => p.message) },
-    { format: cli.format, records: records.length, flows: engine.flows().length, findings: engine.findings().length, problems: cli.problems.map((p) => p.message) },
-  );
+  return { panel, cli: { format: read.format, records: records.length, flows: engine.flows().length, findings: engine.findings().length, problems: read.problems } };
 }

@@ -2,27 +2,13 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, test } from "node:test";
 import "../../src/shared/jitless.ts";
-import { readCapture } from "../../src/cli/read.ts";
 import { createEngine } from "../../src/engine/index.ts";
 import type { CaptureRecord } from "../../src/capture/record.ts";
-import { importFile } from "../../panel/io/importFile.ts";
+import { importBoth } from "../fuzz/sameAsCli.ts";
 import { toText } from "../../src/cli/report.ts";
 
 // The panel's import of a file's bytes (importFile, as the import worker runs it on a File) against the CLI's
 // (readCapture, as `mcp-elicit lint` reads the same bytes): the same records, flows and problems.
-
-const file = (name: string, bytes: Uint8Array<ArrayBuffer>) => ({ name, size: bytes.byteLength, stream: () => new Blob([bytes]).stream(), text: async () => new TextDecoder().decode(bytes) });
-
-async function both(name: string, bytes: Uint8Array<ArrayBuffer>) {
-  const panel = await importFile(file(name, bytes), () => undefined, { stepMs: 0 });
-  const records: CaptureRecord[] = [];
-  const cli = await readCapture((async function* () {
-    yield bytes;
-  })(), name, { rules: [], onRecords: (rs) => void records.push(...rs) });
-  const engine = createEngine();
-  for (const r of records) engine.push(r);
-  return { panel, cli: { records: records.length, flows: engine.flows().length, problems: cli.problems } };
-}
 
 const demo = readFileSync("demo/demo-capture.jsonl", "utf8");
 const BOM_LE = [0xff, 0xfe];
@@ -32,7 +18,7 @@ describe("the panel reads a file's bytes as the CLI does", () => {
     const le = Buffer.concat([Buffer.from(BOM_LE), Buffer.from(demo, "utf16le")]);
     const be = Buffer.from(le).swap16();
     for (const [label, bytes] of [["utf-16le", le], ["utf-16be", be]] as const) {
-      const { panel, cli } = await both("demo.jsonl", new Uint8Array(bytes));
+      const { panel, cli } = await importBoth("demo.jsonl", new Uint8Array(bytes));
       assert.deepEqual(cli.problems, [], label);
       assert.equal(cli.records, 315, label);
       assert.deepEqual(panel.problems, [], label);
@@ -43,7 +29,7 @@ describe("the panel reads a file's bytes as the CLI does", () => {
 
   test("an empty or blank JSONL file: the panel says it is empty, as the CLI does", async () => {
     for (const text of ["", "\n\n  \n", "\uFEFF"]) {
-      const { panel, cli } = await both("empty.jsonl", new TextEncoder().encode(text));
+      const { panel, cli } = await importBoth("empty.jsonl", new TextEncoder().encode(text));
       assert.equal(panel.records, 0, JSON.stringify(text));
       assert.deepEqual(cli.problems.map((p) => p.message), ["the file is empty: no capture records"], JSON.stringify(text));
       assert.deepEqual(panel.problems.map((p) => p.message), cli.problems.map((p) => p.message), JSON.stringify(text));
