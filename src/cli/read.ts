@@ -32,19 +32,15 @@ export async function readCapture(
       if (size > constants.MAX_STRING_LENGTH) throw new TooLarge(size);
       chunks.push(Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength));
     }
-    const imported = importJsonl(decodeCapture(Buffer.concat(chunks)), file, options);
+    // The encoding readHead told by the byte-order mark (TextDecoder drops a UTF-16 one; the importers drop UTF-8's).
+    const bytes = Buffer.concat(chunks);
+    const text = head.encoding === "utf-8" ? bytes.toString("utf8") : new TextDecoder(head.encoding).decode(bytes);
+    const imported = importJsonl(text, file, options);
     if (imported.records.length) options.onRecords(imported.records);
     return { format, problems: imported.problems };
   } finally {
     await pieces.return?.();
   }
-}
-
-/** A capture's bytes as text: UTF-16 with a BOM as such, UTF-8 otherwise (a UTF-8 BOM is dropped by the importers). */
-function decodeCapture(bytes: Buffer): string {
-  if (bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder("utf-16le").decode(bytes.subarray(2));
-  if (bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder("utf-16be").decode(bytes.subarray(2));
-  return bytes.toString("utf8");
 }
 
 /** What the CLI says of a file it cannot read: too large is said so, with the limit. */

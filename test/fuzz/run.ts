@@ -1,6 +1,6 @@
 // `npm run fuzz`: the properties of test/fuzz/properties.ts over 1,000,000 generated inputs (FUZZ_RUNS to change
-// it, FUZZ_SEED to start elsewhere, FUZZ_ONLY=jsonl|har|sse|file for one generator; file: the panel's import of a generated capture saved as UTF-8
-// or UTF-16 against the CLI's). The generators take turns in
+// it, FUZZ_SEED to start elsewhere, FUZZ_ONLY=jsonl|har|sse|file for one generator; `file` is the panel's import of
+// a generated capture saved as UTF-8 or UTF-16 against the CLI's: test/fuzz/sameAsCli.ts). The generators take turns in
 // chunks of FUZZ_CHUNK inputs, each chunk with its own seed, so that a failure (shrunk by fast-check to a minimal
 // reproducer, printed with its generator, seed and path) does not end the run. Prints the rate as it goes, in
 // inputs per CPU-second of this process (a shared machine's load does not change it), per generator. Exit 1 when

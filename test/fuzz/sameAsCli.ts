@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
+import fc from "fast-check";
 import type { CaptureRecord } from "../../src/capture/record.ts";
 import { readCapture } from "../../src/cli/read.ts";
 import { createEngine } from "../../src/engine/index.ts";
 import { importFile } from "../../panel/io/importFile.ts";
-import fc from "fast-check";
 import { harInput, jsonlInput, sseInput, type Input } from "./arbitraries.ts";
 
 /** How a generated capture is saved: UTF-8, or UTF-16 with its byte-order mark. */
