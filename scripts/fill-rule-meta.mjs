@@ -1,5 +1,5 @@
 // Writes the meta of the rule modules from the catalogue: replaces each `/*META id id …*/` placeholder in
-// src/engine/rules/**/*.ts with the rules' meta read from ../shared/rules.md. Run once per new module; the meta
+// src/engine/rules/**/*.ts with the rules' meta read from docs/catalogue.md. Run once per new module; the meta
 // test then holds the written meta against the catalogue.
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { readCatalogue } from "./rulesCatalogue.mjs";

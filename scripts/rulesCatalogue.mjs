@@ -1,10 +1,10 @@
-// Reads the rule catalogue (../shared/rules.md): every rule's quick-index row (id, revisions, severity, violator,
+// Reads the rule catalogue (docs/catalogue.md): every rule's quick-index row (id, revisions, severity, violator,
 // one-line title) and, from its detailed entry, its detection and the section it sits in. The meta test
 // (test/engine/ruleMeta.test.ts) holds every rule module's meta against this.
 import { readFileSync } from "node:fs";
 
 /** @returns {Map<string, {id: string, revisions: string, severity: string, severityNote: string, violator: string, title: string, detection: string, section: string}>} */
-export function readCatalogue(path = new URL("../../shared/rules.md", import.meta.url)) {
+export function readCatalogue(path = new URL("../docs/catalogue.md", import.meta.url)) {
   const lines = readFileSync(path, "utf8").split("\n");
   const out = new Map();
   for (const l of lines) {

@@ -6,7 +6,7 @@ import { moduleMetas, ruleMeta, ruleTitle } from "../../src/engine/rules/metas.t
 import { readCatalogue } from "../../scripts/rulesCatalogue.mjs";
 import { rulesDoc } from "../../scripts/rules-doc.ts";
 
-const catalogue = readCatalogue(new URL("../../../shared/rules.md", import.meta.url));
+const catalogue = readCatalogue(new URL("../../docs/catalogue.md", import.meta.url));
 const tests = readdirSync("test", { recursive: true })
   .map(String)
   .filter((f) => f.endsWith(".test.ts") && !f.endsWith("coverage.test.ts"))
@@ -43,7 +43,7 @@ test("every rule the engine checks has a test that names it", () => {
   assert.deepEqual(untested, []);
 });
 
-test("every module's meta is the catalogue's (../shared/rules.md): revisions, severity, violator, detection, title, section", () => {
+test("every module's meta is the catalogue's (docs/catalogue.md): revisions, severity, violator, detection, title, section", () => {
   for (const module of registry) {
     for (const meta of module.meta) {
       const entry = catalogue.get(meta.id);

@@ -49,5 +49,5 @@ export const rules: readonly RuleMeta[] = Object.values(moduleMetas).flat();
 const byId = new Map(rules.map((r) => [r.id, r]));
 export const ruleMeta = (id: string): RuleMeta | undefined => byId.get(id);
 
-/** The catalogue's explanation of a rule (its title in ../shared/rules.md), or the id of a rule this build lacks. */
+/** The catalogue's explanation of a rule (its title in docs/catalogue.md), or the id of a rule this build lacks. */
 export const ruleTitle = (id: string): string => byId.get(id)?.title ?? id;

@@ -6,7 +6,7 @@ export type Severity = "error" | "warning" | "info";
 export const severityRank: Record<Severity, number> = { info: 0, warning: 1, error: 2 };
 
 /**
- * What a rule is, as the catalogue (../shared/rules.md) says: its quick-index row, and from its detailed entry
+ * What a rule is, as the catalogue (docs/catalogue.md) says: its quick-index row, and from its detailed entry
  * the detection and the section. test/engine/ruleMeta.test.ts holds every module's meta against the catalogue.
  */
 export interface RuleMeta {
