@@ -43,6 +43,11 @@ const base = {
   client: z.optional(z.string()),
   /** HAR entry index, when imported from HAR. */
   entry: z.optional(z.int().check(z.nonnegative())),
+  /**
+   * Which wire the record was seen on: absent for the page's own traffic (the tap, a HAR saved in the page);
+   * `backend` for an agent backend's MCP wire, recorded by `mcp-elicit proxy`.
+   */
+  source: z.optional(z.enum(["backend"])),
 };
 
 export const MessageRecord = z.object({
