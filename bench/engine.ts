@@ -13,7 +13,7 @@ import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
-import { exportHar } from "../src/capture/harExport.ts";
+import { exportHar } from "../src/capture/har/export.ts";
 import { importJsonl } from "../src/capture/jsonl.ts";
 import type { CaptureRecord } from "../src/capture/record.ts";
 import { createEngine } from "../src/engine/index.ts";

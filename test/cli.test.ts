@@ -5,7 +5,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { exportHar } from "../src/capture/harExport.ts";
+import { exportHar } from "../src/capture/har/export.ts";
 import { importCapture } from "../src/capture/import.ts";
 import { analyze } from "../src/engine/index.ts";
 import { notChecked, rules as catalogue } from "../src/engine/rules/index.ts";

@@ -5,7 +5,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { importHar } from "../src/capture/har.ts";
+import { importHar } from "../src/capture/har/import.ts";
 import { importJsonl } from "../src/capture/jsonl.ts";
 import { readError } from "../src/cli/read.ts";
 import { toText } from "../src/cli/report.ts";

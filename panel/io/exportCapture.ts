@@ -1,5 +1,5 @@
 import type { CaptureRecord } from "../../src/capture/record.ts";
-import { harParts } from "../../src/capture/harExport.ts";
+import { harParts } from "../../src/capture/har/export.ts";
 import { jsonlParts } from "../../src/capture/jsonl.ts";
 import { redactRecords } from "../../src/capture/redact.ts";
 

@@ -1,5 +1,5 @@
 import { createUnwrapper, type DecodeRule } from "../../src/capture/envelopes/index.ts";
-import { importHarStream } from "../../src/capture/harStream.ts";
+import { importHarStream } from "../../src/capture/har/stream.ts";
 import { detectFormat } from "../../src/capture/import.ts";
 import { importJsonl } from "../../src/capture/jsonl.ts";
 import type { CaptureRecord } from "../../src/capture/record.ts";
@@ -157,10 +157,10 @@ export async function importFile(file: ImportSource, onProgress: OnProgress, opt
 }
 
 /**
- * A HAR through the streaming importer (src/capture/harStream.ts, as `mcp-elicit lint` reads one): the file's bytes
+ * A HAR through the streaming importer (src/capture/har/stream.ts, as `mcp-elicit lint` reads one): the file's bytes
  * go in a piece at a time and are never held whole; the records it hands on go through the engine a slice at a
  * time while the file is still read. A step goes out every stepMs, and at once when the first rows are ready. The
- * importer holds a capture of up to 16 MB of records whole and settles it at its end (harWindow.ts), so a smaller
+ * importer holds a capture of up to 16 MB of records whole and settles it at its end (har/window.ts), so a smaller
  * file's records come once it is read; a larger one's while it is read. Returns the importer's problems.
  */
 async function importHarProgressively(

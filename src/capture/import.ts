@@ -1,6 +1,6 @@
-import type { CaptureImport } from "./har.ts";
-import type { ImportOptions } from "./harStream.ts";
-import { importHar } from "./har.ts";
+import type { CaptureImport } from "./har/import.ts";
+import type { ImportOptions } from "./har/stream.ts";
+import { importHar } from "./har/import.ts";
 import { importJsonl } from "./jsonl.ts";
 
 export type CaptureFormat = "har" | "jsonl";

@@ -1,7 +1,7 @@
 import { checkRecord } from "./checkRecord.ts";
 import type { Problem } from "./problem.ts";
 import { createUnwrapper, type DecodeRule, type Unwrapper } from "./envelopes/index.ts";
-import type { CaptureImport } from "./har.ts";
+import type { CaptureImport } from "./har/import.ts";
 import { CAPTURE_VERSION, CaptureRecord } from "./record.ts";
 import { unreadableText } from "./textChecks.ts";
 

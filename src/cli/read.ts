@@ -1,7 +1,7 @@
 import { constants } from "node:buffer";
 import { detectFormat, type CaptureFormat } from "../capture/import.ts";
 import { readHead } from "../capture/head.ts";
-import { importHarStream } from "../capture/harStream.ts";
+import { importHarStream } from "../capture/har/stream.ts";
 import { importJsonl } from "../capture/jsonl.ts";
 import type { DecodeRule } from "../capture/envelopes/index.ts";
 import type { Problem } from "../capture/problem.ts";

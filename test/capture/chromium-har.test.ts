@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as esbuild from "esbuild";
 import { chromium, type Page } from "playwright-core";
-import { importHar } from "../../src/capture/har.ts";
+import { importHar } from "../../src/capture/har/import.ts";
 import type { CaptureRecord, MessageRecord } from "../../src/capture/record.ts";
 import { analyze } from "../../src/engine/index.ts";
 import { startLegacyServer } from "../peers/legacyServer.ts";

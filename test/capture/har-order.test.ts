@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as esbuild from "esbuild";
 import { chromium } from "playwright-core";
-import { importHar } from "../../src/capture/har.ts";
+import { importHar } from "../../src/capture/har/import.ts";
 import { analyze } from "../../src/engine/index.ts";
 import { startOrderServer } from "../peers/orderServer.ts";
 

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { importHar } from "../../src/capture/har.ts";
+import { importHar } from "../../src/capture/har/import.ts";
 import { CaptureRecord } from "../../src/capture/record.ts";
 import type { MessageRecord } from "../../src/capture/record.ts";
 import { COOKIE, SECRET, har, harEntry, rpc, sse } from "./harFixture.ts";

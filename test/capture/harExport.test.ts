@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, test } from "node:test";
-import { importHar } from "../../src/capture/har.ts";
-import { exportHar } from "../../src/capture/harExport.ts";
+import { importHar } from "../../src/capture/har/import.ts";
+import { exportHar } from "../../src/capture/har/export.ts";
 import { importCapture } from "../../src/capture/import.ts";
 import { exportJsonl, importJsonl } from "../../src/capture/jsonl.ts";
 import type { CaptureRecord } from "../../src/capture/record.ts";

@@ -1,13 +1,13 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { importHar } from "../../src/capture/har.ts";
-import { exportHar } from "../../src/capture/harExport.ts";
-import { importHarStream, type HarStreamOptions } from "../../src/capture/harStream.ts";
+import { importHar } from "../../src/capture/har/import.ts";
+import { exportHar } from "../../src/capture/har/export.ts";
+import { importHarStream, type HarStreamOptions } from "../../src/capture/har/stream.ts";
 import type { CaptureRecord, MessageRecord } from "../../src/capture/record.ts";
 import { analyze } from "../../src/engine/index.ts";
 import { har, harEntry, rpc, sse } from "./harFixture.ts";
 
-// The HAR import as it streams (harStream.ts): pieces of any size, log members in any order, encodings, progress and
+// The HAR import as it streams (har/stream.ts): pieces of any size, log members in any order, encodings, progress and
 // cancel, and the record window past which records are handed on while the file is still being read.
 
 const session = { "mcp-session-id": "s-1", "mcp-protocol-version": "2025-11-25" };

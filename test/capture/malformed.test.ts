@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { importHar } from "../../src/capture/har.ts";
+import { importHar } from "../../src/capture/har/import.ts";
 import { importCapture } from "../../src/capture/import.ts";
 import { exportJsonl, importJsonl } from "../../src/capture/jsonl.ts";
 import { CaptureRecord } from "../../src/capture/record.ts";

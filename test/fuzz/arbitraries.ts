@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { exportHar } from "../../src/capture/harExport.ts";
+import { exportHar } from "../../src/capture/har/export.ts";
 import { MAX_DEPTH } from "../../src/util/depth.ts";
 import { copy, fromValue, nodes, write, type J } from "./json.ts";
 

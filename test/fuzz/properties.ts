@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { importHar, type CaptureImport } from "../../src/capture/har.ts";
-import { createHarImport } from "../../src/capture/harStream.ts";
-import { exportHar } from "../../src/capture/harExport.ts";
+import { importHar, type CaptureImport } from "../../src/capture/har/import.ts";
+import { createHarImport } from "../../src/capture/har/stream.ts";
+import { exportHar } from "../../src/capture/har/export.ts";
 import { importCapture } from "../../src/capture/import.ts";
 import { exportJsonl, importJsonl } from "../../src/capture/jsonl.ts";
 import { CaptureRecord } from "../../src/capture/record.ts";
@@ -15,7 +15,7 @@ import { SECRETS, type Input } from "./arbitraries.ts";
  * The properties every input must keep (issue 11): nothing throws past an importer, the engine or an exporter;
  * no internal error; every imported record passes the capture schema; export → import → export is a fixed point
  * (the same records and the same flows); the default (redacted) exports never contain a planted secret; a HAR
- * read as a file is, its bytes in pieces through the streaming import (harStream.ts), gives the records it gives
+ * read as a file is, its bytes in pieces through the streaming import (har/stream.ts), gives the records it gives
  * read whole; and Object.prototype and Array.prototype are unchanged (no member added, removed or replaced).
  */
 

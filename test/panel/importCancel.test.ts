@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import "../../src/shared/jitless.ts";
 import { importFile, type ImportProgress } from "../../panel/io/importFile.ts";
-import { exportHar } from "../../src/capture/harExport.ts";
+import { exportHar } from "../../src/capture/har/export.ts";
 import { exportJsonl } from "../../src/capture/jsonl.ts";
 import type { CaptureRecord } from "../../src/capture/record.ts";
 import { demo } from "./corpus.ts";

@@ -4,7 +4,7 @@ import { mkdtemp, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { exportHar } from "../../src/capture/harExport.ts";
+import { exportHar } from "../../src/capture/har/export.ts";
 import type { CaptureRecord } from "../../src/capture/record.ts";
 import { ensureBuilt } from "../extension/built.ts";
 import { launchWithExtension, type ExtensionBrowser } from "../extension/chromium.ts";

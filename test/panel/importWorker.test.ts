@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import type { Page } from "playwright-core";
-import { exportHar } from "../../src/capture/harExport.ts";
+import { exportHar } from "../../src/capture/har/export.ts";
 import { importCapture } from "../../src/capture/import.ts";
 import { exportJsonl } from "../../src/capture/jsonl.ts";
 import type { CaptureRecord } from "../../src/capture/record.ts";

@@ -213,7 +213,7 @@ describe("panel import", () => {
   test("the steps say how far the import is: records analysed and bytes read grow to the file's, the last is done", async () => {
     for (const [name, text] of [
       ["big.jsonl", exportJsonl(big)],
-      ["big.har", (await import("../../src/capture/harExport.ts")).exportHar(big)],
+      ["big.har", (await import("../../src/capture/har/export.ts")).exportHar(big)],
     ] as const) {
       const blob = new Blob([text]);
       const file = Object.assign(blob, { name });
@@ -235,7 +235,7 @@ describe("panel import", () => {
   });
 
   test("a HAR file: the same as the CLI", async () => {
-    const { exportHar } = await import("../../src/capture/harExport.ts");
+    const { exportHar } = await import("../../src/capture/har/export.ts");
     await sameAsCli("demo.har", exportHar(demo), false, true);
   });
 

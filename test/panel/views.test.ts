@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { chromium, type Page } from "playwright-core";
 import { startDemoHost, type DemoHost } from "../../demo/host.ts";
-import { exportHar } from "../../src/capture/harExport.ts";
+import { exportHar } from "../../src/capture/har/export.ts";
 import { importCapture } from "../../src/capture/import.ts";
 import { exportJsonl } from "../../src/capture/jsonl.ts";
 import { analyze } from "../../src/engine/index.ts";

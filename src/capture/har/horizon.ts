@@ -1,19 +1,20 @@
-import { INSPECTOR_V2 } from "./envelopes/inspectorV2.ts";
-import { settleInspectorSessions, type EntryTimes } from "./envelopes/inspectorV2Har.ts";
-import type { EntryOut } from "./harEntry.ts";
-import { createValidator, unheardSessions, unreadableEnvelopes } from "./harChecks.ts";
-import { createStreamPlacer, type HarStream } from "./harOrder.ts";
-import type { WindowOptions } from "./harWindow.ts";
-import { CAPTURE_VERSION, type CaptureRecord, type MessageRecord } from "./record.ts";
+import type { Problem } from "../problem.ts";
+import type { Unwrapper } from "../envelopes/index.ts";
+import { INSPECTOR_V2 } from "../envelopes/inspectorV2.ts";
+import { settleInspectorSessions, type EntryTimes } from "../envelopes/inspectorV2Har.ts";
+import type { EntryOut } from "./entry.ts";
+import { createValidator, unheardSessions, unreadableEnvelopes } from "./checks.ts";
+import { createStreamPlacer, type HarStream } from "./order.ts";
+import { CAPTURE_VERSION, type CaptureRecord, type MessageRecord } from "../record.ts";
 
 /**
  * A HAR too large to hold, settled as it is read. Browsers write entries in the order they started, so once an
  * entry starting at `t` is read, every record still to come is at `t` or later (less SLACK, for entries a little
  * out of order). A record is handed on when nothing can still go before it: no later entry, no SSE stream whose
- * events are not placed yet (they are placed once the stream's last byte is behind, harOrder.ts), no Inspector v2
+ * events are not placed yet (they are placed once the stream's last byte is behind, order.ts), no Inspector v2
  * session (its events are placed by the whole session, at the end).
  *
- * Held meanwhile: the records of that window of time and what placing needs across entries (harOrder.ts forgets
+ * Held meanwhile: the records of that window of time and what placing needs across entries (order.ts forgets
  * the rest). A capture whose entries are out of time order by more than SLACK, or whose `log._mcpRecords` comes
  * after its entries, is still read whole, but some of its records reach the engine after later ones: a problem
  * says how many.
@@ -23,6 +24,18 @@ export interface StreamingWindow {
   extra(record: CaptureRecord, late: boolean): void;
   entry(index: number, out: EntryOut, start: number | undefined): void;
   finish(): void;
+}
+
+export interface WindowOptions {
+  file: string;
+  problems: Problem[];
+  unwrap: Unwrapper;
+  /** Records in time order, numbered (`seq`), a batch at a time. */
+  deliver(records: CaptureRecord[]): void;
+  /** Bytes of records (about: sizeOf) held whole before the window streams. */
+  budget: number;
+  /** The `client` of records of entries read before `log.creator`: the creator's name, once known ("" if none). */
+  creator(): string;
 }
 
 /** How far out of start order entries may be (ms): a browser's clocks and write order disagree by less. */
@@ -45,7 +58,7 @@ export function createStreamingWindow(o: WindowOptions): StreamingWindow {
   let made = 0;
   const unplaced = new Map<MessageRecord, number>();
   let open: Open[] = [];
-  /** Placed streams, kept a while as the context of others (harOrder.ts); GET streams with server requests among them and the open ones. */
+  /** Placed streams, kept a while as the context of others (order.ts); GET streams with server requests among them and the open ones. */
   let recent: HarStream[] = [];
   const asking = new Set<HarStream>();
   const inspector = { records: [] as CaptureRecord[], order: new Map<CaptureRecord, number>(), times: new Map<number, EntryTimes>(), floor: Infinity };
@@ -57,7 +70,7 @@ export function createStreamingWindow(o: WindowOptions): StreamingWindow {
   let batch: CaptureRecord[] = [];
   let done: string[] = [];
 
-  /** Records the envelope stage built, until their check (harChecks.ts validateRecords). */
+  /** Records the envelope stage built, until their check (checks.ts validateRecords). */
   const rebuilt = new Set<CaptureRecord>();
 
   const settle = (record: CaptureRecord, order: number): void => {

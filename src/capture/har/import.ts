@@ -1,11 +1,11 @@
-import type { Problem } from "./problem.ts";
-import { createHarImport, type HarImportOptions, type ImportOptions } from "./harStream.ts";
-import type { CaptureRecord } from "./record.ts";
-import { unreadableText } from "./textChecks.ts";
+import type { Problem } from "../problem.ts";
+import { createHarImport, type HarImportOptions, type ImportOptions } from "./stream.ts";
+import type { CaptureRecord } from "../record.ts";
+import { unreadableText } from "../textChecks.ts";
 
 /**
  * HAR 1.2 (http://www.softwareishard.com/blog/har-12-spec/) as Chrome DevTools and Playwright write it, turned
- * into capture records: the streaming import (harStream.ts) over one text, with every record collected. Only
+ * into capture records: the streaming import (stream.ts) over one text, with every record collected. Only
  * entries that look like MCP make message records; the mapping is in docs/capture-format.md. Never throws: what
  * cannot be read is reported as a problem and the rest is still imported.
  */

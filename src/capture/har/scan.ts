@@ -1,4 +1,4 @@
-import { createValueReader, type Parsed } from "./jsonValue.ts";
+import { createValueReader, type Parsed } from "../jsonValue.ts";
 
 /**
  * The cheap pass of a HAR import: reads the document as it arrives, in pieces of text of any size, and hands on

@@ -1,12 +1,12 @@
-import type { Problem } from "./problem.ts";
-import { decodeBase64Text } from "./base64.ts";
-import type { EntryTimes } from "./envelopes/inspectorV2Har.ts";
-import { checkHeaders, harSpan, harStatus } from "./harChecks.ts";
-import type { HarStream } from "./harOrder.ts";
-import { pageRequest } from "./harPage.ts";
-import { CAPTURE_VERSION, pickHeaders } from "./record.ts";
-import type { CaptureRecord, EndRecord, MessageRecord, ResponseRecord, StreamKind, Transport } from "./record.ts";
-import { splitSse } from "./sseEvents.ts";
+import type { Problem } from "../problem.ts";
+import { decodeBase64Text } from "../base64.ts";
+import type { EntryTimes } from "../envelopes/inspectorV2Har.ts";
+import { checkHeaders, harSpan, harStatus } from "./checks.ts";
+import type { HarStream } from "./order.ts";
+import { pageRequest } from "./page.ts";
+import { CAPTURE_VERSION, pickHeaders } from "../record.ts";
+import type { CaptureRecord, EndRecord, MessageRecord, ResponseRecord, StreamKind, Transport } from "../record.ts";
+import { splitSse } from "../sseEvents.ts";
 
 /**
  * One HAR 1.2 entry (http://www.softwareishard.com/blog/har-12-spec/), as Chrome DevTools and Playwright write it,
@@ -34,13 +34,13 @@ export interface EntryOut {
   drafts: CaptureRecord[];
   /** The entry's start, response head and end (envelopes/inspectorV2Har.ts). */
   times?: EntryTimes;
-  /** The SSE response, whose event times are estimates (harOrder.ts places them). */
+  /** The SSE response, whose event times are estimates (order.ts places them). */
   stream?: HarStream;
-  /** Read before `log.creator`: records that named no page carry CREATOR_PENDING as their client (harWindow.ts). */
+  /** Read before `log.creator`: records that named no page carry CREATOR_PENDING as their client (window.ts). */
   creatorPending?: true;
 }
 
-/** The records importHar makes of one entry object, before the schema check (for harExport's check that an entry reads back as its records). */
+/** The records importHar makes of one entry object, before the schema check (for export.ts's check that an entry reads back as its records). */
 export function entryRecords(entry: unknown, creator: string): CaptureRecord[] {
   const out: EntryOut = { drafts: [] };
   importEntry(entry, 0, { file: "", creator, lastTime: 0, problems: [], envelope: () => false }, out);
@@ -188,7 +188,7 @@ type Made = (time: number) => Pick<CaptureRecord, "v" | "seq" | "transport" | "e
 /**
  * A HAR has no time per SSE event, only the first byte (`wait`) and the last (`receive`): the first event is placed
  * at the response head and the last at the end of the body, the others evenly between — a first guess, which
- * harOrder.ts corrects by what must have happened.
+ * order.ts corrects by what must have happened.
  */
 function sseMessages(
   body: string,

@@ -1,11 +1,9 @@
-import type { Problem } from "./problem.ts";
-import type { Unwrapper } from "./envelopes/index.ts";
-import { settleInspectorSessions, type EntryTimes } from "./envelopes/inspectorV2Har.ts";
-import type { EntryOut } from "./harEntry.ts";
-import { unheardSessions, unreadableEnvelopes, validateRecords } from "./harChecks.ts";
-import { placeStreamEvents, type HarStream } from "./harOrder.ts";
-import { createStreamingWindow, type StreamingWindow } from "./harStreaming.ts";
-import { CAPTURE_VERSION, type CaptureRecord } from "./record.ts";
+import { settleInspectorSessions, type EntryTimes } from "../envelopes/inspectorV2Har.ts";
+import type { EntryOut } from "./entry.ts";
+import { unheardSessions, unreadableEnvelopes, validateRecords } from "./checks.ts";
+import { placeStreamEvents, type HarStream } from "./order.ts";
+import { createStreamingWindow, type StreamingWindow, type WindowOptions } from "./horizon.ts";
+import { CAPTURE_VERSION, type CaptureRecord } from "../record.ts";
 
 /**
  * Between the entries read and the records handed on: what happens after every entry is made (the envelope stage,
@@ -13,7 +11,7 @@ import { CAPTURE_VERSION, type CaptureRecord } from "./record.ts";
  *
  * A capture of up to `budget` characters of records is held whole and settled at the end, as one pass over all of
  * it: the result never depends on how the file was cut into pieces. Past the budget the window streams
- * (harStreaming.ts): records are handed on in time order once nothing still to come can go before them, and what
+ * (horizon.ts): records are handed on in time order once nothing still to come can go before them, and what
  * was held so far goes first.
  */
 export interface RecordWindow {
@@ -25,18 +23,6 @@ export interface RecordWindow {
   finish(): void;
   /** Past the budget: records are handed on while the file is read. */
   readonly streaming: boolean;
-}
-
-export interface WindowOptions {
-  file: string;
-  problems: Problem[];
-  unwrap: Unwrapper;
-  /** Records in time order, numbered (`seq`), a batch at a time. */
-  deliver(records: CaptureRecord[]): void;
-  /** Bytes of records (about: sizeOf) held whole before the window streams. */
-  budget: number;
-  /** The `client` of records of entries read before `log.creator`: the creator's name, once known ("" if none). */
-  creator(): string;
 }
 
 /** The `client` of a record whose entry was read before `log.creator` and named no page: replaced by the creator. */

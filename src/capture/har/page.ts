@@ -1,5 +1,5 @@
-import { CAPTURE_VERSION, originAndPath } from "./record.ts";
-import type { CaptureRecord, PageRequestRecord } from "./record.ts";
+import { CAPTURE_VERSION, originAndPath } from "../record.ts";
+import type { CaptureRecord, PageRequestRecord } from "../record.ts";
 
 type Obj = Record<string, unknown>;
 const isObj = (x: unknown): x is Obj => typeof x === "object" && x !== null && !Array.isArray(x);

@@ -1,4 +1,4 @@
-// A HAR holds no time per SSE event: har.ts spreads a stream's events between its first and last byte, which is
+// A HAR holds no time per SSE event: entry.ts spreads a stream's events between its first and last byte, which is
 // a guess. The order that guess gives is never evidence: this pass moves the events of each stream to where what
 // must have happened puts them, keeping each stream's own order (its events came in that order) within the
 // stream's first and last byte:
@@ -9,10 +9,10 @@
 //   call's own answer is placed after that answer (the engine ties the two, and the flow says the tie is inferred).
 //
 // A whole import learns every record first, then places every stream (placeStreamEvents). A HAR read as it streams
-// (harWindow.ts) learns records as they come and places each stream once its last byte is behind what was read,
+// (window.ts) learns records as they come and places each stream once its last byte is behind what was read,
 // beside the streams still open: what it keeps across entries is in the placer, and it forgets what no stream to
 // come can need.
-import type { CaptureRecord, MessageRecord } from "./record.ts";
+import type { CaptureRecord, MessageRecord } from "../record.ts";
 
 /** The events of one SSE response, in stream order, and the times of its first and last byte. */
 export interface HarStream {

@@ -1,17 +1,17 @@
-import { checkRecord } from "./checkRecord.ts";
-import type { Problem } from "./problem.ts";
-import { createUnwrapper, envelopeEndpoints, type DecodeRule } from "./envelopes/index.ts";
-import { errorText, importEntry, type EntryContext, type EntryOut } from "./harEntry.ts";
-import { createHarScanner, type ScanEnd } from "./harScan.ts";
-import { createRecordWindow, CREATOR_PENDING } from "./harWindow.ts";
-import type { CaptureRecord } from "./record.ts";
-import { createCaptureDecoder } from "./textDecode.ts";
+import { checkRecord } from "../checkRecord.ts";
+import type { Problem } from "../problem.ts";
+import { createUnwrapper, envelopeEndpoints, type DecodeRule } from "../envelopes/index.ts";
+import { errorText, importEntry, type EntryContext, type EntryOut } from "./entry.ts";
+import { createHarScanner, type ScanEnd } from "./scan.ts";
+import { createRecordWindow, CREATOR_PENDING } from "./window.ts";
+import type { CaptureRecord } from "../record.ts";
+import { createCaptureDecoder } from "../textDecode.ts";
 
 /**
  * HAR import, streaming: the file is read piece by piece and never held as one text or one object tree. The scanner
- * (harScan.ts) cuts out each entry's text, `JSON.parse` reads it, harEntry.ts makes its records, and the record
- * window (harWindow.ts) hands them on in time order. Never throws on bad input: what cannot be read is a problem
- * and the rest is still imported. `importHar` (har.ts) is this over one text.
+ * (scan.ts) cuts out each entry's text, `JSON.parse` reads it, entry.ts makes its records, and the record
+ * window (window.ts) hands them on in time order. Never throws on bad input: what cannot be read is a problem
+ * and the rest is still imported. `importHar` (import.ts) is this over one text.
  */
 export interface ImportOptions {
   /** Decode-as rules (src/capture/envelopes): traffic to their URLs carries MCP at their pointers. */
@@ -21,7 +21,7 @@ export interface ImportOptions {
 export interface HarImportOptions extends ImportOptions {
   /** The records, in time order and numbered, a batch at a time, as soon as nothing still to read can precede them. */
   onRecords?(records: CaptureRecord[]): void;
-  /** Bytes of records (about) held whole before the import streams (harWindow.ts); 0 streams from the start. */
+  /** Bytes of records (about) held whole before the import streams (window.ts); 0 streams from the start. */
   window?: number;
 }
 

@@ -1,12 +1,12 @@
-import { entryRecords } from "./harEntry.ts";
-import { MAX_SPAN } from "./harChecks.ts";
-import { createClock, type Clock } from "./harExportClock.ts";
-import { httpEntry, iso, webSocketEntry, type Json } from "./harExportEntry.ts";
-import { CaptureRecord } from "./record.ts";
+import { entryRecords } from "./entry.ts";
+import { MAX_SPAN } from "./checks.ts";
+import { createClock, type Clock } from "./exportClock.ts";
+import { httpEntry, iso, webSocketEntry, type Json } from "./exportEntry.ts";
+import { CaptureRecord } from "../record.ts";
 
 /**
- * HAR 1.2 of a capture, written so that `importHar` (har.ts) reads back the same records: one entry per HTTP
- * exchange (harExportEntry.ts), WebSocket exchanges with Chrome's `_webSocketMessages`, and records HAR has no
+ * HAR 1.2 of a capture, written so that `importHar` (import.ts) reads back the same records: one entry per HTTP
+ * exchange (exportEntry.ts), WebSocket exchanges with Chrome's `_webSocketMessages`, and records HAR has no
  * place for (postMessage, the EventSource of the HTTP+SSE transport, stdio, messages taken out of a host's
  * envelope) kept verbatim in `log._mcpRecords`. The mapping and what HAR cannot say (per-event times) are in
  * docs/capture-format.md, "Export and redaction".
@@ -78,7 +78,7 @@ export function* harParts(records: readonly CaptureRecord[], options: HarExportO
   }
   yield `{\n  "log": {\n    "version": "1.2",\n    "creator": ${nested(JSON.stringify(options.creator ?? CREATOR, null, 2), 2)},\n    "pages": `;
   yield* arrayParts(pages.values(), 2);
-  // `_mcpRecords` before the entries: a streaming import (harStream.ts) reads them before it hands any entry on.
+  // `_mcpRecords` before the entries: a streaming import (stream.ts) reads them before it hands any entry on.
   if (rest.length) {
     yield `,\n    "_mcpRecords": `;
     yield* arrayParts(rest.map((i) => clean[i]!).sort((a, b) => a.seq - b.seq), 2);

@@ -1,7 +1,7 @@
-import { checkRecord } from "./checkRecord.ts";
-import type { Problem } from "./problem.ts";
-import type { Unwrapper } from "./envelopes/index.ts";
-import { MAX_TIME, type CaptureRecord } from "./record.ts";
+import { checkRecord } from "../checkRecord.ts";
+import type { Problem } from "../problem.ts";
+import type { Unwrapper } from "../envelopes/index.ts";
+import { MAX_TIME, type CaptureRecord } from "../record.ts";
 
 /**
  * What importHar checks of its own output and of the numbers it reads: every record it makes passes the capture

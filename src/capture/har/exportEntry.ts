@@ -1,9 +1,9 @@
-import type { Clock } from "./harExportClock.ts";
-import type { CaptureRecord, EndRecord, Headers, MessageRecord, ResponseRecord } from "./record.ts";
+import type { Clock } from "./exportClock.ts";
+import type { CaptureRecord, EndRecord, Headers, MessageRecord, ResponseRecord } from "../record.ts";
 
 /**
- * One HAR entry of one exchange (harExport.ts): HTTP with its request, response and body (SSE events re-framed), or
- * a WebSocket with Chrome's `_webSocketMessages`. Times come from the clock (harExportClock.ts), so that importHar
+ * One HAR entry of one exchange (export.ts): HTTP with its request, response and body (SSE events re-framed), or
+ * a WebSocket with Chrome's `_webSocketMessages`. Times come from the clock (exportClock.ts), so that importHar
  * reads the records back in capture order. The mapping is in docs/capture-format.md, "Export and redaction".
  */
 export type Json = Record<string, unknown>;

@@ -1,4 +1,4 @@
-import type { CaptureRecord } from "./record.ts";
+import type { CaptureRecord } from "../record.ts";
 
 export interface Clock {
   /** Where importHar will put a record that sits at a fixed time: a request body at its whole-millisecond start. */
