@@ -7,11 +7,13 @@ import { createEngine } from "../engine/index.ts";
 import { notChecked, rules as catalogue } from "../engine/rules/index.ts";
 import pkg from "../../package.json" with { type: "json" };
 import type { Severity } from "../engine/rules/types.ts";
+import { proxyCommand } from "./proxy/command.ts";
 import { readCapture, readError } from "./read.ts";
 import { atLeast, toJson, toText, type FileReport } from "./report.ts";
 
 const USAGE = `Usage: mcp-elicit lint [options] <capture.har|capture.jsonl|->…
        mcp-elicit rules [--json]
+       mcp-elicit proxy <upstream-url> [--port N] [--out capture.jsonl]   (mcp-elicit proxy --help)
 
 lint: analyses MCP elicitation traffic in HAR or JSONL captures and checks it against the rule catalogue.
 "-" reads a capture from standard input.
@@ -32,6 +34,7 @@ Options:
 Exit status: 0 no error-severity finding, 1 at least one, 2 an input that could not be read.`;
 
 export async function main(argv: string[]): Promise<number> {
+  if (argv[0] === "proxy") return proxyCommand(argv.slice(1));
   let args;
   try {
     args = parseArgs({
