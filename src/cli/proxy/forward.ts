@@ -13,8 +13,8 @@ const BODY_CAP = 32 * 2 ** 20;
 
 export interface Forwarder {
   forward(req: IncomingMessage, res: ServerResponse, route: Route): void;
-  /** Closes the kept-alive upstream connections. */
-  close(): void;
+  /** Closes the kept-alive upstream connections once every body copy still being decoded has been recorded. */
+  close(): Promise<void>;
 }
 
 const now = (): number => performance.timeOrigin + performance.now();
@@ -28,6 +28,12 @@ const now = (): number => performance.timeOrigin + performance.now();
 export function createForwarder(journal: Journal, routes: Routes, warn: (message: string) => void): Forwarder {
   const agents = { http: new HttpAgent({ keepAlive: true, noDelay: true }), https: new HttpsAgent({ keepAlive: true, noDelay: true }) };
   let exchanges = 0;
+  /** Body copies still being decoded (a compressed one finishes after the agent has its bytes). */
+  let decoding = 0;
+  let idle: (() => void) | undefined;
+  const decoded = (): void => {
+    if (--decoding === 0) idle?.();
+  };
 
   function forward(req: IncomingMessage, res: ServerResponse, route: Route): void {
     const exchange = `backend:x${exchanges++}`;
@@ -94,7 +100,7 @@ export function createForwarder(journal: Journal, routes: Routes, warn: (message
       // Refused, reset, unreachable: the agent's connection is cut as well, so it sees a network failure as it would
       // have without the proxy (a 502 would be the proxy's own answer, not the server's).
       if (!res.destroyed) res.destroy();
-      end(ended ? undefined : error.code ?? "network");
+      end(error.code ? `network: ${error.code}` : "network");
     });
 
     upstream.on("response", (answer: IncomingMessage) => {
@@ -200,6 +206,7 @@ export function createForwarder(journal: Journal, routes: Routes, warn: (message
         size += chunk.length;
         copy.write(chunk);
       });
+      decoding++;
       answer.on("end", () => {
         const rest = rewriter?.flush();
         if (rest) res.write(rest);
@@ -208,6 +215,7 @@ export function createForwarder(journal: Journal, routes: Routes, warn: (message
           copyDone?.();
           respond(size === 0);
           end();
+          decoded();
         });
       });
       answer.on("close", () => {
@@ -218,6 +226,7 @@ export function createForwarder(journal: Journal, routes: Routes, warn: (message
           copyDone?.();
           respond(undefined);
           end("network");
+          decoded();
         });
       });
     });
@@ -225,7 +234,8 @@ export function createForwarder(journal: Journal, routes: Routes, warn: (message
 
   return {
     forward,
-    close() {
+    async close() {
+      if (decoding > 0) await new Promise<void>((resolve) => (idle = resolve));
       agents.http.destroy();
       agents.https.destroy();
     },

@@ -66,8 +66,8 @@ export async function startProxy(options: ProxyOptions): Promise<Proxy> {
       feed.close();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
-      forwarder.close();
       await closed;
+      await forwarder.close();
       await journal.close();
     },
   };
