@@ -20,6 +20,31 @@ export interface Forwarder {
 const now = (): number => performance.timeOrigin + performance.now();
 
 /**
+ * Runs work after the bytes in hand have gone out. Node writes a response chunk to the socket on the next tick
+ * (OutgoingMessage corks it), so recording in the same callback would delay the agent by the recording's time:
+ * the copy is parsed and recorded from setImmediate instead, in arrival order, several chunks at a time.
+ */
+function createLater() {
+  let queue: (() => void)[] = [];
+  let running = false;
+  const flush = (): void => {
+    const work = queue;
+    queue = [];
+    running = true;
+    try {
+      for (const fn of work) fn();
+    } finally {
+      running = false;
+    }
+  };
+  return (fn: () => void): void => {
+    // Work queued by work in hand runs in its turn, right away.
+    if (running) return fn();
+    if (queue.push(fn) === 1) setImmediate(flush);
+  };
+}
+
+/**
  * Forwards one request to its upstream and its answer back, unchanged (status, end-to-end headers, bytes), each
  * piece as it arrives; a copy of each is recorded once it has been passed on, so recording never holds up the
  * agent. Disconnects are passed on as they happen: the upstream's by cutting the agent's response, the agent's
@@ -28,6 +53,7 @@ const now = (): number => performance.timeOrigin + performance.now();
 export function createForwarder(journal: Journal, routes: Routes, warn: (message: string) => void): Forwarder {
   const agents = { http: new HttpAgent({ keepAlive: true, noDelay: true }), https: new HttpsAgent({ keepAlive: true, noDelay: true }) };
   let exchanges = 0;
+  const later = createLater();
   /** Body copies still being decoded (a compressed one finishes after the agent has its bytes). */
   let decoding = 0;
   let idle: (() => void) | undefined;
@@ -43,10 +69,12 @@ export function createForwarder(journal: Journal, routes: Routes, warn: (message
     const requestHeaders = keptOf(req.rawHeaders);
     let ended = false;
     let transport: Transport = "http";
+    const record = (draft: RecordDraft): void => later(() => void journal.push(draft));
     const end = (error?: string): void => {
       if (ended) return;
       ended = true;
-      journal.push({ ...base, transport, time: now(), kind: "end", ...(error !== undefined && { error }) });
+      const time = now();
+      later(() => void journal.push({ ...base, transport, time, kind: "end", ...(error !== undefined && { error }) }));
     };
 
     const send = target.protocol === "https:" ? httpsRequest : httpRequest;
@@ -74,7 +102,7 @@ export function createForwarder(journal: Journal, routes: Routes, warn: (message
       const cut = bodySize > BODY_CAP ? text.length : undefined;
       if (cut === undefined && contentType === "" && !/^\s*[[{]/.test(text)) text = "";
       if (text === "") return;
-      journal.push({
+      record({
         ...base,
         transport: "http",
         time: now(),
@@ -115,7 +143,7 @@ export function createForwarder(journal: Journal, routes: Routes, warn: (message
       const respond = (emptyBody: boolean | undefined): void => {
         if (responded || ended) return;
         responded = true;
-        journal.push({
+        record({
           ...base,
           transport,
           time: headAt,
@@ -131,6 +159,8 @@ export function createForwarder(journal: Journal, routes: Routes, warn: (message
       let copyDone: (() => void) | undefined;
       let onText: (text: string) => void;
       let size = 0;
+      /** When the chunk being parsed arrived: the time of the events it completes. */
+      let chunkAt = headAt;
       if (sse) {
         const stream = method === "GET" ? "get-sse" : "post-sse";
         // Only a GET stream can be the HTTP+SSE transport's; its first event says whether it is.
@@ -157,7 +187,7 @@ export function createForwarder(journal: Journal, routes: Routes, warn: (message
             journal.push({
               ...base,
               transport,
-              time: now(),
+              time: chunkAt,
               kind: "message",
         via: route.via,
               direction: "s2c",
@@ -180,10 +210,10 @@ export function createForwarder(journal: Journal, routes: Routes, warn: (message
           const text = parts.join("");
           respond(size === 0);
           if (text !== "" && isJson(type)) {
-            journal.push({
+            record({
               ...base,
               transport,
-              time: now(),
+              time: chunkAt,
               kind: "message",
         via: route.via,
               direction: "s2c",
@@ -204,30 +234,38 @@ export function createForwarder(journal: Journal, routes: Routes, warn: (message
           res.once("drain", () => answer.resume());
         }
         size += chunk.length;
-        copy.write(chunk);
+        const at = now();
+        later(() => {
+          chunkAt = at;
+          copy.write(chunk);
+        });
       });
       decoding++;
       answer.on("end", () => {
         const rest = rewriter?.flush();
         if (rest) res.write(rest);
         res.end();
-        copy.end(() => {
-          copyDone?.();
-          respond(size === 0);
-          end();
-          decoded();
-        });
+        later(() =>
+          copy.end(() => {
+            copyDone?.();
+            respond(size === 0);
+            end();
+            decoded();
+          }),
+        );
       });
       answer.on("close", () => {
         if (answer.complete) return;
         // The upstream cut its answer mid-body: the agent's is cut the same way.
         res.destroy();
-        copy.end(() => {
-          copyDone?.();
-          respond(undefined);
-          end("network");
-          decoded();
-        });
+        later(() =>
+          copy.end(() => {
+            copyDone?.();
+            respond(undefined);
+            end("network");
+            decoded();
+          }),
+        );
       });
     });
   }
@@ -236,6 +274,7 @@ export function createForwarder(journal: Journal, routes: Routes, warn: (message
     forward,
     async close() {
       if (decoding > 0) await new Promise<void>((resolve) => (idle = resolve));
+      await new Promise<void>((resolve) => later(resolve));
       agents.http.destroy();
       agents.https.destroy();
     },
