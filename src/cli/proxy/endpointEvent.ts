@@ -18,15 +18,20 @@ const LINE_END = /\r\n|\r|\n/;
 export function createEndpointRewriter(rewrite: (data: string) => string | undefined): EndpointRewriter {
   let held: Buffer | undefined;
   let done = false;
+  /** The replaced event ended on a CR that may be half of a CRLF: its LF, if it comes next, belonged to it. */
+  let dropLf = false;
   return {
     push(chunk) {
-      if (done) return chunk;
+      if (done) {
+        if (dropLf && chunk[0] === 0x0a) chunk = chunk.subarray(1);
+        dropLf = false;
+        return chunk.length > 0 ? chunk : undefined;
+      }
       held = held ? Buffer.concat([held, chunk]) : chunk;
       const out: Buffer[] = [];
       for (;;) {
         // latin1 maps bytes to characters one to one, so an index in the text is an index in the bytes.
         const match = BLANK_LINE.exec(held.toString("latin1"));
-        // A CR at the very end may be the first half of a CRLF; its LF then comes as an empty line, dispatching nothing.
         if (!match) break;
         const end = match.index + match[0].length;
         const block = held.subarray(0, end);
@@ -39,6 +44,7 @@ export function createEndpointRewriter(rewrite: (data: string) => string | undef
         done = true;
         const replaced = fields.event === "endpoint" && fields.data !== undefined ? rewrite(fields.data) : undefined;
         out.push(replaced === undefined ? block : Buffer.from(endpointBlock(fields.id, replaced), "utf8"), held);
+        dropLf = replaced !== undefined && held.length === 0 && block[block.length - 1] === 0x0d;
         held = undefined;
         break;
       }
