@@ -4,7 +4,7 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { exportHar } from "../../src/capture/harExport.ts";
+import { exportHar } from "../../src/capture/har/export.ts";
 import type { CaptureRecord } from "../../src/capture/record.ts";
 import { joinCaptures } from "../../src/capture/session.ts";
 import { startProxy } from "../../src/cli/proxy/server.ts";
