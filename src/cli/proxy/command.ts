@@ -59,22 +59,24 @@ export async function proxyCommand(argv: string[]): Promise<number> {
     console.error(`mcp-elicit proxy: cannot listen on ${config.host}:${config.port}: ${(e as Error).message}`);
     return 2;
   }
+  // Listening for the signals before the URLs go out: whoever reads them may stop the proxy at once.
+  const stopped = new Promise<NodeJS.Signals>((resolve) => {
+    process.once("SIGINT", () => resolve("SIGINT"));
+    process.once("SIGTERM", () => resolve("SIGTERM"));
+  });
   const lines = config.bare ? [proxy.urls[0]!.url] : proxy.urls.map((u) => `${u.name}\t${u.url}`);
   process.stdout.write(`${[...lines, proxy.feedUrl].join("\n")}\n`);
   for (const u of config.upstreams) console.error(`mcp-elicit proxy: /${u.name} → ${u.url.href}`);
   if (config.out !== undefined) console.error(`mcp-elicit proxy: recording to ${config.out}; Ctrl-C stops`);
 
-  const signal = await new Promise<NodeJS.Signals>((resolve) => {
-    process.once("SIGINT", () => resolve("SIGINT"));
-    process.once("SIGTERM", () => resolve("SIGTERM"));
-  });
+  const signal = await stopped;
   try {
     await proxy.close();
   } catch (e) {
     console.error(`mcp-elicit proxy: cannot finish ${config.out}: ${(e as Error).message}`);
     return 2;
   }
-  const count = proxy.journal.records().length;
+  const count = proxy.journal.count();
   console.error(`mcp-elicit proxy: ${signal}: stopped; ${count} record${count === 1 ? "" : "s"}${config.out !== undefined ? ` in ${config.out}` : ""}`);
   return 0;
 }
