@@ -12,7 +12,7 @@
 // 95% bootstrap interval over rounds; the same for pass-through B over A is the A/A noise. CPU per MB: each proxy
 // carries a 4 MiB SSE answer (256 events of 16 KiB) in turns; its process's CPU time over the bytes carried.
 //
-// BENCH_PROXY_ROUNDS (default 24), BENCH_PROXY_CPU_ROUNDS (default 8).
+// BENCH_PROXY_ROUNDS (default 60), BENCH_PROXY_CPU_ROUNDS (default 8).
 import { fork, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -20,7 +20,7 @@ import { join } from "node:path";
 import { createParser } from "eventsource-parser";
 import { median, quantile, ratioOfAdded, shuffle } from "./proxy/stats.ts";
 
-const ROUNDS = Number(process.env.BENCH_PROXY_ROUNDS ?? 24);
+const ROUNDS = Number(process.env.BENCH_PROXY_ROUNDS ?? 60);
 const CPU_ROUNDS = Number(process.env.BENCH_PROXY_CPU_ROUNDS ?? 8);
 const JSON_BLOCK = 10;
 const SSE_BLOCK = 2;

@@ -37,3 +37,4 @@ process.on("message", (m: { cpu?: boolean }) => {
   if (m.cpu) process.send!({ cpu: process.cpuUsage() });
 });
 process.on("disconnect", () => process.exit(0));
+process.on("SIGINT", () => process.exit(0));

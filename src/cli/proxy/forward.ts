@@ -137,7 +137,8 @@ export function createForwarder(journal: Journal, routes: Routes, warn: (message
       const type = essence(rawValue(answer.rawHeaders, "content-type"));
       const sse = type === "text/event-stream";
       res.writeHead(answer.statusCode ?? 502, answer.statusMessage, endToEnd(answer.rawHeaders));
-      res.flushHeaders();
+      // A stream's head goes out when it comes (the agent learns the stream is open); a finite body's goes with it.
+      if (sse) res.flushHeaders();
 
       let responded = false;
       const respond = (emptyBody: boolean | undefined): void => {
