@@ -271,3 +271,25 @@ test("an agent that goes away closes the upstream request", async () => {
   await waitFor(() => proxy.journal.records().some((r) => r.kind === "end"));
   assert.equal((proxy.journal.records().find((r) => r.kind === "end") as { error?: string }).error, "abort");
 });
+
+test("stopping the proxy cuts open streams and records their end before the file is closed", async () => {
+  routes.set("/mcp", (_req, res) => {
+    res.writeHead(200, { "content-type": "text/event-stream" });
+    res.write('id: 1\ndata: {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"open"}}\n\n');
+  });
+  let stopped: Promise<void> | undefined;
+  const cut = new Promise<boolean>((resolve) => {
+    const req = request(proxy.urls[0]!.url, { headers: { accept: "text/event-stream", "mcp-session-id": "s" } }, (res) => {
+      res.once("data", () => (stopped = proxy.close()));
+      res.on("close", () => resolve(!res.complete));
+    });
+    req.on("error", () => resolve(true));
+    req.end();
+  });
+  assert.equal(await cut, true, "the agent's stream is cut");
+  await stopped;
+  const { records, problems } = await readCaptureFile(out);
+  assert.deepEqual(problems, []);
+  assert.deepEqual(records.map((r) => r.kind), ["response", "message", "end"]);
+  assert.equal((records[2] as { error?: string }).error, "abort");
+});

@@ -58,17 +58,19 @@ export async function startProxy(options: ProxyOptions): Promise<Proxy> {
   const { port } = server.address() as AddressInfo;
   origin = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
 
+  let closing: Promise<void> | undefined;
+  const close = async (): Promise<void> => {
+    feed.close();
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeAllConnections();
+    await closed;
+    await forwarder.close();
+    await journal.close();
+  };
   return {
     urls: options.upstreams.map((u) => ({ name: u.name, url: `${origin}/${encodeURIComponent(u.name)}` })),
     feedUrl: `${origin}${FEED_PREFIX}feed?token=${token}`,
     journal,
-    async close() {
-      feed.close();
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeAllConnections();
-      await closed;
-      await forwarder.close();
-      await journal.close();
-    },
+    close: () => (closing ??= close()),
   };
 }
