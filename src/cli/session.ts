@@ -32,7 +32,10 @@ const open = (file: string) => (file === "-" ? process.stdin : createReadStream(
  * as one session: merged by time into one record sequence (src/capture/session.ts), as the live panel joins the
  * page's capture and the proxy's feed, and reported once, each finding and problem naming its file.
  */
-export async function lintFiles(files: readonly string[], options: LintOptions): Promise<{ reports: FileReport[]; unreadable: boolean }> {
+export async function lintFiles(
+  files: readonly string[],
+  options: LintOptions,
+): Promise<{ reports: FileReport[]; unreadable: boolean }> {
   if (files.length === 1) {
     const report = await lintOne(files[0]!, options);
     return { reports: [report.report], unreadable: report.unreadable };
@@ -45,7 +48,12 @@ export async function lintFiles(files: readonly string[], options: LintOptions):
     const reports = read.map((r) => {
       const engine = createEngine(options.engine);
       for (const record of r.records) engine.push(record);
-      return { file: r.file, flows: [...engine.flows()], findings: engine.findings().filter(atLeast(options.min)), problems: [...r.problems, ...engine.problems()] };
+      return {
+        file: r.file,
+        flows: [...engine.flows()],
+        findings: engine.findings().filter(atLeast(options.min)),
+        problems: [...r.problems, ...engine.problems()],
+      };
     });
     return { reports, unreadable };
   }
@@ -57,13 +65,30 @@ export async function lintFiles(files: readonly string[], options: LintOptions):
     const origin = origins[seq];
     return origin && { file: files[origin.capture]!, entry: origin.entry ?? origin.seq };
   };
-  const findings: Finding[] = engine.findings().filter(atLeast(options.min)).map((f) => ({ ...f, ...place(f.record) }));
+  const findings: Finding[] = engine
+    .findings()
+    .filter(atLeast(options.min))
+    .map((f) => ({ ...f, ...place(f.record) }));
   const problems: Problem[] = engine.problems().map((p) => {
     const at = p.record === undefined ? undefined : place(p.record);
-    return at ? { ...p, file: at.file, ...(origins[p.record!]!.entry !== undefined ? { entry: at.entry } : { record: at.entry }) } : p;
+    return at
+      ? {
+          ...p,
+          file: at.file,
+          ...(origins[p.record!]!.entry !== undefined ? { entry: at.entry } : { record: at.entry }),
+        }
+      : p;
   });
   return {
-    reports: [{ file: files.join(" + "), session: [...files], flows: [...engine.flows()], findings, problems: [...read.flatMap((r) => r.problems), ...problems] }],
+    reports: [
+      {
+        file: files.join(" + "),
+        session: [...files],
+        flows: [...engine.flows()],
+        findings,
+        problems: [...read.flatMap((r) => r.problems), ...problems],
+      },
+    ],
     unreadable,
   };
 }
@@ -74,7 +99,12 @@ async function lintOne(file: string, options: LintOptions): Promise<{ report: Fi
     for (const record of records) engine.push(record);
   });
   return {
-    report: { file, flows: [...engine.flows()], findings: engine.findings().filter(atLeast(options.min)), problems: [...read.problems, ...engine.problems()] },
+    report: {
+      file,
+      flows: [...engine.flows()],
+      findings: engine.findings().filter(atLeast(options.min)),
+      problems: [...read.problems, ...engine.problems()],
+    },
     unreadable: read.unreadable,
   };
 }
@@ -87,12 +117,22 @@ async function readAll(file: string, rules: readonly DecodeRule[]): Promise<Read
   return { file, records, ...read };
 }
 
-async function readFile(file: string, rules: readonly DecodeRule[], onRecords: (records: CaptureRecord[]) => void): Promise<{ problems: Problem[]; unreadable: boolean }> {
+async function readFile(
+  file: string,
+  rules: readonly DecodeRule[],
+  onRecords: (records: CaptureRecord[]) => void,
+): Promise<{ problems: Problem[]; unreadable: boolean }> {
   try {
     const imported = await readCapture(open(file), file, { rules, onRecords });
     return { problems: imported.problems, unreadable: imported.problems.length > 0 };
   } catch (e) {
-    const why = readError(e, await stat(file).then((s) => s.size, () => undefined));
+    const why = readError(
+      e,
+      await stat(file).then(
+        (s) => s.size,
+        () => undefined,
+      ),
+    );
     console.error(`mcp-elicit: cannot read ${file}: ${why}`);
     return { problems: [{ file, message: `cannot read the file: ${why}` }], unreadable: true };
   }

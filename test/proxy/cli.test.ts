@@ -69,8 +69,13 @@ test("prints the agent URL then the feed URL on 127.0.0.1; SIGINT writes every r
   // What lint says of the file: the same flows.
   const lint = spawnSync(process.execPath, [...CLI, "lint", out, "--json"], { encoding: "utf8" });
   assert.equal(lint.status, 0, lint.stderr);
-  const report = JSON.parse(lint.stdout) as { files: { flows: { kind: string; elicitations: { action: string }[] }[] }[] };
-  assert.deepEqual(report.files[0]!.flows.map((f) => [f.kind, f.elicitations.map((e) => e.action)]), [["server-request", ["accept"]]]);
+  const report = JSON.parse(lint.stdout) as {
+    files: { flows: { kind: string; elicitations: { action: string }[] }[] }[];
+  };
+  assert.deepEqual(
+    report.files[0]!.flows.map((f) => [f.kind, f.elicitations.map((e) => e.action)]),
+    [["server-request", ["accept"]]],
+  );
 });
 
 test("--upstream name=url: one name<TAB>url line each, the feed line last; SIGTERM stops it", async () => {
@@ -78,7 +83,11 @@ test("--upstream name=url: one name<TAB>url line each, the feed line last; SIGTE
   assert.match(proxy.lines[0]!, /^one\thttp:\/\/127\.0\.0\.1:\d+\/one$/);
   assert.match(proxy.lines[1]!, /^two\thttp:\/\/127\.0\.0\.1:\d+\/two$/);
   assert.match(proxy.lines[2]!, /\/__mcp-elicit\/feed\?token=/);
-  const res = await fetch(proxy.lines[1]!.split("\t")[1]!, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+  const res = await fetch(proxy.lines[1]!.split("\t")[1]!, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: "{}",
+  });
   assert.equal(res.status, 400, "the upstream's own answer");
   proxy.child.kill("SIGTERM");
   assert.equal(await proxy.exit, 0);
@@ -95,7 +104,12 @@ test("loopback only: another address is refused and says why, unless --allow-rem
   assert.equal(await allowed.exit, 0);
   assert.match(allowed.stderr(), /WARNING: listening on 0\.0\.0\.0, not loopback/);
 
-  for (const bad of [["--port", "70000"], ["--upstream", "x"], ["ftp://example.com/"], ["--upstream", "__mcp-elicit=http://a/"]]) {
+  for (const bad of [
+    ["--port", "70000"],
+    ["--upstream", "x"],
+    ["ftp://example.com/"],
+    ["--upstream", "__mcp-elicit=http://a/"],
+  ]) {
     const run = spawnSync(process.execPath, [...CLI, "proxy", ...bad], { encoding: "utf8" });
     assert.equal(run.status, 2, bad.join(" "));
   }

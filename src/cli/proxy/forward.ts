@@ -51,7 +51,10 @@ function createLater() {
  * by cutting the upstream request.
  */
 export function createForwarder(journal: Journal, routes: Routes, warn: (message: string) => void): Forwarder {
-  const agents = { http: new HttpAgent({ keepAlive: true, noDelay: true }), https: new HttpsAgent({ keepAlive: true, noDelay: true }) };
+  const agents = {
+    http: new HttpAgent({ keepAlive: true, noDelay: true }),
+    https: new HttpsAgent({ keepAlive: true, noDelay: true }),
+  };
   let exchanges = 0;
   const later = createLater();
   /** Body copies still being decoded (a compressed one finishes after the agent has its bytes). */
@@ -169,7 +172,10 @@ export function createForwarder(journal: Journal, routes: Routes, warn: (message
         if (method === "GET") {
           rewriter = createEndpointRewriter((data) => {
             const local = routes.rewriteEndpoint(route, data);
-            if (local === undefined) warn(`${target.href}: its endpoint event names ${data.trim()}, which the proxy cannot serve; the agent's POSTs will bypass the proxy`);
+            if (local === undefined) {
+              const names = `${target.href}: its endpoint event names ${data.trim()}`;
+              warn(`${names}, which the proxy cannot serve; the agent's POSTs will bypass the proxy`);
+            }
             return local;
           });
         } else {
@@ -190,7 +196,7 @@ export function createForwarder(journal: Journal, routes: Routes, warn: (message
               transport,
               time: chunkAt,
               kind: "message",
-        via: route.via,
+              via: route.via,
               direction: "s2c",
               stream: legacy ? "eventsource" : stream,
               method,
@@ -216,7 +222,7 @@ export function createForwarder(journal: Journal, routes: Routes, warn: (message
               transport,
               time: chunkAt,
               kind: "message",
-        via: route.via,
+              via: route.via,
               direction: "s2c",
               stream: "body",
               method,

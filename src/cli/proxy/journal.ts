@@ -6,7 +6,11 @@ import type { CaptureRecord } from "../../capture/record.ts";
 const WRITE_EVERY_MS = 20;
 
 /** A record as the forwarding code makes it: the journal numbers it. */
-export type RecordDraft = CaptureRecord extends infer R ? (R extends CaptureRecord ? Omit<R, "seq" | "v"> : never) : never;
+export type RecordDraft = CaptureRecord extends infer R
+  ? R extends CaptureRecord
+    ? Omit<R, "seq" | "v">
+    : never
+  : never;
 
 export interface Journal {
   /** Numbers the record, keeps its JSONL line for the feed, writes the line to the file and tells the listeners. */

@@ -43,7 +43,9 @@ export async function startProxy(options: ProxyOptions): Promise<Proxy> {
     if (path.startsWith(FEED_PREFIX) || path === FEED_PREFIX.slice(0, -1)) return feed.handle(req, res);
     const route = routes.resolve(path);
     if (!route) {
-      res.writeHead(404, { "content-type": "text/plain" }).end(`mcp-elicit proxy: no upstream is served at ${path.split("?")[0]}\n`);
+      res
+        .writeHead(404, { "content-type": "text/plain" })
+        .end(`mcp-elicit proxy: no upstream is served at ${path.split("?")[0]}\n`);
       return;
     }
     forwarder.forward(req, res, route);
