@@ -398,3 +398,18 @@ test("stopping the proxy cuts open streams and records their end before the file
   );
   assert.equal((records[2] as { error?: string }).error, "abort");
 });
+
+test("a Streamable HTTP GET stream that stays silent is recorded open (its response) at once", async () => {
+  routes.set("/mcp", (_req, res) => {
+    res.writeHead(200, { "content-type": "text/event-stream", "mcp-session-id": "s" });
+    res.flushHeaders();
+  });
+  const req = request(proxy.urls[0]!.url, { headers: { accept: "text/event-stream", "mcp-session-id": "s" } });
+  req.on("error", () => {});
+  req.end();
+  await waitFor(() => proxy.journal.count() > 0);
+  const [head] = proxy.journal.records();
+  assert.equal(head?.kind, "response");
+  assert.equal(head?.transport, "http");
+  req.destroy();
+});

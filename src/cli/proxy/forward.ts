@@ -167,9 +167,12 @@ export function createForwarder(journal: Journal, routes: Routes, warn: (message
       let chunkAt = headAt;
       if (sse) {
         const stream = method === "GET" ? "get-sse" : "post-sse";
-        // Only a GET stream can be the HTTP+SSE transport's; its first event says whether it is.
-        let decided = method !== "GET";
-        if (method === "GET") {
+        // Only a GET stream that names no Streamable HTTP session or version can be the HTTP+SSE transport's
+        // (opened before any session exists); its first event says whether it is.
+        const streamable =
+          requestHeaders?.["mcp-session-id"] !== undefined || requestHeaders?.["mcp-protocol-version"] !== undefined;
+        let decided = method !== "GET" || streamable;
+        if (!decided) {
           rewriter = createEndpointRewriter((data) => {
             const local = routes.rewriteEndpoint(route, data);
             if (local === undefined) {
