@@ -72,11 +72,10 @@ export function readConfig(value: unknown): Settings | { error: string } {
   const parsed = ConfigFile.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    const keys = issue.code === "unrecognized_keys" ? ` ${issue.keys.map((k) => JSON.stringify(k)).join(", ")}` : "";
     const where = pointerOf(issue.path) || "/";
     const known = "$schema, rules, strict2260, decode, failOn";
     const hint = issue.code === "unrecognized_keys" ? ` (a configuration has ${known})` : "";
-    return { error: `at ${where}: ${issue.message}${keys}${hint}` };
+    return { error: `at ${where}: ${issue.message}${hint}` };
   }
   const config = parsed.data;
   const settings = defaultSettings();
