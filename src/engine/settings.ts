@@ -98,19 +98,16 @@ export function readConfig(value: unknown): Settings | { error: string } {
 
 export const isSettings = (x: Settings | { error: string }): x is Settings => !("error" in x);
 
-/** Settings as a configuration file's text (the panel's export), with only what differs from the defaults. */
-export function configText(settings: Settings): string {
+/** Settings as a configuration file's value, with only what differs from the defaults (rules sorted by id). */
+export function configValue(settings: Settings) {
   const rules = Object.fromEntries(Object.entries(settings.levels).sort(([a], [b]) => a.localeCompare(b)));
-  return (
-    JSON.stringify(
-      {
-        ...(Object.keys(rules).length > 0 && { rules }),
-        ...(settings.strict2260 && { strict2260: true }),
-        ...(settings.decode.length > 0 && { decode: settings.decode }),
-        ...(settings.failOn !== "error" && { failOn: settings.failOn }),
-      },
-      null,
-      2,
-    ) + "\n"
-  );
+  return {
+    ...(Object.keys(rules).length > 0 && { rules }),
+    ...(settings.strict2260 && { strict2260: true }),
+    ...(settings.decode.length > 0 && { decode: settings.decode }),
+    ...(settings.failOn !== "error" && { failOn: settings.failOn }),
+  };
 }
+
+/** Settings as a configuration file's text (the panel's export). */
+export const configText = (settings: Settings): string => JSON.stringify(configValue(settings), null, 2) + "\n";

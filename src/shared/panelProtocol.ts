@@ -2,6 +2,7 @@ import * as z from "zod/mini";
 import type { Finding, Flow, Problem } from "../engine/index.ts";
 import type { CaptureRecord } from "../capture/record.ts";
 import { DecodeRuleInput, type DecodeRule } from "./decodeRules.ts";
+import type { configValue } from "../engine/settings.ts";
 import { PANEL_SOURCE, PROTOCOL_VERSION, WORKER_SOURCE } from "./tags.ts";
 
 /** Panel → worker, validated by the worker. */
@@ -25,8 +26,18 @@ export const PanelCommand = z.discriminatedUnion("kind", [
   command("decodeRules", {}),
   command("addDecodeRule", { rule: DecodeRuleInput }),
   command("removeDecodeRule", { id: z.string().check(z.maxLength(16)) }),
+  /**
+   * Engine settings (rule levels, the strict profile), the browser's like the decode rules: `settings` asks for
+   * them, `setSettings` replaces them with a configuration file's value (checked by the worker: src/engine/settings.ts
+   * readConfig; its decode rules are left to the decode rule commands). The worker answers both with `settings`, sends
+   * `settings` to every panel after a change and analyses every tab again.
+   */
+  command("settings", {}),
+  command("setSettings", { config: z.unknown() }),
 ]);
 export type PanelCommand = z.infer<typeof PanelCommand>;
+
+export type ConfigValue = ReturnType<typeof configValue>;
 
 /** What a tab holds besides flows and findings; shown in the panel's header. */
 export interface TabStats {
@@ -73,7 +84,9 @@ export type WorkerToPanel =
   /** One chunk of the answer to the `records` command; `more`: further chunks follow. */
   | Envelope<"records", { records: CaptureRecord[]; more: boolean }>
   /** Every decode rule, in the order they were added; `error` when the command that asked was refused. */
-  | Envelope<"decodeRules", { rules: DecodeRule[]; error?: string }>;
+  | Envelope<"decodeRules", { rules: DecodeRule[]; error?: string }>
+  /** The engine settings as a configuration file's value; `error` when the command that asked was refused. */
+  | Envelope<"settings", { config: ConfigValue; error?: string }>;
 
 /** Splits records into chunks of at most RECORD_CHUNK_CHARS of message text (a record over it goes alone). */
 export function chunkRecords(records: readonly CaptureRecord[], limit = RECORD_CHUNK_CHARS): CaptureRecord[][] {
