@@ -1,5 +1,6 @@
-import { configText, configValue, isSettings, LEVELS, parseConfig, readConfig } from "../../src/engine/settings.ts";
-import type { Level } from "../../src/engine/index.ts";
+import { parseConfig } from "../../src/engine/configFile.ts";
+import { configText, configValue, engineOptions, isSettings, LEVELS, readEngineSettings } from "../../src/engine/settings.ts";
+import type { EngineOptions, Level } from "../../src/engine/index.ts";
 import type { DecodeRule, DecodeRuleInput } from "../../src/shared/decodeRules.ts";
 import type { ConfigValue } from "../../src/shared/panelProtocol.ts";
 
@@ -18,6 +19,12 @@ export function withLevel(config: ConfigValue, rule: string, level: LevelChoice)
   return { ...rest, ...(Object.keys(rules).length > 0 && { rules }) };
 }
 
+/** What an import's engine runs with: the worker's settings, as the panel has them. */
+export function engineOptionsOf(config: ConfigValue): EngineOptions {
+  const read = readEngineSettings(config);
+  return isSettings(read) ? engineOptions(read) : {};
+}
+
 /** The settings with the strict profile on or off. */
 export function withStrict(config: ConfigValue, on: boolean): ConfigValue {
   const { strict2260: _old, ...rest } = config;
@@ -26,7 +33,7 @@ export function withStrict(config: ConfigValue, on: boolean): ConfigValue {
 
 /** The worker's settings and decode rules as `mcp-elicit.config.json` text (the panel's export). */
 export function settingsFile(config: ConfigValue, decode: readonly DecodeRule[]): string {
-  const read = readConfig(config);
+  const read = readEngineSettings(config);
   const settings = isSettings(read) ? read : { levels: {}, strict2260: false, decode: [], failOn: "error" as const };
   return configText({ ...settings, decode: decode.map((r) => ({ ...r })) });
 }

@@ -7,7 +7,7 @@ import { createPanels, type PanelLink } from "./panels.ts";
 import { envelope, post, type HubPort } from "./ports.ts";
 import { ACK_MS, createRelayAcks } from "./relayAcks.ts";
 import { createMemoryRuleStorage, createRuleBook, type RuleChange, type RuleStorage } from "./ruleBook.ts";
-import { createMemorySettingsStorage, createSettingsBook, type SettingsStorage } from "./settingsBook.ts";
+import { createSettingsBook, type SettingsStorage } from "./settingsBook.ts";
 import { newMeta, type RecordStore } from "./store.ts";
 import { createTabSession, type SessionDelta, type TabSession } from "./tabSession.ts";
 
@@ -26,7 +26,7 @@ export interface HubOptions {
   ackMs?: number;
   /** Where the decode rules are kept (storage.local in the extension; memory by default). */
   rules?: RuleStorage;
-  /** Where the engine settings are kept (storage.local in the extension; memory by default). */
+  /** Where the engine settings are kept (storage.local in the extension; none by default). */
   settings?: SettingsStorage;
 }
 
@@ -52,7 +52,7 @@ export function createHub(options: HubOptions) {
   });
 
   // New settings: every loaded tab is analysed again and its panels get a fresh snapshot.
-  const settings = createSettingsBook(options.settings ?? createMemorySettingsStorage(), (engine) => {
+  const settings = createSettingsBook(options.settings ?? { read: async () => undefined, write: async () => undefined }, (engine) => {
     for (const [tabId, s] of sessions) {
       void serial(tabId, async () => {
         const session = await s;

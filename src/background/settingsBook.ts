@@ -1,4 +1,4 @@
-import { configValue, defaultSettings, engineOptions, isSettings, readConfig, type Settings } from "../engine/settings.ts";
+import { configValue, defaultSettings, engineOptions, isSettings, readEngineSettings, type Settings } from "../engine/settings.ts";
 import type { EngineOptions } from "../engine/index.ts";
 
 /** Where the settings live: storage.local in the extension, memory in tests. */
@@ -16,17 +16,13 @@ export const createMemorySettingsStorage = (initial?: unknown): SettingsStorage 
   return storage;
 };
 
-/**
- * The engine settings of the worker (rule levels, the strict profile), kept as a configuration file's value and read
- * back through the same check on every wake (a broken value starts from the defaults). Decode rules stay with the
- * rule book (ruleBook.ts): a configuration's are added there by the panel.
- */
+/** The worker's engine settings, stored as a configuration value and checked again on every wake. */
 export function createSettingsBook(storage: SettingsStorage, onChange: (options: EngineOptions) => void = () => undefined) {
   let settings: Settings = defaultSettings();
   const loaded = storage
     .read()
     .then((value) => {
-      const read = value === undefined ? undefined : readConfig(value);
+      const read = value === undefined ? undefined : readEngineSettings(value);
       if (read && isSettings(read)) settings = { ...read, decode: [] };
     })
     .catch(() => undefined);
@@ -38,7 +34,7 @@ export function createSettingsBook(storage: SettingsStorage, onChange: (options:
     /** Replaces the settings with a configuration's value; the error says where it is wrong. */
     set(value: unknown): Promise<{ error?: string }> {
       const run = chain.then(async () => {
-        const read = readConfig(value);
+        const read = readEngineSettings(value);
         if (!isSettings(read)) return { error: read.error };
         const next = { ...read, decode: [] };
         await storage.write(configValue(next));

@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
-import { CONFIG_FILE, defaultSettings, isSettings, parseConfig, type Settings } from "../engine/settings.ts";
+import { parseConfig } from "../engine/configFile.ts";
+import { CONFIG_FILE, defaultSettings, isSettings, type Settings } from "../engine/settings.ts";
 
 /**
  * The settings `lint` starts from: the file `--config` names, else the nearest `mcp-elicit.config.json` from the

@@ -26,12 +26,7 @@ export const PanelCommand = z.discriminatedUnion("kind", [
   command("decodeRules", {}),
   command("addDecodeRule", { rule: DecodeRuleInput }),
   command("removeDecodeRule", { id: z.string().check(z.maxLength(16)) }),
-  /**
-   * Engine settings (rule levels, the strict profile), the browser's like the decode rules: `settings` asks for
-   * them, `setSettings` replaces them with a configuration file's value (checked by the worker: src/engine/settings.ts
-   * readConfig; its decode rules are left to the decode rule commands). The worker answers both with `settings`, sends
-   * `settings` to every panel after a change and analyses every tab again.
-   */
+  /** Engine settings, the browser's (docs/panel.md "Settings"); answered as `decodeRules` are. */
   command("settings", {}),
   command("setSettings", { config: z.unknown() }),
 ]);

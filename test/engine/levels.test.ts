@@ -3,7 +3,8 @@ import { readFileSync } from "node:fs";
 import { test } from "node:test";
 import { importCapture } from "../../src/capture/import.ts";
 import { analyze } from "../../src/engine/index.ts";
-import { configText, defaultSettings, engineOptions, fails, parseConfig } from "../../src/engine/settings.ts";
+import { parseConfig } from "../../src/engine/configFile.ts";
+import { configText, defaultSettings, engineOptions, fails, readEngineSettings } from "../../src/engine/settings.ts";
 
 // Per-rule levels (the configuration file's "rules"): off is a disabled rule, a severity grades every finding.
 const records = importCapture(readFileSync("demo/demo-capture.jsonl", "utf8"), "demo.jsonl").records;
@@ -41,4 +42,13 @@ test("settings round-trip through the file text; the threshold decides what fail
   assert.equal(fails(settings, "info"), false);
   assert.equal(fails({ failOn: "never" }, "error"), false);
   assert.equal(configText(defaultSettings()), "{}\n");
+});
+
+test("the worker's check of engine settings (no zod) agrees with the file's and says where", () => {
+  assert.deepEqual(readEngineSettings({ rules: { "url-https": "off" }, strict2260: true, failOn: "never" }), parseConfig('{"rules":{"url-https":"off"},"strict2260":true,"failOn":"never"}'));
+  assert.deepEqual(readEngineSettings({ rules: { "url-https": "loud" } }), { error: "at /rules/url-https: one of off, info, warning, error" });
+  assert.deepEqual(readEngineSettings({ rules: { "no/rule": "off" } }), { error: 'at /rules/no~1rule: unknown rule id "no/rule"' });
+  assert.deepEqual(readEngineSettings({ decode: [] }), { error: "at /decode: not an engine setting (rules, strict2260, failOn)" });
+  assert.deepEqual(readEngineSettings({ strict2260: "yes" }), { error: "at /strict2260: true or false" });
+  assert.deepEqual(readEngineSettings([]), { error: "at /: the settings are a JSON object" });
 });
