@@ -8,6 +8,7 @@ import { after, before, describe, test } from "node:test";
 import Ajv from "ajv-draft-04";
 import addFormats from "ajv-formats";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
+import { exportHar } from "../../src/capture/har/export.ts";
 import { importCapture } from "../../src/capture/import.ts";
 import { analyze } from "../../src/engine/index.ts";
 import { rules as catalogue } from "../../src/engine/rules/index.ts";
@@ -86,10 +87,11 @@ describe("--format sarif", () => {
     assert.equal(errors[0].locations[0].physicalLocation.artifactLocation.uri, encodeURI(path));
 
     const har = join(dir, "demo.har");
-    const { exportHar } = await import("../../src/capture/harExport.ts");
-    await writeFile(har, JSON.stringify(exportHar(importCapture(demoText, DEMO).records)));
+    await writeFile(har, exportHar(importCapture(demoText, DEMO).records));
     const fromHar = JSON.parse(cli(["lint", har, "--format", "sarif"]).stdout);
     assert.equal(validSarif(fromHar), true, JSON.stringify(validSarif.errors?.slice(0, 5)));
+    assert.equal(fromHar.runs[0].results.length, demo.findings.length);
+    assert.equal(fromHar.runs[0].invocations[0].executionSuccessful, true);
     for (const result of fromHar.runs[0].results) {
       assert.equal(result.locations[0].physicalLocation.region, undefined);
       assert.match(result.locations[0].logicalLocations[0].fullyQualifiedName, /^log\.entries\[\d+\]/);
@@ -133,8 +135,12 @@ describe("--format junit", () => {
     // Markup in the captured key arrives as text; the lone surrogate and the controls became U+FFFD.
     assert.ok(failure.message.includes(`</failure>]]><x a="1"> & %0A::error::,:`), failure.message);
     assert.ok(!/[\u0001\u001b]/.test(run.stdout));
+    // Findings below the threshold (the demo's info findings) are in their testcase's system-out, not failures.
+    const out = suite.testcase.filter((c: { "system-out"?: string }) => c["system-out"]?.includes("info url-https at "));
+    assert.ok(out.length > 0);
+    assert.ok(out.every((c: { failure?: unknown }) => !c.failure || c.name === failed[0].name));
 
-    // --fail-on warning: the warnings become failures too.
+    // --fail-on info: the warnings become failures too.
     const strict = parser.parse(cli(["lint", DEMO, "--format", "junit", "--fail-on", "info"]).stdout).testsuites.testsuite[0];
     assert.equal(Number(strict.failures), demo.findings.length);
   });
