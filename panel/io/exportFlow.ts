@@ -39,18 +39,33 @@ export function flowRecords(records: readonly CaptureRecord[], flow: Flow): Capt
   const opening = new Set<string>();
   if (session !== undefined) {
     // The exchanges of the session that opened it: initialize (its response names the session) and initialized.
-    const ofSession = new Set(records.filter((r) => r.exchange !== undefined && sessionOf(r) === session).map((r) => r.exchange!));
-    for (const r of records) if (r.seq < first && r.exchange !== undefined && ofSession.has(r.exchange) && OPENING.has(methodOf(r) ?? "")) opening.add(r.exchange);
+    const ofSession = new Set(
+      records.filter((r) => r.exchange !== undefined && sessionOf(r) === session).map((r) => r.exchange!),
+    );
+    for (const r of records)
+      if (r.seq < first && r.exchange !== undefined && ofSession.has(r.exchange) && OPENING.has(methodOf(r) ?? ""))
+        opening.add(r.exchange);
   } else {
     let discover: string | undefined;
     for (const r of records) {
       if (r.seq >= first) break;
-      if (r.exchange !== undefined && r.url === endpoint?.url && r.client === endpoint?.client && methodOf(r) === "server/discover") discover = r.exchange;
+      if (
+        r.exchange !== undefined &&
+        r.url === endpoint?.url &&
+        r.client === endpoint?.client &&
+        methodOf(r) === "server/discover"
+      )
+        discover = r.exchange;
     }
     if (discover !== undefined) opening.add(discover);
   }
-  return records.filter((r) => inFlow.has(r.seq) || (r.exchange !== undefined && (opening.has(r.exchange) || (exchanges.has(r.exchange) && r.kind !== "message"))));
+  return records.filter(
+    (r) =>
+      inFlow.has(r.seq) ||
+      (r.exchange !== undefined && (opening.has(r.exchange) || (exchanges.has(r.exchange) && r.kind !== "message"))),
+  );
 }
 
 /** The file name of an exported flow: the flow's id and method, nothing a captured text could steer. */
-export const flowFileName = (flow: Flow, base: string): string => `${base}-${flow.id}-${flow.method.replace(/[^A-Za-z0-9_-]+/g, "_").slice(0, 40)}.jsonl`;
+export const flowFileName = (flow: Flow, base: string): string =>
+  `${base}-${flow.id}-${flow.method.replace(/[^A-Za-z0-9_-]+/g, "_").slice(0, 40)}.jsonl`;

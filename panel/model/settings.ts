@@ -1,5 +1,12 @@
 import { parseConfig } from "../../src/engine/configFile.ts";
-import { configText, configValue, engineOptions, isSettings, LEVELS, readEngineSettings } from "../../src/engine/settings.ts";
+import {
+  configText,
+  configValue,
+  engineOptions,
+  isSettings,
+  LEVELS,
+  readEngineSettings,
+} from "../../src/engine/settings.ts";
 import type { EngineOptions, Level } from "../../src/engine/index.ts";
 import type { DecodeRule, DecodeRuleInput } from "../../src/shared/decodeRules.ts";
 import type { ConfigValue } from "../../src/shared/panelProtocol.ts";
@@ -8,7 +15,8 @@ export { LEVELS };
 export type LevelChoice = Level | "default";
 
 /** A rule's level in the settings: undefined when the rule keeps its catalogue severity. */
-export const levelOf = (config: ConfigValue, rule: string): Level | undefined => (config.rules as Record<string, Level> | undefined)?.[rule];
+export const levelOf = (config: ConfigValue, rule: string): Level | undefined =>
+  (config.rules as Record<string, Level> | undefined)?.[rule];
 
 /** The settings with one rule's level changed (`default`: back to the catalogue's severity). */
 export function withLevel(config: ConfigValue, rule: string, level: LevelChoice): ConfigValue {
@@ -45,7 +53,10 @@ const sameRule = (a: DecodeRuleInput, b: DecodeRuleInput): boolean =>
  * A configuration file's text as the panel applies it: the settings to send the worker, and the decode rules it
  * lacks (the worker gives them ids of its own). Or where the file is wrong.
  */
-export function importSettings(text: string, have: readonly DecodeRule[]): { config: ConfigValue; decode: DecodeRuleInput[] } | { error: string } {
+export function importSettings(
+  text: string,
+  have: readonly DecodeRule[],
+): { config: ConfigValue; decode: DecodeRuleInput[] } | { error: string } {
   const parsed = parseConfig(text);
   if (!isSettings(parsed)) return parsed;
   const decode = parsed.decode

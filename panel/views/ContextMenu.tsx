@@ -16,7 +16,17 @@ export interface MenuAt {
  * A context menu at the pointer (or the row, from the keyboard's menu key): arrow keys move, Enter chooses,
  * Escape, a click elsewhere or leaving the window closes it. Labels are text.
  */
-export function ContextMenu({ at, label, items, onClose }: { at: MenuAt; label: string; items: readonly MenuItem[]; onClose(): void }) {
+export function ContextMenu({
+  at,
+  label,
+  items,
+  onClose,
+}: {
+  at: MenuAt;
+  label: string;
+  items: readonly MenuItem[];
+  onClose(): void;
+}) {
   const root = useRef<HTMLDivElement>(null);
   useEffect(() => {
     root.current?.querySelector<HTMLElement>("[role^=menuitem]")?.focus();
@@ -41,7 +51,10 @@ export function ContextMenu({ at, label, items, onClose }: { at: MenuAt; label: 
     event.stopPropagation();
   };
   // Kept inside the window: a menu opened near the right or bottom edge opens towards the middle.
-  const style = { left: `min(${at.x}px, calc(100vw - 16rem))`, top: `min(${at.y}px, calc(100vh - ${items.length * 1.6 + 1}rem))` };
+  const style = {
+    left: `min(${at.x}px, calc(100vw - 16rem))`,
+    top: `min(${at.y}px, calc(100vh - ${items.length * 1.6 + 1}rem))`,
+  };
   return (
     <div ref={root} class="context-menu" role="menu" aria-label={label} style={style} onKeyDown={onKeyDown}>
       {items.map((item) => (

@@ -1,6 +1,14 @@
 import { useSignal } from "@preact/signals";
 import { download } from "../io/exportCapture.ts";
-import { importSettings, levelOf, LEVELS, settingsFile, withLevel, withStrict, type LevelChoice } from "../model/settings.ts";
+import {
+  importSettings,
+  levelOf,
+  LEVELS,
+  settingsFile,
+  withLevel,
+  withStrict,
+  type LevelChoice,
+} from "../model/settings.ts";
 import { escapeInvisible } from "../model/text.ts";
 import type { FlowStore } from "../state/store.ts";
 import type { Command } from "../state/transport.ts";
@@ -11,7 +19,17 @@ import { ruleMeta } from "../../src/engine/rules/metas.ts";
  * profile, decode rules. The worker keeps them and analyses every tab with them; Import… and Export read and write
  * the file the CLI reads. A rule's level is also set from its findings' context menu.
  */
-export function Settings({ store, send, editable, onClose }: { store: FlowStore; send(c: Command): void; editable: boolean; onClose(): void }) {
+export function Settings({
+  store,
+  send,
+  editable,
+  onClose,
+}: {
+  store: FlowStore;
+  send(c: Command): void;
+  editable: boolean;
+  onClose(): void;
+}) {
   const importError = useSignal<string | null>(null);
   const config = store.settings.value;
   const levels = Object.entries((config.rules ?? {}) as Record<string, string>);
@@ -25,15 +43,22 @@ export function Settings({ store, send, editable, onClose }: { store: FlowStore;
     send({ kind: "setSettings", config: read.config });
     for (const rule of read.decode) send({ kind: "addDecodeRule", rule });
   };
-  const onExport = () => download("mcp-elicit.config.json", new Blob([settingsFile(config, store.decodeRules.value)], { type: "application/json" }));
+  const onExport = () =>
+    download(
+      "mcp-elicit.config.json",
+      new Blob([settingsFile(config, store.decodeRules.value)], { type: "application/json" }),
+    );
   const error = importError.value ?? store.settingsError.value;
   return (
     <section class="decode settings" aria-label="Settings">
       <p class="hint">
-        Rule levels and the strict profile apply to this browser's tabs and to imported files, as <code>mcp-elicit.config.json</code> applies them to{" "}
-        <code>mcp-elicit lint</code>. Right-click a finding to set its rule's level.
+        Rule levels and the strict profile apply to this browser's tabs and to imported files, as{" "}
+        <code>mcp-elicit.config.json</code> applies them to <code>mcp-elicit lint</code>. Right-click a finding to set
+        its rule's level.
       </p>
-      {!editable && <p class="warn">No tab: the settings are the extension worker's, and this panel has none to talk to.</p>}
+      {!editable && (
+        <p class="warn">No tab: the settings are the extension worker's, and this panel has none to talk to.</p>
+      )}
       {error && (
         <p class="warn" role="alert">
           {escapeInvisible(error)}
@@ -41,7 +66,12 @@ export function Settings({ store, send, editable, onClose }: { store: FlowStore;
       )}
       <div class="decode-form">
         <label class="check">
-          <input type="checkbox" checked={config.strict2260 === true} disabled={!editable} onChange={(e) => send({ kind: "setSettings", config: withStrict(config, e.currentTarget.checked) })} />
+          <input
+            type="checkbox"
+            checked={config.strict2260 === true}
+            disabled={!editable}
+            onChange={(e) => send({ kind: "setSettings", config: withStrict(config, e.currentTarget.checked) })}
+          />
           strict SEP-2260 profile
         </label>
         <label class="button">
@@ -79,7 +109,12 @@ export function Settings({ store, send, editable, onClose }: { store: FlowStore;
                     aria-label={`Level of ${rule}`}
                     value={level}
                     disabled={!editable}
-                    onChange={(e) => send({ kind: "setSettings", config: withLevel(config, rule, e.currentTarget.value as LevelChoice) })}
+                    onChange={(e) =>
+                      send({
+                        kind: "setSettings",
+                        config: withLevel(config, rule, e.currentTarget.value as LevelChoice),
+                      })
+                    }
                   >
                     <option value="default">default ({ruleMeta(rule)?.severity ?? "?"})</option>
                     {LEVELS.map((l) => (

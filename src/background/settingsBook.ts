@@ -1,4 +1,11 @@
-import { configValue, defaultSettings, engineOptions, isSettings, readEngineSettings, type Settings } from "../engine/settings.ts";
+import {
+  configValue,
+  defaultSettings,
+  engineOptions,
+  isSettings,
+  readEngineSettings,
+  type Settings,
+} from "../engine/settings.ts";
 import type { EngineOptions } from "../engine/index.ts";
 
 /** Where the settings live: storage.local in the extension, memory in tests. */
@@ -17,7 +24,10 @@ export const createMemorySettingsStorage = (initial?: unknown): SettingsStorage 
 };
 
 /** The worker's engine settings, stored as a configuration value and checked again on every wake. */
-export function createSettingsBook(storage: SettingsStorage, onChange: (options: EngineOptions) => void = () => undefined) {
+export function createSettingsBook(
+  storage: SettingsStorage,
+  onChange: (options: EngineOptions) => void = () => undefined,
+) {
   let settings: Settings = defaultSettings();
   const loaded = storage
     .read()

@@ -8,7 +8,10 @@ import { CONFIG_FILE, defaultSettings, isSettings, type Settings } from "../engi
  * working directory upward (as eslint and prettier find theirs), else the defaults. A file that cannot be read or
  * is malformed is the one sentence a usage error prints, naming the file and the place in it.
  */
-export async function loadSettings(explicit: string | undefined, cwd = process.cwd()): Promise<{ settings: Settings; file?: string } | string> {
+export async function loadSettings(
+  explicit: string | undefined,
+  cwd = process.cwd(),
+): Promise<{ settings: Settings; file?: string } | string> {
   const file = explicit ?? (await findUp(cwd));
   if (file === undefined) return { settings: defaultSettings() };
   let text: string;
@@ -16,7 +19,8 @@ export async function loadSettings(explicit: string | undefined, cwd = process.c
     text = await readFile(file, "utf8");
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    return `cannot read the configuration ${file}: ${code === "ENOENT" ? "no such file" : code === "EISDIR" ? "a directory" : (e as Error).message}`;
+    const why = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "a directory" : (e as Error).message;
+    return `cannot read the configuration ${file}: ${why}`;
   }
   const parsed = parseConfig(text);
   return isSettings(parsed) ? { settings: parsed, file } : `configuration ${file}: ${parsed.error}`;
@@ -25,7 +29,13 @@ export async function loadSettings(explicit: string | undefined, cwd = process.c
 async function findUp(cwd: string): Promise<string | undefined> {
   for (let dir = resolve(cwd); ; dir = dirname(dir)) {
     const candidate = join(dir, CONFIG_FILE);
-    if (await readFile(candidate).then(() => true, () => false)) return candidate;
+    if (
+      await readFile(candidate).then(
+        () => true,
+        () => false,
+      )
+    )
+      return candidate;
     if (dirname(dir) === dir) return undefined;
   }
 }

@@ -52,14 +52,18 @@ export function readConfig(value: unknown): Settings | { error: string } {
   const config = parsed.data;
   const settings = defaultSettings();
   for (const [id, level] of Object.entries(config.rules ?? {})) {
-    if (!ruleMeta(id)) return { error: `at ${pointerOf(["rules", id])}: unknown rule id ${JSON.stringify(id)} (mcp-elicit rules lists them)` };
+    if (!ruleMeta(id))
+      return {
+        error: `at ${pointerOf(["rules", id])}: unknown rule id ${JSON.stringify(id)} (mcp-elicit rules lists them)`,
+      };
     settings.levels[id] = level;
   }
   const ids = new Set<string>();
   for (const [i, raw] of (config.decode ?? []).entries()) {
     const rule = validateDecodeRule(raw);
     if (typeof rule === "string") return { error: `at /decode/${i}: ${rule}` };
-    if (ids.has(rule.id)) return { error: `at /decode/${i}/id: decode rule id ${JSON.stringify(rule.id)} is given twice` };
+    if (ids.has(rule.id))
+      return { error: `at /decode/${i}/id: decode rule id ${JSON.stringify(rule.id)} is given twice` };
     ids.add(rule.id);
     settings.decode.push(rule);
   }
@@ -67,5 +71,3 @@ export function readConfig(value: unknown): Settings | { error: string } {
   settings.failOn = config.failOn ?? "error";
   return settings;
 }
-
-

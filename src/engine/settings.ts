@@ -27,7 +27,10 @@ export const CONFIG_FILE = "mcp-elicit.config.json";
 export const defaultSettings = (): Settings => ({ levels: {}, strict2260: false, decode: [], failOn: "error" });
 
 /** What the engine takes of the settings. */
-export const engineOptions = (settings: Settings): EngineOptions => ({ levels: settings.levels, strict2260: settings.strict2260 });
+export const engineOptions = (settings: Settings): EngineOptions => ({
+  levels: settings.levels,
+  strict2260: settings.strict2260,
+});
 
 /** Whether findings of this severity fail a run. */
 export const fails = (settings: Pick<Settings, "failOn">, severity: Severity): boolean =>
@@ -44,7 +47,8 @@ export function readEngineSettings(value: unknown): Settings | { error: string }
     if (!ENGINE_KEYS.has(key)) return { error: `at /${key}: not an engine setting (rules, strict2260, failOn)` };
     if (key === "strict2260" && typeof v !== "boolean") return { error: "at /strict2260: true or false" };
     if (key === "strict2260") settings.strict2260 = v === true;
-    if (key === "failOn" && !FAIL_ON.includes(v as FailOn)) return { error: `at /failOn: one of ${FAIL_ON.join(", ")}` };
+    if (key === "failOn" && !FAIL_ON.includes(v as FailOn))
+      return { error: `at /failOn: one of ${FAIL_ON.join(", ")}` };
     if (key === "failOn") settings.failOn = v as FailOn;
   }
   const rules = value.rules ?? {};

@@ -54,7 +54,9 @@ describe("mcp-elicit.config.json", () => {
     const file = join(dir, "strict.json");
     await writeFile(file, JSON.stringify({ strict2260: true }));
     const strict = JSON.parse(cli(["lint", DEMO, "--json", "--config", file]).stdout) as Report;
-    const flag = JSON.parse(cli(["lint", DEMO, "--json", "--strict-2260", "--config", join(dir, "other.json")]).stdout) as Report;
+    const flag = JSON.parse(
+      cli(["lint", DEMO, "--json", "--strict-2260", "--config", join(dir, "other.json")]).stdout,
+    ) as Report;
     assert.deepEqual(strict.files[0]!.findings, flag.files[0]!.findings);
     assert.ok(rulesOf(strict, "error").includes("del-r12-standalone-stream"));
 

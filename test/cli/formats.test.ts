@@ -18,7 +18,12 @@ import { built, cli, DEMO } from "./run.ts";
 // `lint --format sarif|junit|github` as CI reads them: SARIF against the SARIF 2.1.0 schema as Microsoft's SARIF
 // SDK team ships it (@microsoft/jest-sarif), JUnit through fast-xml-parser, annotations by the workflow-command rules.
 const require = createRequire(import.meta.url);
-const schema = JSON.parse(readFileSync(join(require.resolve("@microsoft/jest-sarif/package.json"), "../lib/schemas/sarif-2.1.0-rtm.5.json"), "utf8"));
+const schema = JSON.parse(
+  readFileSync(
+    join(require.resolve("@microsoft/jest-sarif/package.json"), "../lib/schemas/sarif-2.1.0-rtm.5.json"),
+    "utf8",
+  ),
+);
 // unicodeRegExp off: the schema's language pattern ("^[a-zA-Z]{2}|^[a-zA-Z]{2}-[a-zA-Z]{2}]?$") is an ECMAScript
 // pattern only without the u flag, as JSON Schema validators of its time compiled it.
 const ajv = new Ajv({ allErrors: true, strict: false, unicodeRegExp: false });
@@ -39,7 +44,10 @@ after(() => rm(dir, { recursive: true, force: true }));
 
 /** The demo with one error finding (a form answer that is an object) whose message quotes hostile text. */
 async function failing(): Promise<string> {
-  const text = demoText.replace('\\"content\\":{\\"confirm\\":true}', `\\"content\\":{${JSON.stringify(JSON.stringify(HOSTILE)).slice(1, -1)}:{\\"a\\":1}}`);
+  const text = demoText.replace(
+    '\\"content\\":{\\"confirm\\":true}',
+    `\\"content\\":{${JSON.stringify(JSON.stringify(HOSTILE)).slice(1, -1)}:{\\"a\\":1}}`,
+  );
   assert.notEqual(text, demoText);
   const path = join(dir, "failing capture.jsonl");
   await writeFile(path, text);
@@ -53,7 +61,10 @@ describe("--format sarif", () => {
     const log = JSON.parse(run.stdout);
     assert.equal(validSarif(log), true, JSON.stringify(validSarif.errors?.slice(0, 5), null, 2));
     const [only] = log.runs;
-    assert.deepEqual(only.tool.driver.rules.map((r: { id: string }) => r.id), catalogue.map((r) => r.id));
+    assert.deepEqual(
+      only.tool.driver.rules.map((r: { id: string }) => r.id),
+      catalogue.map((r) => r.id),
+    );
     for (const rule of only.tool.driver.rules) {
       assert.match(rule.helpUri, /^https:\/\/modelcontextprotocol\.io\/specification\//);
       assert.ok(rule.shortDescription.text && rule.fullDescription.text && rule.name);
@@ -100,7 +111,11 @@ describe("--format sarif", () => {
 });
 
 describe("--format junit", () => {
-  const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "", isArray: (name) => ["testsuite", "testcase", "failure"].includes(name) });
+  const parser = new XMLParser({
+    ignoreAttributes: false,
+    attributeNamePrefix: "",
+    isArray: (name) => ["testsuite", "testcase", "failure"].includes(name),
+  });
 
   test("the demo capture's JUnit parses, with a testsuite per file and a testcase per flow", () => {
     const run = cli(["lint", DEMO, DEMO, "--format", "junit"]);
@@ -136,12 +151,15 @@ describe("--format junit", () => {
     assert.ok(failure.message.includes(`</failure>]]><x a="1"> & %0A::error::,:`), failure.message);
     assert.ok(!/[\u0001\u001b]/.test(run.stdout));
     // Findings below the threshold (the demo's info findings) are in their testcase's system-out, not failures.
-    const out = suite.testcase.filter((c: { "system-out"?: string }) => c["system-out"]?.includes("info url-https at "));
+    const out = suite.testcase.filter((c: { "system-out"?: string }) =>
+      c["system-out"]?.includes("info url-https at "),
+    );
     assert.ok(out.length > 0);
-    assert.ok(out.every((c: { failure?: unknown }) => !c.failure || c.name === failed[0].name));
+    assert.ok(out.every((c: { name: string; failure?: unknown }) => !c.failure || c.name === failed[0].name));
 
     // --fail-on info: the warnings become failures too.
-    const strict = parser.parse(cli(["lint", DEMO, "--format", "junit", "--fail-on", "info"]).stdout).testsuites.testsuite[0];
+    const strict = parser.parse(cli(["lint", DEMO, "--format", "junit", "--fail-on", "info"]).stdout).testsuites
+      .testsuite[0];
     assert.equal(Number(strict.failures), demo.findings.length);
   });
 });
@@ -162,12 +180,20 @@ describe("--format github", () => {
     assert.equal(annotations.length, expected.length);
     const error = annotations.find((l) => l.startsWith("::error "))!;
     const pathProperty = escapeProperty(path);
-    assert.match(error, new RegExp(`^::error file=${pathProperty.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")},line=\\d+,title=result-content-value-types::`));
+    assert.match(
+      error,
+      new RegExp(
+        `^::error file=${pathProperty.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")},line=\\d+,title=result-content-value-types::`,
+      ),
+    );
     // The hostile key's "::error::" stays inside the message, and its "%0A" cannot become a new line.
     assert.ok(error.includes("%250A::error::,:"), error);
     assert.ok(!/[\u0001\u001b\r]/.test(run.stdout));
     const count = (s: string) => expected.filter((f) => f.severity === s).length;
-    assert.equal(lines.at(-1), `mcp-elicit: ${count("error")} errors, ${count("warning")} warnings, ${count("info")} notices`);
+    assert.equal(
+      lines.at(-1),
+      `mcp-elicit: ${count("error")} errors, ${count("warning")} warnings, ${count("info")} notices`,
+    );
   });
 
   test("at most 10 annotations of a level, as GitHub shows; the last line counts the rest", () => {
@@ -186,5 +212,8 @@ test("--format rejects an unknown format and --json with another format", () => 
   const both = cli(["lint", DEMO, "--json", "--format", "sarif"]);
   assert.equal(both.status, 2);
   assert.match(both.stderr, /--json means json/);
-  assert.deepEqual(JSON.parse(cli(["lint", DEMO, "--format", "json"]).stdout), JSON.parse(cli(["lint", DEMO, "--json"]).stdout));
+  assert.deepEqual(
+    JSON.parse(cli(["lint", DEMO, "--format", "json"]).stdout),
+    JSON.parse(cli(["lint", DEMO, "--json"]).stdout),
+  );
 });

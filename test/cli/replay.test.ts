@@ -25,7 +25,10 @@ after(() => rm(dir, { recursive: true, force: true }));
 
 /** Starts `mcp-elicit replay` on a capture; its first line is the URL to give the client. */
 async function replay(capture: string) {
-  const child = spawn(process.execPath, [BIN, "replay", capture, "--timeout", "60", "--linger", "200"], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [BIN, "replay", capture, "--timeout", "60", "--linger", "200"], {
+    cwd: ROOT,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   const lines: string[] = [];
   let stderr = "";
   child.stderr.on("data", (d) => (stderr += d));
@@ -48,7 +51,13 @@ const shape = (f: Flow) => ({
   target: f.target,
   status: f.status,
   rounds: f.rounds.length,
-  elicitations: f.elicitations.map((e) => ({ key: e.key, mode: e.mode, action: e.action, completed: e.completed, message: e.message })),
+  elicitations: f.elicitations.map((e) => ({
+    key: e.key,
+    mode: e.mode,
+    action: e.action,
+    completed: e.completed,
+    message: e.message,
+  })),
 });
 
 async function runAgainst(url: string, list: Scenario[]) {
@@ -69,23 +78,34 @@ describe("mcp-elicit replay", () => {
       const original = analyze(importCapture(readFileSync(DEMO, "utf8"), DEMO).records);
       const replayed = analyze(mergeCaptures(results));
       assert.deepEqual(replayed.flows.map(shape), original.flows.map(shape));
-      assert.deepEqual(replayed.findings.map((f) => [f.rule, f.severity, f.pointer]), original.findings.map((f) => [f.rule, f.severity, f.pointer]));
+      assert.deepEqual(
+        replayed.findings.map((f) => [f.rule, f.severity, f.pointer]),
+        original.findings.map((f) => [f.rule, f.severity, f.pointer]),
+      );
     } finally {
       r.kill();
     }
   });
 
   test("a 2025-11-25 client that declines where the capture accepted: exit 1, the divergence named", async () => {
-    const only = importCapture(readFileSync(DEMO, "utf8"), DEMO).records.filter((r) => r.exchange?.startsWith("legacy-form-accept/"));
+    const only = importCapture(readFileSync(DEMO, "utf8"), DEMO).records.filter((r) =>
+      r.exchange?.startsWith("legacy-form-accept/"),
+    );
     const capture = join(dir, "accept.jsonl");
     await writeFile(capture, only.map((x) => JSON.stringify(x)).join("\n") + "\n");
     const r = await replay(capture);
     try {
       // The decline scenario calls the same tool, and answers otherwise.
-      await runAgainst(r.url, legacyScenarios.filter((s) => s.name === "legacy-form-decline"));
+      await runAgainst(
+        r.url,
+        legacyScenarios.filter((s) => s.name === "legacy-form-decline"),
+      );
       assert.equal(await r.exit, 1);
       const text = r.lines.join("\n");
-      assert.match(text, /diverged at record 11 \(the answer to elicitation\/create \(id 0\) in tools\/call confirm_action\): action "decline" where the capture has "accept"/);
+      assert.match(
+        text,
+        /diverged at record 11 \(the answer to elicitation\/create \(id 0\) in tools\/call confirm_action\): action "decline" where the capture has "accept"/,
+      );
       assert.match(r.lines.at(-1)!, /1 divergence$/);
     } finally {
       r.kill();
@@ -93,12 +113,17 @@ describe("mcp-elicit replay", () => {
   });
 
   test("a 2026-07-28 client that answers a round otherwise: exit 1, field and value named", async () => {
-    const only = importCapture(readFileSync(DEMO, "utf8"), DEMO).records.filter((r) => r.exchange?.startsWith("modern-two-rounds/"));
+    const only = importCapture(readFileSync(DEMO, "utf8"), DEMO).records.filter((r) =>
+      r.exchange?.startsWith("modern-two-rounds/"),
+    );
     const capture = join(dir, "two-rounds.jsonl");
     await writeFile(capture, only.map((x) => JSON.stringify(x)).join("\n") + "\n");
     const r = await replay(capture);
     try {
-      const client = new ModernClient({ name: "replay-test", version: "1.0.0" }, { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: { pin: "2026-07-28" } } });
+      const client = new ModernClient(
+        { name: "replay-test", version: "1.0.0" },
+        { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: { pin: "2026-07-28" } } },
+      );
       client.setRequestHandler("elicitation/create", (request) => {
         const params = request.params;
         const field = "requestedSchema" in params ? Object.keys(params.requestedSchema.properties)[0] : undefined;
@@ -109,8 +134,14 @@ describe("mcp-elicit replay", () => {
       await client.close();
       assert.equal(await r.exit, 1);
       const text = r.lines.join("\n");
-      assert.match(text, /\(tools\/call plan_trip\): inputResponses "city": field "city" is "Porto" where the capture has "Lisbon"/);
-      assert.match(text, /\(tools\/call plan_trip\): inputResponses "nights": action "decline" where the capture has "accept"/);
+      assert.match(
+        text,
+        /\(tools\/call plan_trip\): inputResponses "city": field "city" is "Porto" where the capture has "Lisbon"/,
+      );
+      assert.match(
+        text,
+        /\(tools\/call plan_trip\): inputResponses "nights": action "decline" where the capture has "accept"/,
+      );
     } finally {
       r.kill();
     }

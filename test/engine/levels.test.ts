@@ -16,10 +16,16 @@ test("a level grades every finding of its rule and no other; off is the same as 
   const expected = plain.findings
     .filter((f) => f.rule !== "url-https")
     .map((f) => [f.rule, f.rule === "adv-message-quality" ? "error" : f.severity, f.pointer]);
-  assert.deepEqual(graded.findings.map((f) => [f.rule, f.severity, f.pointer]), expected);
+  assert.deepEqual(
+    graded.findings.map((f) => [f.rule, f.severity, f.pointer]),
+    expected,
+  );
   assert.ok(expected.some(([rule]) => rule === "adv-message-quality"));
   const disabled = analyze(records, { disable: ["url-https"] });
-  assert.deepEqual(graded.findings.map((f) => f.rule), disabled.findings.map((f) => f.rule));
+  assert.deepEqual(
+    graded.findings.map((f) => f.rule),
+    disabled.findings.map((f) => f.rule),
+  );
   assert.deepEqual(graded.flows, plain.flows);
 });
 
@@ -27,7 +33,9 @@ test("a level wins over the strict profile's severity", () => {
   const strict = analyze(records, { strict2260: true });
   assert.ok(strict.findings.some((f) => f.rule === "del-r12-standalone-stream" && f.severity === "error"));
   const lowered = analyze(records, { strict2260: true, levels: { "del-r12-standalone-stream": "warning" } });
-  assert.ok(lowered.findings.filter((f) => f.rule === "del-r12-standalone-stream").every((f) => f.severity === "warning"));
+  assert.ok(
+    lowered.findings.filter((f) => f.rule === "del-r12-standalone-stream").every((f) => f.severity === "warning"),
+  );
 });
 
 test("settings round-trip through the file text; the threshold decides what fails", () => {
@@ -45,10 +53,19 @@ test("settings round-trip through the file text; the threshold decides what fail
 });
 
 test("the worker's check of engine settings (no zod) agrees with the file's and says where", () => {
-  assert.deepEqual(readEngineSettings({ rules: { "url-https": "off" }, strict2260: true, failOn: "never" }), parseConfig('{"rules":{"url-https":"off"},"strict2260":true,"failOn":"never"}'));
-  assert.deepEqual(readEngineSettings({ rules: { "url-https": "loud" } }), { error: "at /rules/url-https: one of off, info, warning, error" });
-  assert.deepEqual(readEngineSettings({ rules: { "no/rule": "off" } }), { error: 'at /rules/no~1rule: unknown rule id "no/rule"' });
-  assert.deepEqual(readEngineSettings({ decode: [] }), { error: "at /decode: not an engine setting (rules, strict2260, failOn)" });
+  assert.deepEqual(
+    readEngineSettings({ rules: { "url-https": "off" }, strict2260: true, failOn: "never" }),
+    parseConfig('{"rules":{"url-https":"off"},"strict2260":true,"failOn":"never"}'),
+  );
+  assert.deepEqual(readEngineSettings({ rules: { "url-https": "loud" } }), {
+    error: "at /rules/url-https: one of off, info, warning, error",
+  });
+  assert.deepEqual(readEngineSettings({ rules: { "no/rule": "off" } }), {
+    error: 'at /rules/no~1rule: unknown rule id "no/rule"',
+  });
+  assert.deepEqual(readEngineSettings({ decode: [] }), {
+    error: "at /decode: not an engine setting (rules, strict2260, failOn)",
+  });
   assert.deepEqual(readEngineSettings({ strict2260: "yes" }), { error: "at /strict2260: true or false" });
   assert.deepEqual(readEngineSettings([]), { error: "at /: the settings are a JSON object" });
 });

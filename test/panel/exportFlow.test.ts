@@ -30,10 +30,18 @@ test("every demo flow exports as a capture that lints to that one flow, with the
   for (const flow of demo.flows) {
     const text = [...jsonlParts(redactRecords(flowRecords(records, flow)))].join("");
     const again = analyze(importCapture(text, `${flow.id}.jsonl`).records);
-    assert.equal(again.flows.length, 1, `${flow.id} ${flow.method} ${flow.target}: ${again.flows.map((f) => f.method).join(", ")}`);
+    assert.equal(
+      again.flows.length,
+      1,
+      `${flow.id} ${flow.method} ${flow.target}: ${again.flows.map((f) => f.method).join(", ")}`,
+    );
     assert.deepEqual(outcome(again.flows[0]!), outcome(flow), flow.id);
     const rules = (findings: typeof demo.findings) => findings.map((f) => [f.rule, f.severity, f.pointer]);
-    assert.deepEqual(rules(again.findings.filter((f) => f.flow !== null)), rules(demo.findings.filter((f) => f.flow === flow.id)), flow.id);
+    assert.deepEqual(
+      rules(again.findings.filter((f) => f.flow !== null)),
+      rules(demo.findings.filter((f) => f.flow === flow.id)),
+      flow.id,
+    );
   }
 });
 
@@ -46,7 +54,9 @@ test("an exported flow holds the session's opening and none of another flow's me
   const others = new Set(demo.flows.filter((f) => f !== legacy).flatMap((f) => f.records));
   assert.ok(exported.every((r) => !others.has(r.seq)));
   const modern = demo.flows.find((f) => f.revision === "2026-07-28")!;
-  assert.ok(flowRecords(records, modern).some((r) => r.kind === "message" && r.text.includes('"method":"server/discover"')));
+  assert.ok(
+    flowRecords(records, modern).some((r) => r.kind === "message" && r.text.includes('"method":"server/discover"')),
+  );
 });
 
 test("the CLI lints an exported flow to one flow", async () => {
@@ -55,10 +65,15 @@ test("the CLI lints an exported flow to one flow", async () => {
     const flow = demo.flows.find((f) => f.elicitations.length > 1) ?? demo.flows[0]!;
     const path = join(dir, "flow.jsonl");
     await writeFile(path, [...jsonlParts(redactRecords(flowRecords(records, flow)))].join(""));
-    const run = spawnSync(process.execPath, ["--import", "tsx", "src/cli/bin.ts", "lint", path, "--json"], { encoding: "utf8" });
+    const run = spawnSync(process.execPath, ["--import", "tsx", "src/cli/bin.ts", "lint", path, "--json"], {
+      encoding: "utf8",
+    });
     assert.equal(run.status, 0, run.stderr);
     const report = JSON.parse(run.stdout);
-    assert.deepEqual(report.files[0].flows.map((f: { method: string; target: string }) => [f.method, f.target]), [[flow.method, flow.target]]);
+    assert.deepEqual(
+      report.files[0].flows.map((f: { method: string; target: string }) => [f.method, f.target]),
+      [[flow.method, flow.target]],
+    );
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -21,7 +21,16 @@ function world(storage = createMemorySettingsStorage()) {
   const hub = createHub({ store: createMemoryStore(), flushMs: 5, settings: storage });
   const content = portPair(CONTENT_PORT, { tab: { id: 7 }, url: "http://127.0.0.1/" });
   hub.connectContent(content.server as HubPort);
-  content.client.postMessage({ source: CONTENT_SOURCE, v: PROTOCOL_VERSION, kind: "records", doc: "doc-1", top: true, first: 0, records: drafts(capture), rejected: 0 });
+  content.client.postMessage({
+    source: CONTENT_SOURCE,
+    v: PROTOCOL_VERSION,
+    kind: "records",
+    doc: "doc-1",
+    top: true,
+    first: 0,
+    records: drafts(capture),
+    rejected: 0,
+  });
   return { hub, storage, panel: () => connectPanel(hub, 7) };
 }
 
@@ -33,7 +42,10 @@ describe("engine settings", () => {
     const w = world();
     const a = w.panel();
     const b = w.panel();
-    await settle(() => a.store.recordCount.value === capture.length && b.store.recordCount.value === capture.length, "snapshots");
+    await settle(
+      () => a.store.recordCount.value === capture.length && b.store.recordCount.value === capture.length,
+      "snapshots",
+    );
     const before = a.store.findings.value;
     assert.ok(rules(before).includes("url-https"));
     assert.ok(!rules(before, "error").includes("adv-message-quality"));
@@ -44,7 +56,10 @@ describe("engine settings", () => {
     await settle(() => !rules(b.store.findings.value).includes("url-https"), "panel b re-analysed");
     await settle(() => rules(a.store.findings.value, "error").includes("adv-message-quality"), "panel a re-analysed");
     assert.deepEqual(b.store.settings.value, { rules: { "adv-message-quality": "error", "url-https": "off" } });
-    assert.equal(rules(a.store.findings.value, "error").length, rules(before).filter((r) => r === "adv-message-quality").length);
+    assert.equal(
+      rules(a.store.findings.value, "error").length,
+      rules(before).filter((r) => r === "adv-message-quality").length,
+    );
     assert.equal(a.store.severityCounts.value.error > 0, true);
 
     // A worker woken from the same storage analyses with the same settings.

@@ -27,12 +27,23 @@ const expected = analyze(demo);
 
 /** The findings listed, as [severity, rule]. */
 const findings = (page: Page) =>
-  page.$$eval("tr[data-finding]", (rows) => rows.map((row) => [row.querySelector('td[data-col="severity"]')?.textContent ?? "", row.querySelector('td[data-col="rule"]')?.textContent ?? ""]));
+  page.$$eval("tr[data-finding]", (rows) =>
+    rows.map((row) => [
+      row.querySelector('td[data-col="severity"]')?.textContent ?? "",
+      row.querySelector('td[data-col="rule"]')?.textContent ?? "",
+    ]),
+  );
 
 async function importInto(page: Page, name: string, text: string): Promise<void> {
-  await page.getByLabel("Import HAR or JSONL file").setInputFiles({ name, mimeType: "application/json", buffer: Buffer.from(text) });
+  await page
+    .getByLabel("Import HAR or JSONL file")
+    .setInputFiles({ name, mimeType: "application/json", buffer: Buffer.from(text) });
   await page.getByRole("heading", { level: 1, name: `MCP elicitation — ${name}` }).waitFor();
-  await page.waitForFunction(() => !document.querySelector('[role="status"].source')?.textContent?.includes("importing") && document.querySelectorAll("tr[data-finding]").length > 0);
+  await page.waitForFunction(
+    () =>
+      !document.querySelector('[role="status"].source')?.textContent?.includes("importing") &&
+      document.querySelectorAll("tr[data-finding]").length > 0,
+  );
 }
 
 describe("panel settings in Chromium", () => {
@@ -49,12 +60,26 @@ describe("panel settings in Chromium", () => {
     assert.ok(before.some(([severity, rule]) => rule === "adv-message-quality" && severity === "info"));
 
     await page.getByRole("button", { name: "Settings…" }).click();
-    await page.getByLabel("Import configuration file").setInputFiles({ name: "mcp-elicit.config.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(TEAM)) });
-    await page.waitForFunction(() => ![...document.querySelectorAll('tr[data-finding] td[data-col="rule"]')].some((td) => td.textContent === "url-https"));
+    await page
+      .getByLabel("Import configuration file")
+      .setInputFiles({
+        name: "mcp-elicit.config.json",
+        mimeType: "application/json",
+        buffer: Buffer.from(JSON.stringify(TEAM)),
+      });
+    await page.waitForFunction(
+      () =>
+        ![...document.querySelectorAll('tr[data-finding] td[data-col="rule"]')].some(
+          (td) => td.textContent === "url-https",
+        ),
+    );
     await page.waitForFunction(() => document.querySelectorAll("tr[data-finding]").length > 0);
     const after = await findings(page);
     const raised = before.filter(([, rule]) => rule === "adv-message-quality").length;
-    assert.deepEqual(after.filter(([severity]) => severity === "error"), Array(raised).fill(["error", "adv-message-quality"]));
+    assert.deepEqual(
+      after.filter(([severity]) => severity === "error"),
+      Array(raised).fill(["error", "adv-message-quality"]),
+    );
     assert.equal(after.length, before.length - before.filter(([, rule]) => rule === "url-https").length);
     await page.getByRole("table", { name: "Rule levels" }).getByLabel("Level of url-https").waitFor();
 
@@ -66,9 +91,17 @@ describe("panel settings in Chromium", () => {
     await page.locator("tr[data-finding]", { hasText: "adv-message-quality" }).first().click({ button: "right" });
     const menu = page.getByRole("menu", { name: "Level of rule adv-message-quality" });
     await menu.getByRole("menuitemradio", { name: "adv-message-quality: error" }).waitFor();
-    assert.equal(await menu.getByRole("menuitemradio", { name: "adv-message-quality: error" }).getAttribute("aria-checked"), "true");
+    assert.equal(
+      await menu.getByRole("menuitemradio", { name: "adv-message-quality: error" }).getAttribute("aria-checked"),
+      "true",
+    );
     await menu.getByRole("menuitemradio", { name: /adv-message-quality: default level/ }).click();
-    await page.waitForFunction(() => ![...document.querySelectorAll('tr[data-finding] td[data-col="severity"]')].some((td) => td.textContent === "error"));
+    await page.waitForFunction(
+      () =>
+        ![...document.querySelectorAll('tr[data-finding] td[data-col="severity"]')].some(
+          (td) => td.textContent === "error",
+        ),
+    );
     assert.ok((await findings(page)).some(([severity, rule]) => rule === "adv-message-quality" && severity === "info"));
 
     // Export configuration writes what the worker holds.
@@ -90,12 +123,18 @@ describe("panel settings in Chromium", () => {
     const flow = expected.flows.find((f) => f.rounds.length > 1) ?? expected.flows[0]!;
     await page.getByRole("row", { name: `flow ${flow.id}`, exact: true }).click({ button: "right" });
     const download = page.waitForEvent("download");
-    await page.getByRole("menu", { name: `Flow ${flow.id}` }).getByRole("menuitem", { name: "Export flow as JSONL", exact: true }).click();
+    await page
+      .getByRole("menu", { name: `Flow ${flow.id}` })
+      .getByRole("menuitem", { name: "Export flow as JSONL", exact: true })
+      .click();
     const file = await download;
     assert.match(file.suggestedFilename(), new RegExp(`^demo-${flow.id}-tools_call\\.jsonl$`));
     const text = await readFile((await file.path())!, "utf8");
     const linted = analyze(importCapture(text, "flow.jsonl").records);
-    assert.deepEqual(linted.flows.map((f) => [f.method, f.target, f.status, f.rounds.length]), [[flow.method, flow.target, flow.status, flow.rounds.length]]);
+    assert.deepEqual(
+      linted.flows.map((f) => [f.method, f.target, f.status, f.rounds.length]),
+      [[flow.method, flow.target, flow.status, flow.rounds.length]],
+    );
     await page.close();
   });
 });

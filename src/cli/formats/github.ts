@@ -25,7 +25,11 @@ export function toGithub({ files }: FormatInput): string {
   const shown: Record<"error" | "warning" | "notice", number> = { error: 0, warning: 0, notice: 0 };
   const total = { ...shown };
   const lines: string[] = [];
-  const annotate = (level: "error" | "warning" | "notice", props: Record<string, string | number | undefined>, message: string): void => {
+  const annotate = (
+    level: "error" | "warning" | "notice",
+    props: Record<string, string | number | undefined>,
+    message: string,
+  ): void => {
     total[level]++;
     if (shown[level] >= ANNOTATIONS_PER_LEVEL) return;
     shown[level]++;
@@ -37,14 +41,29 @@ export function toGithub({ files }: FormatInput): string {
   };
   for (const file of files) {
     const path = file.file === "-" ? undefined : file.file;
-    for (const p of file.problems) annotate("error", { file: path, line: p.line, title: "unreadable capture" }, p.message);
+    for (const p of file.problems)
+      annotate("error", { file: path, line: p.line, title: "unreadable capture" }, p.message);
     for (const f of file.findings) {
       const place = placeOf(file, f.entry, f.record);
-      const at = place.line === undefined ? `entry ${f.entry}${f.pointer ? " " + f.pointer : ""}: ` : f.pointer ? `${f.pointer}: ` : "";
-      annotate(command(f.severity), { file: path, line: place.line, title: f.rule }, `${at}${f.message}${f.flow ? ` (${f.flow})` : ""}`);
+      const at =
+        place.line === undefined
+          ? `entry ${f.entry}${f.pointer ? " " + f.pointer : ""}: `
+          : f.pointer
+            ? `${f.pointer}: `
+            : "";
+      annotate(
+        command(f.severity),
+        { file: path, line: place.line, title: f.rule },
+        `${at}${f.message}${f.flow ? ` (${f.flow})` : ""}`,
+      );
     }
   }
-  const hidden = (Object.keys(total) as (keyof typeof total)[]).filter((k) => total[k] > shown[k]).map((k) => `${total[k] - shown[k]} ${k}s`);
-  lines.push(`mcp-elicit: ${total.error} errors, ${total.warning} warnings, ${total.notice} notices${hidden.length ? `; not annotated (GitHub shows 10 of each): ${hidden.join(", ")}` : ""}`);
+  const hidden = (Object.keys(total) as (keyof typeof total)[])
+    .filter((k) => total[k] > shown[k])
+    .map((k) => `${total[k] - shown[k]} ${k}s`);
+  lines.push(
+    `mcp-elicit: ${total.error} errors, ${total.warning} warnings, ${total.notice} notices` +
+      (hidden.length ? `; not annotated (GitHub shows 10 of each): ${hidden.join(", ")}` : ""),
+  );
   return lines.join("\n");
 }

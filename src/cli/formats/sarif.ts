@@ -10,7 +10,8 @@ const SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json";
 const sarifLevel = (s: Severity): "error" | "warning" | "note" => (s === "info" ? "note" : s);
 
 /** `form-secret-field` → `FormSecretField`: SARIF's `name` is an identifier-like, readable rule name. */
-const ruleName = (id: string): string => id.replace(/(^|-)([a-z0-9])/g, (_, _dash: string, c: string) => c.toUpperCase());
+const ruleName = (id: string): string =>
+  id.replace(/(^|-)([a-z0-9])/g, (_, _dash: string, c: string) => c.toUpperCase());
 
 /** A file path as a URI reference (forward slashes, percent-encoded), relative paths staying relative. */
 const artifactUri = (file: string): string => (file === "-" ? "stdin" : encodeURI(file.replace(/\\/g, "/")));
@@ -23,11 +24,18 @@ function descriptor(meta: RuleMeta) {
     name: ruleName(meta.id),
     shortDescription: { text: plain(meta.title) },
     fullDescription: {
-      text: `${plain(meta.title)} Revisions: ${meta.revisions}. Violator: ${meta.violator}. Detection: ${meta.detection}. Severity: ${meta.severityNote}. Catalogue §${meta.section}.`,
+      text:
+        `${plain(meta.title)} Revisions: ${meta.revisions}. Violator: ${meta.violator}. ` +
+        `Detection: ${meta.detection}. Severity: ${meta.severityNote}. Catalogue §${meta.section}.`,
     },
     helpUri: specLink(meta, null),
     defaultConfiguration: { level: sarifLevel(meta.severity) },
-    properties: { revisions: meta.revisions, violator: meta.violator, detection: meta.detection, section: meta.section },
+    properties: {
+      revisions: meta.revisions,
+      violator: meta.violator,
+      detection: meta.detection,
+      section: meta.section,
+    },
   };
 }
 
@@ -38,7 +46,12 @@ function location(file: Linted, index: number, place: Place, record: number | un
     artifactLocation: { uri: artifactUri(file.file), index },
     ...(place.line !== undefined && { region: { startLine: place.line } }),
   };
-  const logical = place.entry !== undefined ? `log.entries[${place.entry}]` : place.line === undefined && record !== undefined && record >= 0 ? `record ${record}` : undefined;
+  const logical =
+    place.entry !== undefined
+      ? `log.entries[${place.entry}]`
+      : place.line === undefined && record !== undefined && record >= 0
+        ? `record ${record}`
+        : undefined;
   return {
     physicalLocation,
     ...(logical !== undefined && {
@@ -63,14 +76,29 @@ export function toSarif({ files, settings, version }: FormatInput) {
       level: sarifLevel(f.severity),
       message: { text: f.message },
       locations: [location(file, i, placeOf(file, f.entry, f.record), f.record, f.pointer)],
-      properties: { flow: f.flow, pointer: f.pointer, violator: f.violator, entry: f.entry, record: f.record, spec: f.spec },
+      properties: {
+        flow: f.flow,
+        pointer: f.pointer,
+        violator: f.violator,
+        entry: f.entry,
+        record: f.record,
+        spec: f.spec,
+      },
     })),
   );
   const notifications = files.flatMap((file, i) =>
     file.problems.map((p) => ({
       level: "error" as const,
       message: { text: p.message },
-      locations: [location(file, i, p.line !== undefined ? { line: p.line } : placeOf(file, p.entry, p.record), p.record, undefined)],
+      locations: [
+        location(
+          file,
+          i,
+          p.line !== undefined ? { line: p.line } : placeOf(file, p.entry, p.record),
+          p.record,
+          undefined,
+        ),
+      ],
     })),
   );
   return {

@@ -36,7 +36,12 @@ export function createChannel(res: ServerResponse): Channel {
       if (mode === undefined) channel.head(200, sse ? "text/event-stream" : "application/json", undefined);
       if (mode === "sse") {
         // A captured text is one line of JSON; should it hold a line break, each line is a data line of one event.
-        res.write(`event: message\n${text.split(/\r?\n/).map((line) => `data: ${line}`).join("\n")}\n\n`);
+        res.write(
+          `event: message\n${text
+            .split(/\r?\n/)
+            .map((line) => `data: ${line}`)
+            .join("\n")}\n\n`,
+        );
         return;
       }
       res.writeHead(status, headers);

@@ -21,14 +21,17 @@ const same = (a: unknown, b: unknown): boolean => {
  * content has and the answer lacks (or the other way round), a field with another value. Empty: the same answer.
  */
 export function compareElicitResult(captured: unknown, live: unknown): string[] {
-  if (!isObj(captured) || !isObj(live)) return same(captured, live) ? [] : [`answered ${show(live)} where the capture has ${show(captured)}`];
-  if (captured.action !== live.action) return [`action ${show(live.action)} where the capture has ${show(captured.action)}`];
+  if (!isObj(captured) || !isObj(live))
+    return same(captured, live) ? [] : [`answered ${show(live)} where the capture has ${show(captured)}`];
+  if (captured.action !== live.action)
+    return [`action ${show(live.action)} where the capture has ${show(captured.action)}`];
   const was = isObj(captured.content) ? captured.content : {};
   const now = isObj(live.content) ? live.content : {};
   const out: string[] = [];
   for (const key of Object.keys(was)) {
     if (!(key in now)) out.push(`missing field ${show(key)} (the capture's answer has ${show(was[key])})`);
-    else if (!same(was[key], now[key])) out.push(`field ${show(key)} is ${show(now[key])} where the capture has ${show(was[key])}`);
+    else if (!same(was[key], now[key]))
+      out.push(`field ${show(key)} is ${show(now[key])} where the capture has ${show(was[key])}`);
   }
   for (const key of Object.keys(now)) if (!(key in was)) out.push(`field ${show(key)} that the capture's answer lacks`);
   return out;
@@ -37,10 +40,13 @@ export function compareElicitResult(captured: unknown, live: unknown): string[] 
 /** A client's JSON-RPC answer (result or error) to a server request, against the captured answer. */
 export function compareAnswer(method: string | undefined, captured: Obj, live: Obj): string[] {
   if ("error" in live && !("error" in captured)) return [`an error ${show(live.error)} where the capture has a result`];
-  if ("error" in captured && !("error" in live)) return [`a result where the capture has the error ${show(captured.error)}`];
+  if ("error" in captured && !("error" in live))
+    return [`a result where the capture has the error ${show(captured.error)}`];
   if ("error" in captured) return [];
   if (method === "elicitation/create") return compareElicitResult(captured.result, live.result);
-  return same(captured.result, live.result) ? [] : [`result ${show(live.result)} where the capture has ${show(captured.result)}`];
+  return same(captured.result, live.result)
+    ? []
+    : [`result ${show(live.result)} where the capture has ${show(captured.result)}`];
 }
 
 /**
@@ -51,16 +57,22 @@ export function compareRequest(captured: Obj, live: Obj): string[] {
   const was = isObj(captured.params) ? captured.params : {};
   const now = isObj(live.params) ? live.params : {};
   const out: string[] = [];
-  if ("arguments" in was && !same(was.arguments, now.arguments)) out.push(`arguments ${show(now.arguments)} where the capture has ${show(was.arguments)}`);
+  if ("arguments" in was && !same(was.arguments, now.arguments))
+    out.push(`arguments ${show(now.arguments)} where the capture has ${show(was.arguments)}`);
   if (captured.method === "initialize") {
-    if (was.protocolVersion !== now.protocolVersion) out.push(`protocolVersion ${show(now.protocolVersion)} where the capture has ${show(was.protocolVersion)}`);
-    const caps = (p: Obj) => (isObj(p.capabilities) && isObj(p.capabilities.elicitation) ? Object.keys(p.capabilities.elicitation).sort() : []);
-    if (!same(caps(was), caps(now))) out.push(`elicitation capability ${show(caps(now))} where the capture has ${show(caps(was))}`);
+    if (was.protocolVersion !== now.protocolVersion)
+      out.push(`protocolVersion ${show(now.protocolVersion)} where the capture has ${show(was.protocolVersion)}`);
+    const caps = (p: Obj) =>
+      isObj(p.capabilities) && isObj(p.capabilities.elicitation) ? Object.keys(p.capabilities.elicitation).sort() : [];
+    if (!same(caps(was), caps(now)))
+      out.push(`elicitation capability ${show(caps(now))} where the capture has ${show(caps(was))}`);
   }
   if (typeof was.requestState === "string") {
     if (now.requestState === undefined) out.push("requestState not echoed");
-    else if (now.requestState !== was.requestState) out.push(`requestState ${show(now.requestState)} is not the one sent (${show(was.requestState)})`);
-  } else if (now.requestState !== undefined) out.push(`a requestState ${show(now.requestState)} where the capture has none`);
+    else if (now.requestState !== was.requestState)
+      out.push(`requestState ${show(now.requestState)} is not the one sent (${show(was.requestState)})`);
+  } else if (now.requestState !== undefined)
+    out.push(`a requestState ${show(now.requestState)} where the capture has none`);
   const asked = isObj(was.inputResponses) ? was.inputResponses : undefined;
   const answered = isObj(now.inputResponses) ? now.inputResponses : {};
   if (asked) {
@@ -69,6 +81,7 @@ export function compareRequest(captured: Obj, live: Obj): string[] {
       else out.push(...compareElicitResult(asked[key], answered[key]).map((d) => `inputResponses ${show(key)}: ${d}`));
     }
   }
-  for (const key of Object.keys(answered)) if (!asked || !(key in asked)) out.push(`inputResponses key ${show(key)} that the capture lacks`);
+  for (const key of Object.keys(answered))
+    if (!asked || !(key in asked)) out.push(`inputResponses key ${show(key)} that the capture lacks`);
   return out;
 }

@@ -20,8 +20,11 @@ Options:
   --linger <ms>  once all is played, keep answering this long before exiting (default 1000)`;
 
 /** The text of a divergence: the captured record (or HAR entry), what was going on, what the client did instead. */
-export const divergenceText = (d: Divergence): string =>
-  `diverged${d.record >= 0 ? ` at ${d.entry !== undefined ? `entry ${d.entry}` : `record ${d.record}`}` : ""} (${d.context}): ${d.message}`.replace(/[\u0000-\u001f\u007f-\u009f]/g, " ");
+export function divergenceText(d: Divergence): string {
+  const at = d.record < 0 ? "" : d.entry !== undefined ? ` at entry ${d.entry}` : ` at record ${d.record}`;
+  // Captured and client text: no terminal escapes.
+  return `diverged${at} (${d.context}): ${d.message}`.replace(/[\u0000-\u001f\u007f-\u009f]/g, " ");
+}
 
 export async function replayMain(argv: string[]): Promise<number> {
   let args;
@@ -29,19 +32,33 @@ export async function replayMain(argv: string[]): Promise<number> {
     args = parseArgs({
       args: argv,
       allowPositionals: true,
-      options: { port: { type: "string" }, timeout: { type: "string", default: "120" }, linger: { type: "string", default: "1000" }, help: { type: "boolean", short: "h", default: false } },
+      options: {
+        port: { type: "string" },
+        timeout: { type: "string", default: "120" },
+        linger: { type: "string", default: "1000" },
+        help: { type: "boolean", short: "h", default: false },
+      },
     });
   } catch (e) {
     console.error(`mcp-elicit: ${(e as Error).message}\n\n${HELP}`);
     return 2;
   }
   const { values, positionals } = args;
-  if (values.help) return console.log(HELP), 0;
+  if (values.help) return (console.log(HELP), 0);
   const port = values.port === undefined ? 0 : Number(values.port);
   const timeout = Number(values.timeout);
   const linger = Number(values.linger);
-  if (positionals.length !== 1 || !Number.isInteger(port) || port < 0 || port > 65535 || !(timeout > 0) || !(linger >= 0)) {
-    console.error(`mcp-elicit: replay takes one capture, a --port from 0 to 65535, a --timeout and --linger above 0\n\n${HELP}`);
+  if (
+    positionals.length !== 1 ||
+    !Number.isInteger(port) ||
+    port < 0 ||
+    port > 65535 ||
+    !(timeout > 0) ||
+    !(linger >= 0)
+  ) {
+    console.error(
+      `mcp-elicit: replay takes one capture, a --port from 0 to 65535, a --timeout and --linger above 0\n\n${HELP}`,
+    );
     return 2;
   }
   const file = positionals[0]!;
@@ -65,7 +82,8 @@ export async function replayMain(argv: string[]): Promise<number> {
     return 2;
   }
   console.log(replay.url);
-  if (replay.script.skipped > 0) console.error(`mcp-elicit: replay plays Streamable HTTP; ${replay.script.skipped} other records are left out`);
+  if (replay.script.skipped > 0)
+    console.error(`mcp-elicit: replay plays Streamable HTTP; ${replay.script.skipped} other records are left out`);
 
   const stopped = new Promise<string>((resolve) => {
     const timer = setTimeout(() => resolve(`timed out after ${timeout} s`), timeout * 1000);
@@ -79,8 +97,8 @@ export async function replayMain(argv: string[]): Promise<number> {
   await replay.close();
   for (const d of report.pending) console.log(divergenceText(d));
   const diverged = report.divergences.length + report.pending.length;
-  console.log(
-    `replay: ${report.played} requests played${why ? `, ${why}` : ""}; ${diverged === 0 ? "the client did what the capture's did" : `${diverged} divergence${diverged === 1 ? "" : "s"}`}`,
-  );
+  const verdict =
+    diverged === 0 ? "the client did what the capture's did" : `${diverged} divergence${diverged === 1 ? "" : "s"}`;
+  console.log(`replay: ${report.played} requests played${why ? `, ${why}` : ""}; ${verdict}`);
   return diverged === 0 && report.complete ? 0 : 1;
 }

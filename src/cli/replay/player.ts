@@ -18,6 +18,9 @@ interface Waiting<T> {
   resolve(x: T): void;
 }
 
+/** The longest captured pause replay keeps between two records: a capture's idle minutes are not replayed. */
+const MAX_GAP_MS = 1000;
+
 const idKey = (id: unknown): string => JSON.stringify(id) ?? "null";
 
 /**
@@ -25,7 +28,10 @@ const idKey = (id: unknown): string => JSON.stringify(id) ?? "null";
  * waited for, and its captured answer (with the client's own id) goes out on that request's response; a server
  * request goes out on the stream it was captured on, and the client's answer is waited for and compared.
  */
-export function createPlayer(timeline: Timeline, options: { rewrite(text: string): string; diverge(d: Divergence): void }) {
+export function createPlayer(
+  timeline: Timeline,
+  options: { rewrite(text: string): string; diverge(d: Divergence): void },
+) {
   const queue: { message: Message; channel: Channel }[] = [];
   let waitingRequest: Waiting<{ message: Message; channel: Channel }> | undefined;
   const answers = new Map<string, Message>();
@@ -42,11 +48,17 @@ export function createPlayer(timeline: Timeline, options: { rewrite(text: string
   let context = "the session";
   let played = 0;
 
-  const sameRequest = (captured: Message) => (live: Message) => live.method === captured.method && requestName(live) === requestName(captured);
+  const sameRequest = (captured: Message) => (live: Message) =>
+    live.method === captured.method && requestName(live) === requestName(captured);
   const diverge = (step: CaptureRecord, message: string, about = context): void =>
-    options.diverge({ record: step.seq, ...(step.entry !== undefined && { entry: step.entry }), context: about, message });
+    options.diverge({
+      record: step.seq,
+      ...(step.entry !== undefined && { entry: step.entry }),
+      context: about,
+      message,
+    });
 
-  /** Whether a request of this kind is still ahead in the capture: if not, the client asked something the capture lacks. */
+  /** Whether a request of this kind is still ahead in the capture: if not, the capture lacks what the client asked. */
   const ahead = (live: Message): boolean => {
     for (let i = index; i < timeline.steps.length; i++) {
       const step = timeline.steps[i]!;
@@ -66,11 +78,14 @@ export function createPlayer(timeline: Timeline, options: { rewrite(text: string
   async function nextAnswer(id: unknown): Promise<Message> {
     const key = idKey(id);
     const had = answers.get(key);
-    if (had) return answers.delete(key), had;
+    if (had) return (answers.delete(key), had);
     return new Promise((resolve) => (waitingAnswer = { match: (m) => idKey(m.id) === key, resolve }));
   }
 
-  const stream = (): Promise<Channel> => (getStream && !getStream.ended ? Promise.resolve(getStream) : new Promise((resolve) => (waitingGet = () => resolve(getStream!))));
+  const stream = (): Promise<Channel> =>
+    getStream && !getStream.ended
+      ? Promise.resolve(getStream)
+      : new Promise((resolve) => (waitingGet = () => resolve(getStream!)));
 
   function outgoing(m: Message): Message {
     if (isRequest(m)) asked.set(idKey(m.id), String(m.method));
@@ -80,7 +95,9 @@ export function createPlayer(timeline: Timeline, options: { rewrite(text: string
 
   async function step(record: CaptureRecord): Promise<void> {
     if (record.kind === "response") {
-      bound.get(record.exchange!)?.head(record.status, record.headers?.["content-type"], record.headers?.["mcp-session-id"]);
+      bound
+        .get(record.exchange!)
+        ?.head(record.status, record.headers?.["content-type"], record.headers?.["mcp-session-id"]);
       return;
     }
     if (record.kind === "end") {
@@ -90,10 +107,18 @@ export function createPlayer(timeline: Timeline, options: { rewrite(text: string
     if (record.kind !== "message") return;
     const messages = messagesOf(record.text);
     if (record.direction === "s2c") {
+      // The server's own pace: a message goes out as long after the record before it as it did in the capture
+      // (at most MAX_GAP_MS), so a client sees a completion after its answer as it did then, not in the same tick.
+      const before = timeline.steps[index - 1];
+      const gap = before ? Math.min(record.time - before.time, MAX_GAP_MS) : 0;
+      if (gap > 0) await new Promise((resolve) => setTimeout(resolve, gap));
       const channel = record.stream === "get-sse" ? await stream() : bound.get(record.exchange!);
       if (!channel) return;
       const out = messages.map(outgoing);
-      const text = out.length === 0 ? record.text : JSON.stringify(out.length === 1 && !record.text.trimStart().startsWith("[") ? out[0] : out);
+      const text =
+        out.length === 0
+          ? record.text
+          : JSON.stringify(out.length === 1 && !record.text.trimStart().startsWith("[") ? out[0] : out);
       channel.send(options.rewrite(text), record.stream !== "body");
       return;
     }
@@ -108,7 +133,8 @@ export function createPlayer(timeline: Timeline, options: { rewrite(text: string
       } else if (isAnswer(m)) {
         const live = await nextAnswer(m.id);
         const method = asked.get(idKey(m.id));
-        for (const d of compareAnswer(method, m, live)) diverge(record, d, `the answer to ${method ?? "a server request"} (id ${idKey(m.id)}) in ${context}`);
+        for (const d of compareAnswer(method, m, live))
+          diverge(record, d, `the answer to ${method ?? "a server request"} (id ${idKey(m.id)}) in ${context}`);
       }
     }
   }
@@ -165,7 +191,12 @@ export function createPlayer(timeline: Timeline, options: { rewrite(text: string
             : m && isAnswer(m)
               ? `answered ${asked.get(idKey(m.id)) ?? "a server request"} (id ${idKey(m.id)})`
               : "sent its next message";
-      return { record: record.seq, ...(record.entry !== undefined && { entry: record.entry }), context, message: `the client never ${what}` };
+      return {
+        record: record.seq,
+        ...(record.entry !== undefined && { entry: record.entry }),
+        context,
+        message: `the client never ${what}`,
+      };
     },
   };
 }

@@ -27,14 +27,19 @@ export function buildScript(records: readonly CaptureRecord[]): Script {
   const sessionOfExchange = new Map<string, string>();
   for (const r of records) {
     const id = sessionOf(r);
-    if (r.exchange !== undefined && id !== undefined && !sessionOfExchange.has(r.exchange)) sessionOfExchange.set(r.exchange, id);
+    if (r.exchange !== undefined && id !== undefined && !sessionOfExchange.has(r.exchange))
+      sessionOfExchange.set(r.exchange, id);
   }
   const timelines = new Map<string | undefined, Timeline>();
   const origins = new Set<string>();
   const paths = new Set<string>();
   let skipped = 0;
   for (const r of records) {
-    if (r.transport !== "http" || r.exchange === undefined || (r.kind !== "message" && r.kind !== "response" && r.kind !== "end")) {
+    if (
+      r.transport !== "http" ||
+      r.exchange === undefined ||
+      (r.kind !== "message" && r.kind !== "response" && r.kind !== "end")
+    ) {
       if (r.kind !== "page-request") skipped++;
       continue;
     }
@@ -63,8 +68,10 @@ export function messagesOf(text: string): Record<string, unknown>[] {
   return list.filter((m): m is Record<string, unknown> => typeof m === "object" && m !== null && !Array.isArray(m));
 }
 
-export const isRequest = (m: Record<string, unknown>): boolean => typeof m.method === "string" && m.id !== undefined && m.id !== null;
-export const isAnswer = (m: Record<string, unknown>): boolean => m.method === undefined && m.id !== undefined && ("result" in m || "error" in m);
+export const isRequest = (m: Record<string, unknown>): boolean =>
+  typeof m.method === "string" && m.id !== undefined && m.id !== null;
+export const isAnswer = (m: Record<string, unknown>): boolean =>
+  m.method === undefined && m.id !== undefined && ("result" in m || "error" in m);
 
 /** What names a request among its kind: a tool's or a prompt's name, a resource's URI. */
 export function requestName(m: Record<string, unknown>): string | undefined {
@@ -74,4 +81,5 @@ export function requestName(m: Record<string, unknown>): string | undefined {
 }
 
 /** `tools/call confirm_action`: how replay names a request in what it prints. */
-export const describe = (m: Record<string, unknown>): string => `${String(m.method)}${requestName(m) !== undefined ? " " + requestName(m) : ""}`;
+export const describe = (m: Record<string, unknown>): string =>
+  `${String(m.method)}${requestName(m) !== undefined ? " " + requestName(m) : ""}`;

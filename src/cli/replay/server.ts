@@ -51,7 +51,9 @@ export async function startReplay(records: readonly CaptureRecord[], options: Re
   const unexpected = (res: ServerResponse, m: Record<string, unknown>, why: string): void => {
     diverge({ record: -1, context: describe(m), message: why });
     res.writeHead(200, { "content-type": "application/json" });
-    res.end(JSON.stringify({ jsonrpc: "2.0", id: m.id, error: { code: -32603, message: `mcp-elicit replay: ${why}` } }));
+    res.end(
+      JSON.stringify({ jsonrpc: "2.0", id: m.id, error: { code: -32603, message: `mcp-elicit replay: ${why}` } }),
+    );
   };
 
   async function post(req: IncomingMessage, res: ServerResponse, sessionId: string | undefined): Promise<void> {
@@ -72,12 +74,20 @@ export async function startReplay(records: readonly CaptureRecord[], options: Re
       claimed.add(player);
     }
     if (!player) {
-      if (request) return unexpected(res, request, sessionId !== undefined ? `a session the capture does not have (${sessionId})` : "a request without a session, which the capture does not have");
+      if (request)
+        return unexpected(
+          res,
+          request,
+          sessionId !== undefined
+            ? `a session the capture does not have (${sessionId})`
+            : "a request without a session, which the capture does not have",
+        );
       return void res.writeHead(404).end();
     }
     for (const m of messages) if (isAnswer(m)) player.answer(m);
     if (!request) return void res.writeHead(202).end();
-    if (!player.request(request, createChannel(res))) unexpected(res, request, `${describe(request)}, which the capture does not have here`);
+    if (!player.request(request, createChannel(res)))
+      unexpected(res, request, `${describe(request)}, which the capture does not have here`);
   }
 
   const server = createServer((req, res) => {
