@@ -10,7 +10,7 @@ import { Client as ModernClient, StreamableHTTPClientTransport as ModernTranspor
 import { importCapture } from "../../src/capture/import.ts";
 import { analyze, type Flow } from "../../src/engine/index.ts";
 import { legacyScenarios, mergeCaptures, modernScenarios, scenarios, type Scenario } from "../peers/scenarios.ts";
-import { built, DEMO, ROOT } from "./run.ts";
+import { built, cli, DEMO, ROOT } from "./run.ts";
 
 // `mcp-elicit replay` against the real SDK clients of both eras (sdk 1.32.2 and client 2.4.0), driven by the same
 // scenarios that recorded demo/demo-capture.jsonl: answering as the capture did, the replayed session records to
@@ -145,5 +145,19 @@ describe("mcp-elicit replay", () => {
     } finally {
       r.kill();
     }
+  });
+
+  test("no client within --timeout: exit 1, naming what the client never sent; bad usage: exit 2", () => {
+    const idle = cli(["replay", DEMO, "--timeout", "1"]);
+    assert.equal(idle.status, 1);
+    assert.match(idle.stdout, /^http:\/\/127\.0\.0\.1:\d+\/mcp\n/);
+    assert.match(idle.stdout, /diverged at record 0 \(the session\): the client never sent initialize/);
+    assert.match(idle.stdout, /diverged at record \d+ \(the session\): the client never sent server\/discover/);
+    assert.match(idle.stdout, /replay: 0 requests played, timed out after 1 s; 10 divergences\n$/);
+    assert.equal(cli(["replay"]).status, 2);
+    assert.equal(cli(["replay", DEMO, "--port", "70000"]).status, 2);
+    const missing = cli(["replay", "no-such.jsonl"]);
+    assert.equal(missing.status, 2);
+    assert.match(missing.stderr, /cannot read no-such\.jsonl: no such file/);
   });
 });
