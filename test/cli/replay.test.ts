@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { after, before, describe, test } from "node:test";
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from "@modelcontextprotocol/client";
+import { exportHar } from "../../src/capture/har/export.ts";
 import { importCapture } from "../../src/capture/import.ts";
 import { analyze, type Flow } from "../../src/engine/index.ts";
 import { legacyScenarios, mergeCaptures, modernScenarios, scenarios, type Scenario } from "../peers/scenarios.ts";
@@ -68,7 +69,17 @@ async function runAgainst(url: string, list: Scenario[]) {
 
 describe("mcp-elicit replay", () => {
   test("the demo capture replayed to both SDK clients, answering as captured: the same flows, exit 0", async () => {
-    const r = await replay(DEMO);
+    await replayedAsCaptured(DEMO);
+  });
+
+  test("the same from the demo capture saved as HAR", async () => {
+    const har = join(dir, "demo.har");
+    await writeFile(har, exportHar(importCapture(readFileSync(DEMO, "utf8"), DEMO).records));
+    await replayedAsCaptured(har);
+  });
+
+  async function replayedAsCaptured(capture: string): Promise<void> {
+    const r = await replay(capture);
     try {
       assert.match(r.url, /^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
       const results = await runAgainst(r.url, scenarios);
@@ -82,10 +93,11 @@ describe("mcp-elicit replay", () => {
         replayed.findings.map((f) => [f.rule, f.severity, f.pointer]),
         original.findings.map((f) => [f.rule, f.severity, f.pointer]),
       );
+      assert.ok(original.flows.length > 10);
     } finally {
       r.kill();
     }
-  });
+  }
 
   test("a 2025-11-25 client that declines where the capture accepted: exit 1, the divergence named", async () => {
     const only = importCapture(readFileSync(DEMO, "utf8"), DEMO).records.filter((r) =>

@@ -20,6 +20,8 @@ interface Waiting<T> {
 
 /** The longest captured pause replay keeps between two records: a capture's idle minutes are not replayed. */
 const MAX_GAP_MS = 1000;
+/** How long a completion waits for the client to open its URL-mode link. */
+const VISIT_WAIT_MS = 2000;
 
 const idKey = (id: unknown): string => JSON.stringify(id) ?? "null";
 
@@ -30,7 +32,12 @@ const idKey = (id: unknown): string => JSON.stringify(id) ?? "null";
  */
 export function createPlayer(
   timeline: Timeline,
-  options: { rewrite(text: string): string; diverge(d: Divergence): void },
+  options: {
+    rewrite(text: string): string;
+    diverge(d: Divergence): void;
+    /** Settles when the client (the user's browser) has opened this URL of the replay. */
+    visited(url: string): Promise<void>;
+  },
 ) {
   const queue: { message: Message; channel: Channel }[] = [];
   let waitingRequest: Waiting<{ message: Message; channel: Channel }> | undefined;
@@ -87,7 +94,38 @@ export function createPlayer(
       ? Promise.resolve(getStream)
       : new Promise((resolve) => (waitingGet = () => resolve(getStream!)));
 
+  /** The links of URL-mode elicitations sent, by elicitationId, as the client got them (rewritten). */
+  const links = new Map<string, string>();
+  const noteLinks = (m: Message): void => {
+    const params = m.params as Message | undefined;
+    const data = (m.error as Message | undefined)?.data as Message | undefined;
+    const asks =
+      m.method === "elicitation/create" && params
+        ? [params]
+        : Array.isArray(data?.elicitations)
+          ? data.elicitations
+          : [];
+    for (const ask of asks as Message[]) {
+      if (typeof ask?.elicitationId === "string" && typeof ask.url === "string")
+        links.set(ask.elicitationId, options.rewrite(ask.url));
+    }
+  };
+  /**
+   * A completion is the server's answer to the user finishing its page: it goes out once the client has opened the
+   * link (as in the capture), or after VISIT_WAIT_MS when it does not (a client under test may never open it).
+   */
+  async function afterVisit(m: Message): Promise<void> {
+    const id = (m.params as Message | undefined)?.elicitationId;
+    const link =
+      m.method === "notifications/elicitation/complete" && typeof id === "string" ? links.get(id) : undefined;
+    if (link === undefined) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([options.visited(link), new Promise((resolve) => (timer = setTimeout(resolve, VISIT_WAIT_MS)))]);
+    clearTimeout(timer);
+  }
+
   function outgoing(m: Message): Message {
+    noteLinks(m);
     if (isRequest(m)) asked.set(idKey(m.id), String(m.method));
     if (isAnswer(m) && ids.has(idKey(m.id))) return { ...m, id: ids.get(idKey(m.id)) };
     return m;
@@ -114,6 +152,7 @@ export function createPlayer(
       if (gap > 0) await new Promise((resolve) => setTimeout(resolve, gap));
       const channel = record.stream === "get-sse" ? await stream() : bound.get(record.exchange!);
       if (!channel) return;
+      for (const m of messages) await afterVisit(m);
       const out = messages.map(outgoing);
       const text =
         out.length === 0

@@ -40,7 +40,15 @@ export async function startReplay(records: readonly CaptureRecord[], options: Re
   let base = "";
   // URL-mode links and the like point at the captured server: they point at the replay now.
   const rewrite = (text: string): string => script.origins.reduce((t, origin) => t.split(origin).join(base), text);
-  const players = script.timelines.map((t) => createPlayer(t, { rewrite, diverge }));
+  // The pages of the replay the client has opened (a URL-mode link: the user's visit), and who waits for one.
+  const visits = new Set<string>();
+  const visitors = new Map<string, (() => void)[]>();
+  const visited = (url: string): Promise<void> => {
+    const key = URL.canParse(url) ? new URL(url).pathname + new URL(url).search : url;
+    if (visits.has(key)) return Promise.resolve();
+    return new Promise((resolve) => visitors.set(key, [...(visitors.get(key) ?? []), resolve]));
+  };
+  const players = script.timelines.map((t) => createPlayer(t, { rewrite, diverge, visited }));
   const stateful = players.filter((p) => p.timeline.sessionId !== undefined);
   const bySession = new Map(stateful.map((p) => [p.timeline.sessionId!, p]));
   const stateless = players.find((p) => p.timeline.sessionId === undefined);
@@ -94,6 +102,12 @@ export async function startReplay(records: readonly CaptureRecord[], options: Re
     const url = new URL(req.url ?? "/", base);
     if (!paths.has(url.pathname)) {
       // Another page of the captured server (a URL-mode link): the user's visit, acknowledged.
+      if (req.method === "GET") {
+        const key = url.pathname + url.search;
+        visits.add(key);
+        for (const resolve of visitors.get(key) ?? []) resolve();
+        visitors.delete(key);
+      }
       res.writeHead(req.method === "GET" ? 200 : 404, { "content-type": "text/plain" });
       return void res.end(req.method === "GET" ? "mcp-elicit replay: stands in for the captured server's page\n" : "");
     }
