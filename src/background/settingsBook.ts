@@ -57,5 +57,3 @@ export function createSettingsBook(
     },
   };
 }
-
-export type SettingsBook = ReturnType<typeof createSettingsBook>;

@@ -4,7 +4,7 @@ import { placeOf, type FormatInput } from "./types.ts";
 // GitHub Actions workflow commands (docs.github.com, "Workflow commands for GitHub Actions"): one line per
 // annotation, `::error file=…,line=…,title=…::message`. GitHub shows at most 10 error, 10 warning and 10 notice
 // annotations of a step (and 50 per job), so the first 10 of each are written and a last line counts the rest.
-export const ANNOTATIONS_PER_LEVEL = 10;
+const ANNOTATIONS_PER_LEVEL = 10;
 /** Longer messages are cut: an annotation is a short note that points at the log and the SARIF for the rest. */
 const MAX_MESSAGE = 1000;
 

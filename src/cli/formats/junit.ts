@@ -9,7 +9,7 @@ import { xmlAttr, xmlText } from "./xml.ts";
 const seconds = (ms: number): string => (Math.max(0, ms) / 1000).toFixed(3);
 
 /** How a flow is named in a report: method, target and flow id. */
-export const flowName = (flow: Flow): string => `${flow.method}${flow.target ? " " + flow.target : ""} (${flow.id})`;
+const flowName = (flow: Flow): string => `${flow.method}${flow.target ? " " + flow.target : ""} (${flow.id})`;
 
 function where(file: Linted, f: Finding): string {
   const place = placeOf(file, f.entry, f.record);

@@ -20,7 +20,7 @@ Options:
   --linger <ms>  once all is played, keep answering this long before exiting (default 1000)`;
 
 /** The text of a divergence: the captured record (or HAR entry), what was going on, what the client did instead. */
-export function divergenceText(d: Divergence): string {
+function divergenceText(d: Divergence): string {
   const at = d.record < 0 ? "" : d.entry !== undefined ? ` at entry ${d.entry}` : ` at record ${d.record}`;
   // Captured and client text: no terminal escapes.
   return `diverged${at} (${d.context}): ${d.message}`.replace(/[\u0000-\u001f\u007f-\u009f]/g, " ");

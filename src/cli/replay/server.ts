@@ -146,5 +146,3 @@ export async function startReplay(records: readonly CaptureRecord[], options: Re
     },
   };
 }
-
-export type Replay = Awaited<ReturnType<typeof startReplay>>;
