@@ -14,7 +14,9 @@ export type Command =
   | { kind: "records" }
   | { kind: "decodeRules" }
   | { kind: "addDecodeRule"; rule: DecodeRuleInput }
-  | { kind: "removeDecodeRule"; id: string };
+  | { kind: "removeDecodeRule"; id: string }
+  | { kind: "settings" }
+  | { kind: "setSettings"; config: unknown };
 
 export interface Transport {
   send(command: Command): void;
@@ -103,6 +105,7 @@ export function connectTransport(tabId: number, onMessage: (message: WorkerToPan
     next.postMessage(command({ kind: "subscribe" }));
     // The worker's decode rules (the browser's, not the tab's): asked again on every port, as the snapshot is.
     next.postMessage(command({ kind: "decodeRules" }));
+    next.postMessage(command({ kind: "settings" }));
   };
   connect();
 

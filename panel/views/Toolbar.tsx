@@ -24,10 +24,12 @@ interface ToolbarProps {
   onLive(): void;
   /** The Decode as MCP section is open. */
   decodeOpen: Signal<boolean>;
+  /** The Settings section (rule levels, strict profile, configuration file) is open. */
+  settingsOpen: Signal<boolean>;
 }
 
 /** Record/pause, clear, preserve log, the filter box, import and export: one row, as in DevTools' Network panel. */
-export function Toolbar({ store, tabId, send, filterRef, onImport, onCancelImport, onPrepareImport, onExport, onLive, decodeOpen }: ToolbarProps) {
+export function Toolbar({ store, tabId, send, filterRef, onImport, onCancelImport, onPrepareImport, onExport, onLive, decodeOpen, settingsOpen }: ToolbarProps) {
   const stats = store.stats.value;
   const source = store.source.value;
   const live = source.kind === "live" && tabId !== undefined;
@@ -121,6 +123,15 @@ export function Toolbar({ store, tabId, send, filterRef, onImport, onCancelImpor
         onClick={() => (decodeOpen.value = !decodeOpen.value)}
       >
         Decode as…{store.decodeRules.value.length > 0 ? ` (${store.decodeRules.value.length})` : ""}
+      </button>
+      <button
+        type="button"
+        class="settings-toggle"
+        aria-expanded={settingsOpen.value}
+        title="Rule levels and the strict SEP-2260 profile; import or export mcp-elicit.config.json"
+        onClick={() => (settingsOpen.value = !settingsOpen.value)}
+      >
+        Settings…
       </button>
       {source.kind === "file" && (
         <>

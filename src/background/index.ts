@@ -1,7 +1,7 @@
 // The background worker (a service worker in Chrome, an event page in Firefox). Wiring only: hub.ts.
 import "../shared/jitless.ts";
 import browser from "webextension-polyfill";
-import { CONTENT_PORT, DECODE_RULES_KEY, PANEL_PORT } from "../shared/tags.ts";
+import { CONTENT_PORT, DECODE_RULES_KEY, PANEL_PORT, SETTINGS_KEY } from "../shared/tags.ts";
 import { createHub } from "./hub.ts";
 import { openIdbStore } from "./idbStore.ts";
 
@@ -11,6 +11,10 @@ const hub = createHub({
   rules: {
     read: () => browser.storage.local.get(DECODE_RULES_KEY).then((items) => items[DECODE_RULES_KEY]),
     write: (value) => browser.storage.local.set({ [DECODE_RULES_KEY]: value }),
+  },
+  settings: {
+    read: () => browser.storage.local.get(SETTINGS_KEY).then((items) => items[SETTINGS_KEY]),
+    write: (value) => browser.storage.local.set({ [SETTINGS_KEY]: value }),
   },
   badge(tabId, badge) {
     // The tab may be gone already; a badge is never worth an error.

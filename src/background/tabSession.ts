@@ -1,5 +1,5 @@
 import type { CaptureRecord } from "../capture/record.ts";
-import { createEngine, type Finding, type Flow, type Problem } from "../engine/index.ts";
+import { createEngine, type EngineOptions, type Finding, type Flow, type Problem } from "../engine/index.ts";
 import type { Severity } from "../engine/rules/types.ts";
 import { tapEnvelopeRecords, type ContentBatch } from "../shared/contentProtocol.ts";
 import type { DecodeRule } from "../shared/decodeRules.ts";
@@ -37,8 +37,15 @@ const MAX_DOCS = 500;
  * (intake.ts: checked, then the envelope stage), window messages after their wait (hold.ts), then the budget
  * (budget.ts), numbered, stored and given to the engine.
  */
-export function createTabSession(meta: TabMeta, stored: readonly CaptureRecord[], limits: Limits = DEFAULT_LIMITS, rules: readonly DecodeRule[] = []) {
-  let engine = createEngine();
+export function createTabSession(
+  meta: TabMeta,
+  stored: readonly CaptureRecord[],
+  limits: Limits = DEFAULT_LIMITS,
+  rules: readonly DecodeRule[] = [],
+  options: EngineOptions = {},
+) {
+  let engineOptions = options;
+  let engine = createEngine(engineOptions);
   let records: CaptureRecord[] = [];
   const severities: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
   const intake = createIntake(meta, rules, stored);
@@ -57,7 +64,7 @@ export function createTabSession(meta: TabMeta, stored: readonly CaptureRecord[]
   for (const record of stored) feed(record);
 
   const clear = (): void => {
-    engine = createEngine();
+    engine = createEngine(engineOptions);
     records = [];
     severities.error = severities.warning = severities.info = 0;
     meta.nextSeq = 0;
@@ -161,6 +168,15 @@ export function createTabSession(meta: TabMeta, stored: readonly CaptureRecord[]
       return { ...result, acks: ready.acks };
     },
     clear,
+    /** New engine settings (rule levels, the strict profile): the records held are analysed again with them. */
+    reanalyse(next: EngineOptions): void {
+      engineOptions = next;
+      engine = createEngine(engineOptions);
+      severities.error = severities.warning = severities.info = 0;
+      const held = records;
+      records = [];
+      for (const record of held) feed(record);
+    },
     /** New decode rules, for what arrives from now on. */
     setRules(next: readonly DecodeRule[]): void {
       intake.setRules(next, records);

@@ -10,6 +10,10 @@ import type { Problem } from "../capture/problem.ts";
 import { registry, ruleMeta, rules } from "./rules/index.ts";
 import type { FindingInput, Listeners, RuleContext, RuleMeta, Severity, Violator } from "./rules/types.ts";
 
+/** A rule's level as a team sets it: off, or the severity its findings take. */
+export type Level = "off" | Severity;
+const graded = (level: Level | undefined): Severity | undefined => (level === "off" ? undefined : level);
+
 export type { Finding } from "./finding.ts";
 export type { Flow, Elicitation, Round, FlowKind, FlowStatus } from "./flow.ts";
 export type { Problem } from "../capture/problem.ts";
@@ -19,6 +23,11 @@ export interface EngineOptions {
   disable?: Iterable<string>;
   /** SEP-2260 strict profile: del-r12-related-request and del-r12-standalone-stream become errors. */
   strict2260?: boolean;
+  /**
+   * A level per rule id, as a team sets it (settings.ts): `off` turns the rule off like `disable`; a severity is
+   * the severity of every finding of that rule, whatever the rule or the strict profile would have given.
+   */
+  levels?: Readonly<Record<string, Level>>;
 }
 
 /** What one `push` changed: flows created or updated, and findings and problems added. */
@@ -70,7 +79,8 @@ function repeats(ofRecord: readonly Finding[], input: FindingInput): boolean {
  * worker, the panel's file import and the CLI all run it unchanged.
  */
 export function createEngine(options: EngineOptions = {}) {
-  const disabled = new Set(options.disable ?? []);
+  const levels = options.levels ?? {};
+  const disabled = new Set([...(options.disable ?? []), ...Object.keys(levels).filter((id) => levels[id] === "off")]);
   const flows: Flow[] = [];
   const findings: Finding[] = [];
   const problems: Problem[] = [];
@@ -99,7 +109,7 @@ export function createEngine(options: EngineOptions = {}) {
     const finding: Finding = {
       id: `F${findings.length + 1}`,
       rule: input.rule,
-      severity: input.severity ?? facts.severity,
+      severity: graded(levels[input.rule]) ?? input.severity ?? facts.severity,
       violator: input.violator ?? facts.violator,
       flow: flow?.id ?? null,
       record,

@@ -2,6 +2,7 @@ import * as z from "zod/mini";
 import type { Finding, Flow, Problem } from "../engine/index.ts";
 import type { CaptureRecord } from "../capture/record.ts";
 import { DecodeRuleInput, type DecodeRule } from "./decodeRules.ts";
+import type { configValue } from "../engine/settings.ts";
 import { PANEL_SOURCE, PROTOCOL_VERSION, WORKER_SOURCE } from "./tags.ts";
 
 /** Panel → worker, validated by the worker. */
@@ -25,8 +26,13 @@ export const PanelCommand = z.discriminatedUnion("kind", [
   command("decodeRules", {}),
   command("addDecodeRule", { rule: DecodeRuleInput }),
   command("removeDecodeRule", { id: z.string().check(z.maxLength(16)) }),
+  /** Engine settings, the browser's (docs/panel.md "Settings"); answered as `decodeRules` are. */
+  command("settings", {}),
+  command("setSettings", { config: z.unknown() }),
 ]);
 export type PanelCommand = z.infer<typeof PanelCommand>;
+
+export type ConfigValue = ReturnType<typeof configValue>;
 
 /** What a tab holds besides flows and findings; shown in the panel's header. */
 export interface TabStats {
@@ -73,7 +79,9 @@ export type WorkerToPanel =
   /** One chunk of the answer to the `records` command; `more`: further chunks follow. */
   | Envelope<"records", { records: CaptureRecord[]; more: boolean }>
   /** Every decode rule, in the order they were added; `error` when the command that asked was refused. */
-  | Envelope<"decodeRules", { rules: DecodeRule[]; error?: string }>;
+  | Envelope<"decodeRules", { rules: DecodeRule[]; error?: string }>
+  /** The engine settings as a configuration file's value; `error` when the command that asked was refused. */
+  | Envelope<"settings", { config: ConfigValue; error?: string }>;
 
 /** Splits records into chunks of at most RECORD_CHUNK_CHARS of message text (a record over it goes alone). */
 export function chunkRecords(records: readonly CaptureRecord[], limit = RECORD_CHUNK_CHARS): CaptureRecord[][] {
