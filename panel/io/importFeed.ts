@@ -69,7 +69,8 @@ export function createFeeder(step: (changes: Changes, done: boolean, restart: bo
       importProblems.length = 0;
     },
     async finish(): Promise<{ records: number; flows: number; findings: number }> {
-      problems.unshift(...importProblems);
+      // Not unshift(...): a file can have more problems than a call takes arguments.
+      problems = importProblems.concat(problems);
       await flush(true);
       return { records: analysed, flows: engine.flows().length, findings: engine.findings().length };
     },

@@ -110,7 +110,7 @@ export async function importFile(file: ImportSource, onProgress: OnProgress, opt
     let imported = 0;
     bytes = () => imported;
     const problems = await importHarProgressively(head.all, file.name, feed, { rules, stepMs, signal, onBytes: (n) => (imported = n) });
-    feed.problems.push(...problems);
+    for (const p of problems) feed.problems.push(p);
     return { format, ...(await feed.finish()), problems: feed.problems, whole: false };
   }
 
@@ -145,7 +145,7 @@ export async function importFile(file: ImportSource, onProgress: OnProgress, opt
     pieces.length = 0;
   }
   const whole = importJsonl(text, file.name, { rules });
-  feed.problems.push(...whole.problems);
+  for (const p of whole.problems) feed.problems.push(p);
   feed.known(whole.records.length);
   stepStart = performance.now();
   for (let i = 0; i < whole.records.length; ) {

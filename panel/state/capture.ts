@@ -102,7 +102,7 @@ export function createCapture() {
         const at = indexOf.get(finding.flow);
         if (at !== undefined) revs[at]!++;
       }
-      problems.push(...changes.problems);
+      for (const p of changes.problems) problems.push(p);
     },
 
     clear(): void {

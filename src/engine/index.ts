@@ -86,7 +86,8 @@ export function createEngine(options: EngineOptions = {}) {
   const problems: Problem[] = [];
   /** The findings of each record, for dropping repeats (same rule, record, pointer and message). */
   const findingsOf = new Map<number, Finding[]>();
-  const entryOf = new Map<number, number>();
+  /** HAR input: the entry of each record, by seq (a plain array: a record per seq, a few bytes each). */
+  const entryOf: number[] = [];
   /** What the record in hand changed. */
   let delta: EngineDelta = { flows: [], findings: [], problems: [] };
   let pushes = 0;
@@ -113,7 +114,7 @@ export function createEngine(options: EngineOptions = {}) {
       violator: input.violator ?? facts.violator,
       flow: flow?.id ?? null,
       record,
-      entry: entryOf.get(record) ?? record,
+      entry: entryOf[record] ?? record,
       pointer: input.pointer,
       message: input.message,
       spec: specLink(facts.meta, revision ?? flow?.revision ?? null),
@@ -179,7 +180,7 @@ export function createEngine(options: EngineOptions = {}) {
       pushes++;
       try {
         // HAR input: findings name the HAR entry; elsewhere the record's own seq.
-        if (record.entry !== undefined) entryOf.set(record.seq, record.entry);
+        if (record.entry !== undefined && Number.isSafeInteger(record.seq) && record.seq >= 0) entryOf[record.seq] = record.entry;
         correlator.push(record);
       } catch (e) {
         // The correlator stopped before listing the flows of this record; those its findings name stay in the report.

@@ -64,7 +64,7 @@ export function* harParts(records: readonly CaptureRecord[], options: HarExportO
   let { built, rest, clock } = buildEntries(clean, groups, loose);
   for (let tied = tiedExchanges(clean, built, rest); tied.length > 0; tied = tiedExchanges(clean, built, rest)) {
     for (const key of tied) {
-      loose.push(...groups.get(key)!);
+      for (const i of groups.get(key)!) loose.push(i);
       groups.delete(key);
     }
     ({ built, rest, clock } = buildEntries(clean, groups, loose));
@@ -149,7 +149,7 @@ function buildEntries(clean: readonly CaptureRecord[], groups: Map<string, numbe
     // travels as records too: an export must read back as the capture it was.
     const back = made && readBack(made.entry, made.group);
     if (made && back) built.push({ key, start: made.start, first: indexes[0]!, indexes, backTimes: back.map((r) => r.time) });
-    else rest.push(...indexes);
+    else for (const i of indexes) rest.push(i);
   }
   return { built, rest, clock };
 }

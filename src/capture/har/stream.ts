@@ -23,6 +23,8 @@ export interface HarImportOptions extends ImportOptions {
   onRecords?(records: CaptureRecord[]): void;
   /** Bytes of records (about) held whole before the import streams (window.ts); 0 streams from the start. */
   window?: number;
+  /** Bytes (about) the streaming import holds before it settles and lets go the endpoints idle longest (horizon.ts). */
+  hold?: number;
 }
 
 export interface HarStreamOptions extends HarImportOptions {
@@ -40,6 +42,8 @@ export interface HarImportResult {
 
 /** Past about this much memory of records a HAR import streams instead of settling the whole capture at the end. */
 export const WINDOW = 16 * 2 ** 20;
+/** What the streaming import holds at most (about), whatever the order of the entries. */
+export const HOLD = 4 * 2 ** 20;
 
 type Obj = Record<string, unknown>;
 const isObj = (x: unknown): x is Obj => typeof x === "object" && x !== null && !Array.isArray(x);
@@ -74,6 +78,7 @@ export function createHarImport(file: string, options: HarImportOptions = {}) {
     problems,
     unwrap,
     budget: options.window ?? WINDOW,
+    hold: options.hold ?? HOLD,
     creator: () => creator ?? "",
     deliver(batch) {
       records += batch.length;

@@ -3,6 +3,7 @@ import type { EntryOut } from "./entry.ts";
 import { unheardSessions, unreadableEnvelopes, validateRecords } from "./checks.ts";
 import { placeStreamEvents, type HarStream } from "./order.ts";
 import { createStreamingWindow, type StreamingWindow, type WindowOptions } from "./horizon.ts";
+import { sizeOf } from "./lane.ts";
 import { CAPTURE_VERSION, type CaptureRecord } from "../record.ts";
 
 /**
@@ -27,9 +28,6 @@ export interface RecordWindow {
 
 /** The `client` of a record whose entry was read before `log.creator` and named no page: replaced by the creator. */
 export const CREATOR_PENDING = "\u0000creator";
-
-/** About what a held record costs (bytes): the object, its headers, and its text. */
-const sizeOf = (r: CaptureRecord): number => 400 + (r.kind === "message" ? r.text.length : 0);
 
 export function createRecordWindow(o: WindowOptions): RecordWindow {
   let extras: CaptureRecord[] = [];
