@@ -10,10 +10,12 @@ import { analyze } from "../../src/engine/index.ts";
 import { startOrderServer } from "../peers/orderServer.ts";
 
 /**
- * Issue 10, item 4: order a HAR does not record is never evidence. A HAR has no time per SSE event; three patterns
- * of the real SDK 1.32.2 server and client, recorded by Chromium (Playwright's recorder), lint clean.
+ * Issue 10, item 4, and issue 16, item 2: order a HAR does not record is never evidence. A HAR has no time per SSE
+ * event; four patterns of the real SDK 1.32.2 server and client, recorded by Chromium (Playwright's recorder), lint
+ * clean: two questions on one POST stream, a completion and a question on the standalone GET stream, and a
+ * question on the GET that resumes a POST stream the server closed.
  */
-test("a HAR saved by Chromium of three SDK patterns whose order it does not hold lints clean", { timeout: 120_000 }, async (t) => {
+test("a HAR saved by Chromium of four SDK patterns whose order it does not hold lints clean", { timeout: 120_000 }, async (t) => {
   const dir = await mkdtemp(join(tmpdir(), "mcp-har-order-"));
   t.after(() => rm(dir, { recursive: true, force: true }));
   const harPath = join(dir, "capture.har");
@@ -33,7 +35,7 @@ test("a HAR saved by Chromium of three SDK patterns whose order it does not hold
   }
   const harText = await readFile(harPath, "utf8");
   if (process.env.KEEP_HAR) await writeFile(process.env.KEEP_HAR, harText);
-  assert.match(JSON.stringify(outcome), /two: accept accept.*sign-in: linked.*approve: accept/);
+  assert.match(JSON.stringify(outcome), /two: accept accept.*sign-in: linked.*approve: accept.*resumed: accept/);
 
   const { records, problems } = importHar(harText, "order.har");
   assert.deepEqual(problems, []);
@@ -60,5 +62,10 @@ test("a HAR saved by Chromium of three SDK patterns whose order it does not hold
   assert.equal((approve as { inferred?: string } | undefined)?.inferred, "get-stream", "and the flow says the tie is inferred");
   assert.deepEqual(approve?.elicitations.map((e) => e.action), ["accept"]);
   assert.ok(findings.some((f) => f.rule === "del-r12-standalone-stream" && f.flow === approve?.id), "the GET stream is still reported (info)");
+  // The question and the answer of a call whose POST stream the server closed come on the GET that resumes it.
+  const resumed = byTarget.get("confirm_after_reconnect");
+  assert.equal(resumed?.status, "complete");
+  assert.equal((resumed as { inferred?: string } | undefined)?.inferred, undefined, "the resumed stream names its call");
+  assert.deepEqual(resumed?.elicitations.map((e) => e.action), ["accept"]);
   assert.equal(flows.filter((f) => f.method === "(none)").length, 0, "no flow without its request");
 });

@@ -23,7 +23,7 @@ async function runOrder(): Promise<unknown> {
   // Give the client time to open its standalone GET stream.
   await sleep(300);
   const results = [];
-  for (const name of ["two_at_once", "sign_in_get_completion", "approve_on_get"]) results.push(await client.callTool({ name, arguments: {} }));
+  for (const name of ["two_at_once", "sign_in_get_completion", "approve_on_get", "confirm_after_reconnect"]) results.push(await client.callTool({ name, arguments: {} }));
   // The server closes the GET stream on DELETE; Chromium keeps the body of a stream that ended (not of one the
   // client aborts), so the client waits for that before it closes.
   await transport.terminateSession();

@@ -3,15 +3,18 @@
 // - two elicitation/create on one POST stream at once (the client answers them in reverse order);
 // - notifications/elicitation/complete on the standalone GET stream while the tools/call is still open, as the
 //   SDK's createElicitationCompletionNotifier(id) sends it without relatedRequestId;
-// - elicitation/create on the GET stream, as server.elicitInput() without relatedRequestId sends it.
+// - elicitation/create on the GET stream, as server.elicitInput() without relatedRequestId sends it;
+// - elicitation/create with relatedRequestId after the server closed the call's POST stream (closeSSEStream): the
+//   client resumes it with a GET and Last-Event-ID, and the question and the call's answer come on that GET.
 import { randomUUID } from "node:crypto";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import { InMemoryEventStore } from "@modelcontextprotocol/sdk/examples/shared/inMemoryEventStore.js";
 
-export const orderTools = { twoAtOnce: "two_at_once", completeOnGet: "sign_in_get_completion", askOnGet: "approve_on_get" } as const;
+export const orderTools = { twoAtOnce: "two_at_once", completeOnGet: "sign_in_get_completion", askOnGet: "approve_on_get", askResumed: "confirm_after_reconnect" } as const;
 
 const field = (name: string) => ({ type: "object" as const, properties: { [name]: { type: "string" as const, title: name } }, required: [name] });
 const text = (value: string) => ({ content: [{ type: "text" as const, text: value }] });
@@ -21,7 +24,7 @@ export async function startOrderServer(pageScript: string): Promise<{ origin: st
   const sessions = new Map<string, StreamableHTTPServerTransport>();
   let origin = "";
   const makeServer = (): McpServer => {
-    const mcp = new McpServer({ name: "order-peer", version: "1.0.0" });
+    const mcp = new McpServer({ name: "order-peer", version: "1.0.0" }, { capabilities: { logging: {} } });
     const server = mcp.server;
     mcp.registerTool(orderTools.twoAtOnce, { description: "Asks two questions at once on its own stream." }, async (extra) => {
       const [a, b] = await Promise.all([
@@ -44,6 +47,15 @@ export async function startOrderServer(pageScript: string): Promise<{ origin: st
       const result = await server.elicitInput({ message: "Approve the background job, please", requestedSchema: field("approver") });
       return text(`approve: ${result.action}`);
     });
+    mcp.registerTool(orderTools.askResumed, { description: "Closes its POST stream, then asks on the call's behalf: the client resumes with a GET." }, async (extra) => {
+      // A first event on the stream, so that the client's Last-Event-ID names an event the capture holds (a priming
+      // event has no data, and no record).
+      await extra.sendNotification({ method: "notifications/message", params: { level: "info", data: "starting the migration" } });
+      extra.closeSSEStream?.();
+      await sleep(50);
+      const result = await server.elicitInput({ message: "Confirm the migration, please", requestedSchema: field("confirmer") }, { relatedRequestId: extra.requestId });
+      return text(`resumed: ${result.action}`);
+    });
     return mcp;
   };
 
@@ -65,7 +77,13 @@ export async function startOrderServer(pageScript: string): Promise<{ origin: st
     if (transport) return void (await transport.handleRequest(req, res, body));
     if (sessionId !== undefined || !isInitializeRequest(body)) return void res.writeHead(400).end();
     const mcp = makeServer();
-    const fresh: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (id) => void sessions.set(id, fresh) });
+    const fresh: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      // Resumable streams, so that closeSSEStream makes the client come back with Last-Event-ID (soon).
+      eventStore: new InMemoryEventStore(),
+      retryInterval: 100,
+      onsessioninitialized: (id) => void sessions.set(id, fresh),
+    });
     fresh.onclose = () => void (fresh.sessionId && sessions.delete(fresh.sessionId));
     await mcp.connect(fresh);
     await fresh.handleRequest(req, res, body);

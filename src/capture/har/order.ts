@@ -3,13 +3,18 @@
 // must have happened puts them, keeping each stream's own order (its events came in that order) within the
 // stream's first and last byte:
 // - a server request comes before the client's answer to it (same session, same id, the server's id space);
+// - an answer on any stream comes after the client sent the request it answers, and a server request (but ping)
+//   after the client's notifications/initialized where nothing above says otherwise;
 // - a stream's answer to its POST's request comes after the client's answers to the server requests it carried;
 // - notifications/elicitation/complete comes after the elicitation that issued its elicitationId;
-// - a server request on the standalone GET stream answered while exactly one call of the session was open: the
-//   call's own answer is placed after that answer (the engine ties the two, and the flow says the tie is inferred).
+// - a server request on the standalone GET stream answered while exactly one call of the session was open: it
+//   comes after that call was sent (where nothing above says otherwise), and the call's own answer after the
+//   client's answer (the engine ties the two, and the flow says the tie is inferred).
+// A bound that would take an event past its stream's last byte stops there: a capture that breaks the order above
+// keeps showing it.
 //
 // A whole import learns every record first, then places every stream (placeStreamEvents). A HAR read as it streams
-// (window.ts) learns records as they come and places each stream once its last byte is behind what was read,
+// (horizon.ts) learns records as they come and places each stream once its last byte is behind what was read,
 // beside the streams still open: what it keeps across entries is in the placer, and it forgets what no stream to
 // come can need.
 import type { CaptureRecord, MessageRecord } from "../record.ts";
@@ -65,6 +70,7 @@ interface Call {
 interface GetRequest {
   scope: string;
   key: string;
+  record: MessageRecord;
 }
 
 export interface StreamPlacer {
@@ -105,6 +111,9 @@ export function createStreamPlacer(): StreamPlacer {
   /** Where each elicitationId was issued: the record that carried it (an event, whose time may move). */
   const issuedBy = new Map<string, MessageRecord>();
   const sentAt = new Map<string, number>();
+  /** When the client sent notifications/initialized, by scope, and each of its requests, by scope and id. */
+  const initializedAt = new Map<string, number>();
+  const requestAt = new Map<string, number>();
   const calls = new WeakMap<HarStream, Call | null>();
   const getRequests = new WeakMap<HarStream, GetRequest[]>();
 
@@ -132,7 +141,9 @@ export function createStreamPlacer(): StreamPlacer {
     for (const record of stream.events) {
       if (record.stream !== "get-sse") continue;
       const at = scope(record);
-      for (const m of placing(record.text)) if (typeof m.method === "string" && m.id !== undefined) known.push({ scope: at, key: `${at}\u0000${idOf(m.id)}` });
+      for (const m of placing(record.text)) {
+        if (typeof m.method === "string" && m.id !== undefined) known.push({ scope: at, key: `${at}\u0000${idOf(m.id)}`, record });
+      }
     }
     getRequests.set(stream, known);
     return known;
@@ -147,7 +158,8 @@ export function createStreamPlacer(): StreamPlacer {
       if (r.kind !== "message") return;
       if (r.direction === "c2s") {
         if (r.exchange !== undefined && !sentAt.has(r.exchange)) sentAt.set(r.exchange, r.time);
-        if (!requests && !r.text.includes('"result"') && !r.text.includes('"error"')) return;
+        const bounds = r.text.includes('"result"') || r.text.includes('"error"') || r.text.includes("notifications/initialized");
+        if (!requests && !bounds) return;
         for (const m of parse(r.text)) {
           if (m.method === undefined && m.id !== undefined && (m.result !== undefined || m.error !== undefined)) {
             const key = `${scope(r)}\u0000${idOf(m.id)}`;
@@ -156,6 +168,11 @@ export function createStreamPlacer(): StreamPlacer {
             let ids = requestIds.get(r.exchange);
             if (!ids) requestIds.set(r.exchange, (ids = new Set()));
             ids.add(idOf(m.id));
+            const key = `${scope(r)}\u0000${idOf(m.id)}`;
+            if (!requestAt.has(key)) requestAt.set(key, r.time);
+          } else if (m.method === "notifications/initialized" && m.id === undefined) {
+            const key = scope(r);
+            if (!initializedAt.has(key)) initializedAt.set(key, r.time);
           }
         }
       } else if (r.text.includes('"elicitationId"')) {
@@ -175,6 +192,8 @@ export function createStreamPlacer(): StreamPlacer {
       // A server request on the GET stream answered while exactly one call of its session was open belongs to that
       // call (the engine ties it so, and says the tie is inferred): the call's answer comes after it.
       const inferredBound = new Map<MessageRecord, number>();
+      /** The GET-stream request that bounds the call comes after the call was sent. */
+      const inferredAfter = new Map<MessageRecord, number>();
       const requests = context.flatMap(requestsOf);
       const open = requests.length ? context.flatMap((s) => callOf(s) ?? []) : [];
       for (const request of requests) {
@@ -184,6 +203,8 @@ export function createStreamPlacer(): StreamPlacer {
         if (during.length !== 1) continue;
         const target = during[0]!.answer;
         inferredBound.set(target, Math.max(inferredBound.get(target) ?? -Infinity, answer + EPSILON));
+        const sent = during[0]!.start + EPSILON;
+        inferredAfter.set(request.record, Math.max(inferredAfter.get(request.record) ?? -Infinity, sent));
       }
 
       // The bounds refer to other events' times, which this pass moves: a few rounds settle them.
@@ -193,6 +214,8 @@ export function createStreamPlacer(): StreamPlacer {
           const n = list.length;
           const lower = new Array<number>(n).fill(stream.from);
           const upper = new Array<number>(n).fill(stream.to);
+          // What is expected rather than certain (after initialized, after the inferred call) yields to the rest.
+          const soft = new Array<number>(n).fill(-Infinity);
           let answered = -Infinity;
           list.forEach(({ record, messages }, i) => {
             const key = scope(record);
@@ -203,18 +226,26 @@ export function createStreamPlacer(): StreamPlacer {
                   upper[i] = Math.min(upper[i]!, answer - EPSILON);
                   answered = Math.max(answered, answer);
                 }
+                const initialized = m.method === "ping" ? undefined : initializedAt.get(key);
+                if (initialized !== undefined) soft[i] = Math.max(soft[i]!, initialized + EPSILON);
               } else if (m.method === "notifications/elicitation/complete" && typeof m.params?.elicitationId === "string") {
                 const issued = issuedBy.get(`${key}\u0000${m.params.elicitationId}`);
                 // The stream's own order is what the capture does hold: an issuer later on this same stream bounds nothing.
                 if (issued !== undefined && issued !== record && !list.some((e, j) => j > i && e.record === issued)) lower[i] = Math.max(lower[i]!, issued.time + EPSILON);
-              } else if (m.method === undefined && m.id !== undefined && record.exchange !== undefined && requestIds.get(record.exchange)?.has(idOf(m.id))) {
-                if (answered > -Infinity) lower[i] = Math.max(lower[i]!, answered + EPSILON);
+              } else if (m.method === undefined && m.id !== undefined) {
+                const sent = requestAt.get(`${key}\u0000${idOf(m.id)}`);
+                if (sent !== undefined) lower[i] = Math.max(lower[i]!, Math.min(sent + EPSILON, stream.to));
+                const own = record.exchange !== undefined && requestIds.get(record.exchange)?.has(idOf(m.id)) === true;
+                if (answered > -Infinity && own) lower[i] = Math.max(lower[i]!, answered + EPSILON);
               }
             }
           });
           for (let i = 0; i < n; i++) {
             const bound = inferredBound.get(list[i]!.record);
             if (bound !== undefined) lower[i] = Math.max(lower[i]!, bound);
+            const after = inferredAfter.get(list[i]!.record);
+            if (after !== undefined) soft[i] = Math.max(soft[i]!, after);
+            lower[i] = Math.max(lower[i]!, Math.min(soft[i]!, upper[i]!));
           }
           // Each bound, then the stream's own order.
           for (let i = 0; i < n; i++) {
@@ -233,6 +264,10 @@ export function createStreamPlacer(): StreamPlacer {
       for (const [key, at] of answers) {
         if (at >= time) break;
         answers.delete(key);
+      }
+      for (const [key, at] of requestAt) {
+        if (at >= time) break;
+        requestAt.delete(key);
       }
       for (const [key, record] of issuedBy) {
         if (record.time >= time) break;
