@@ -3,6 +3,10 @@ import { test } from "node:test";
 import { importHar } from "../../src/capture/har/import.ts";
 import { exportHar } from "../../src/capture/har/export.ts";
 import { importHarStream, type HarStreamOptions } from "../../src/capture/har/stream.ts";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { writeConcatenatedHar } from "../../bench/harConcat.ts";
 import type { CaptureRecord, MessageRecord } from "../../src/capture/record.ts";
 import { analyze } from "../../src/engine/index.ts";
 import { har, harEntry, rpc, sse } from "./harFixture.ts";
@@ -166,4 +170,23 @@ test("an AbortSignal stops the import between two pieces, and the source is clos
   await assert.rejects(importHarStream(source(), "s.har", { signal: controller.signal }), { name: "AbortError" });
   assert.equal(given, 10);
   assert.ok(closed);
+});
+
+test("a merge of recordings, each going back in time on its own endpoint, streams in a bounded window to the same flows", async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), "mcp-har-merged-"));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  const path = join(dir, "merged.har");
+  const { copies } = writeConcatenatedHar(path, 2 ** 20);
+  const text = await readFile(path, "utf8");
+  const whole = importHar(text, "m.har", { window: 2 ** 30 });
+  const hold = 64 * 1024;
+  const records: CaptureRecord[] = [];
+  const result = await importHarStream(pieces(utf8(text), 65536), "m.har", { window: 0, hold, onRecords: (batch) => void records.push(...batch) });
+  assert.deepEqual(result.problems, [], "no entry is out of order within its own endpoint");
+  assert.ok(result.held > 0 && result.held <= hold, `held ${result.held} bytes of a ${hold} window`);
+  assert.equal(records.length, whole.records.length);
+  const flows = (recs: CaptureRecord[]) => analyze(recs).flows.map((f) => `${f.kind} ${f.method} ${f.target} ${f.status} ${f.elicitations.map((e) => e.action)}`).sort();
+  const expected = flows(whole.records);
+  assert.equal(expected.length % copies, 0);
+  assert.deepEqual(flows(records), expected);
 });

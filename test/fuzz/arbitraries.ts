@@ -1,5 +1,7 @@
+import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { exportHar } from "../../src/capture/har/export.ts";
+import { importJsonl } from "../../src/capture/jsonl.ts";
 import { MAX_DEPTH } from "../../src/util/depth.ts";
 import { copy, fromValue, nodes, write, type J } from "./json.ts";
 
@@ -254,8 +256,79 @@ export const jsonlInput: fc.Arbitrary<Input> = fc
     return { format: "jsonl" as const, text: (bom ? "\uFEFF" : "") + recs.map(write).join(eol) + eol };
   });
 
-/** Through exportHar (sane records), then mutated as a HAR tree. */
-export const harInput: fc.Arbitrary<Input> = fc.tuple(fc.array(step, { minLength: 1, maxLength: 5 }), mutations(4)).map(([steps, harMutations]) => {
+/**
+ * What a HAR merged or edited by hand does to its entries (HAR 1.2 does not require them in time order): shuffled
+ * (a sort by generated keys), one duplicated somewhere else, the whole list concatenated again (on the same
+ * endpoint or, as a merge of recordings, each copy on its own path), and an entry's start moved (by up to a minute
+ * either way, beyond the streaming import's slack, or by a fraction of a millisecond).
+ */
+type Reorder = { shuffle: number[] } | { duplicate: [number, number] } | { concat: [number, boolean] } | { shift: [number, number] };
+const reorder: fc.Arbitrary<Reorder> = fc.oneof(
+  fc.array(fc.nat(), { minLength: 1, maxLength: 12 }).map((keys): Reorder => ({ shuffle: keys })),
+  fc.tuple(fc.nat(), fc.nat()).map((p): Reorder => ({ duplicate: p })),
+  fc.tuple(fc.integer({ min: 2, max: 3 }), fc.boolean()).map((p): Reorder => ({ concat: p })),
+  fc.tuple(fc.nat(), fc.oneof(fc.integer({ min: -60_000, max: 60_000 }), fc.constantFrom(-2001, 2001, -0.25, 0.5))).map((p): Reorder => ({ shift: p })),
+);
+const reorders = fc.oneof({ weight: 2, arbitrary: fc.constant<Reorder[]>([]) }, { weight: 1, arbitrary: fc.array(reorder, { minLength: 1, maxLength: 3 }) });
+
+type Entry = Record<string, unknown> & { startedDateTime?: unknown; request?: { url?: unknown } };
+function reordered(entries: Entry[], ops: readonly Reorder[]): Entry[] {
+  let list = entries;
+  for (const op of ops) {
+    if (list.length === 0) break;
+    if ("shuffle" in op) {
+      const keyed = list.map((e, i) => [op.shuffle[i % op.shuffle.length]! + i / list.length, e] as const);
+      list = keyed.sort((a, b) => a[0] - b[0]).map(([, e]) => e);
+    } else if ("duplicate" in op) {
+      const copy = structuredClone(list[op.duplicate[0] % list.length]!);
+      list = [...list.slice(0, op.duplicate[1] % (list.length + 1)), copy, ...list.slice(op.duplicate[1] % (list.length + 1))];
+    } else if ("concat" in op) {
+      const [copies, ownPath] = op.concat;
+      const out: Entry[] = [];
+      for (let k = 0; k < copies; k++) {
+        for (const e of list) {
+          const copy = structuredClone(e);
+          if (ownPath && k > 0 && copy.request && typeof copy.request.url === "string") copy.request.url = copy.request.url.replace(/\/mcp\b/, `/r${k}/mcp`);
+          out.push(copy);
+        }
+      }
+      list = out;
+    } else {
+      const e = list[op.shift[0] % list.length]!;
+      const at = typeof e.startedDateTime === "string" ? Date.parse(e.startedDateTime) : NaN;
+      if (!Number.isNaN(at)) e.startedDateTime = new Date(at + op.shift[1]).toISOString();
+    }
+  }
+  return list;
+}
+
+/**
+ * The demo's real SDK sessions (demo/demo-capture.jsonl: both eras, POST and GET streams), each as the entries of
+ * its HAR export: whole sessions for the reorderings to shuffle, repeat and merge.
+ */
+const demoSessions: Entry[][] = (() => {
+  const records = importJsonl(readFileSync(new URL("../../demo/demo-capture.jsonl", import.meta.url), "utf8"), "demo.jsonl").records;
+  const byScenario = new Map<string, typeof records>();
+  for (const r of records) {
+    const name = (r.exchange ?? "").split("/")[0]!;
+    const list = byScenario.get(name);
+    if (list) list.push(r);
+    else byScenario.set(name, [r]);
+  }
+  return [...byScenario.values()].map((list) => (JSON.parse(exportHar(list)) as { log: { entries: Entry[] } }).log.entries);
+})();
+
+const sessionsInput: fc.Arbitrary<Input> = fc
+  .tuple(fc.array(fc.nat({ max: demoSessions.length - 1 }), { minLength: 1, maxLength: 3 }), fc.array(reorder, { minLength: 1, maxLength: 3 }), mutations(2))
+  .map(([picked, ops, harMutations]) => {
+    const entries = reordered(picked.flatMap((i) => structuredClone(demoSessions[i]!)), ops);
+    const tree = { log: { version: "1.2", creator: { name: "fuzz", version: "1" }, pages: [], entries } };
+    if (harMutations.length === 0) return { format: "har" as const, text: JSON.stringify(tree, null, 2) };
+    return { format: "har" as const, text: write(mutate(fromValue(tree), harMutations)) };
+  });
+
+/** Through exportHar (sane records), its entries reordered, then mutated as a HAR tree. */
+const stepsInput: fc.Arbitrary<Input> = fc.tuple(fc.array(step, { minLength: 1, maxLength: 5 }), reorders, mutations(4)).map(([steps, ops, harMutations]) => {
   const recs = records(steps, true).map((r) => JSON.parse(write(r)) as Record<string, unknown>);
   let har: string;
   try {
@@ -264,9 +337,17 @@ export const harInput: fc.Arbitrary<Input> = fc.tuple(fc.array(step, { minLength
     // exportHar must take any valid capture; the property reports this input.
     return { format: "har" as const, text: `EXPORT-THREW ${(error as Error).message}` };
   }
+  if (ops.length) {
+    const tree = JSON.parse(har) as { log: { entries: Entry[] } };
+    tree.log.entries = reordered(tree.log.entries, ops);
+    har = JSON.stringify(tree, null, 2);
+  }
   if (harMutations.length === 0) return { format: "har" as const, text: har };
   return { format: "har" as const, text: write(mutate(fromValue(JSON.parse(har)), harMutations)) };
 });
+
+/** Generated captures through exportHar, and the demo's real sessions merged out of order. */
+export const harInput: fc.Arbitrary<Input> = fc.oneof({ weight: 3, arbitrary: stepsInput }, { weight: 2, arbitrary: sessionsInput });
 
 /** HAR entries whose SSE bodies are framed by hand: CR, LF, CRLF, comments, ids, event types, split data lines, cut ends. */
 const sseEvent = fc.record({

@@ -16,7 +16,9 @@ import { SECRETS, type Input } from "./arbitraries.ts";
  * no internal error; every imported record passes the capture schema; export → import → export is a fixed point
  * (the same records and the same flows); the default (redacted) exports never contain a planted secret; a HAR
  * read as a file is, its bytes in pieces through the streaming import (har/stream.ts), gives the records it gives
- * read whole; and Object.prototype and Array.prototype are unchanged (no member added, removed or replaced).
+ * read whole, and so it does in a window so small that it must let endpoints go (whatever the entries' order, the
+ * window holds no more than it is given); and Object.prototype and Array.prototype are unchanged (no member added,
+ * removed or replaced).
  */
 
 /** A prototype's own members as [name, value] runs: a member added, removed or replaced changes it. */
@@ -56,13 +58,14 @@ const utf8 = new TextEncoder();
  * A HAR's UTF-8 bytes through the streaming import as importHarStream reads a file (textDecode.ts, then
  * createHarImport), synchronously: cut where the text itself picks (the same input, the same cuts), a tenth of
  * the pieces 1 to 3 bytes long so that UTF-8 sequences are split too. `window`: the record window's budget
- * (0: stream from the first record).
+ * (0: stream from the first record); `hold`: what the streaming window may hold.
  */
-function importInPieces(text: string, file: string, window?: number): CaptureImport {
+function importInPieces(text: string, file: string, window?: number, hold?: number): CaptureImport & { held: number } {
   const bytes = utf8.encode(text);
   const records: CaptureRecord[] = [];
   const importer = createHarImport(file, {
     ...(window !== undefined && { window }),
+    ...(hold !== undefined && { hold }),
     onRecords(batch) {
       for (const r of batch) records.push(r);
     },
@@ -73,13 +76,17 @@ function importInPieces(text: string, file: string, window?: number): CaptureImp
     seed = (seed * 1103515245 + 12345) % 2 ** 31;
     const size = seed % 10 === 0 ? 1 + (seed % 3) : 1 + (seed % 4093);
     importer.write(decoder.write(bytes.subarray(at, at + size)));
-    if (decoder.refused) return { records: [], problems: [decoder.refused] };
+    if (decoder.refused) return { records: [], problems: [decoder.refused], held: 0 };
     at += size;
   }
   importer.write(decoder.end());
-  if (decoder.refused) return { records: [], problems: [decoder.refused] };
-  return { records, problems: importer.end().problems };
+  if (decoder.refused) return { records: [], problems: [decoder.refused], held: 0 };
+  const { problems, held } = importer.end();
+  return { records, problems, held };
 }
+
+/** A streaming window of a few records (a record costs 400 bytes and its text, lane.ts). */
+const SMALL_HOLD = 4096;
 
 type Flows = ReturnType<typeof analyze>["flows"];
 const shape = (flows: Flows) => flows.map((f) => `${f.kind} ${f.status} ${f.method} ${f.rounds.length} ${f.elicitations.length}`);
@@ -112,6 +119,11 @@ function check(input: Input): void {
   // first record: the same records with the same times, but that some can come later than later ones (the records
   // of entries out of time order; a problem says so); else the same problems too.
   const streamed = (text: string, whole: CaptureImport): void => {
+    // A window that lets endpoints go every few records: the same records, whatever their times and numbers.
+    const small = stage("importHar streaming in a small window", () => importInPieces(text, "fuzz.har", 0, SMALL_HOLD));
+    assert.ok(small.held <= SMALL_HOLD, `the streaming window held ${small.held} bytes, past its ${SMALL_HOLD}`);
+    const untimed = (records: readonly CaptureRecord[]) => records.map(({ seq: _s, time: _t, ...r }) => canonicalJson(r)).sort();
+    assert.deepEqual(untimed(small.records), untimed(whole.records), "the HAR read in a small window gives other records than read whole");
     const streaming = stage("importHar streaming, in pieces", () => importInPieces(text, "fuzz.har", 0));
     if (sameRecords(whole.records, streaming.records)) return assert.deepEqual(streaming.problems, whole.problems, "the HAR read in pieces, streaming, gives other problems than read whole");
     const bag = (records: readonly CaptureRecord[]) => records.map(({ seq: _s, ...r }) => canonicalJson(r)).sort();

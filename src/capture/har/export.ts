@@ -81,7 +81,7 @@ export function* harParts(records: readonly CaptureRecord[], options: HarExportO
   // `_mcpRecords` before the entries: a streaming import (stream.ts) reads them before it hands any entry on.
   if (rest.length) {
     yield `,\n    "_mcpRecords": `;
-    yield* arrayParts(rest.map((i) => clean[i]!).sort((a, b) => a.seq - b.seq), 2);
+    yield* arrayParts(rest.map((i) => apart(clean[i]!)).sort((a, b) => a.seq - b.seq), 2);
   }
   yield `,\n    "entries": `;
   // Each entry is made again as it is written (the same entry: the clock is that of the last round).
@@ -90,6 +90,13 @@ export function* harParts(records: readonly CaptureRecord[], options: HarExportO
   })(), 2);
   yield "\n  }\n}\n";
 }
+
+/**
+ * A record that travels as a record keeps its exchange's name, but importHar names each entry's exchange `har:N` by
+ * its place in the file, which this file's entries need not share with the capture it was read from: such a name
+ * is given a prefix of its own, so that it never meets an entry's.
+ */
+const apart = (r: CaptureRecord): CaptureRecord => (r.exchange?.startsWith("har:") ? { ...r, exchange: `records:${r.exchange}` } : r);
 
 /** JSON text of a value as JSON.stringify(…, null, 2) writes it `depth` levels down (a raw line break is only ever between tokens). */
 const nested = (json: string, depth: number): string => json.replace(/\n/g, `\n${"  ".repeat(depth)}`);

@@ -30,6 +30,8 @@ export interface StreamingWindow {
   extra(record: CaptureRecord, late: boolean): void;
   entry(index: number, out: EntryOut, start: number | undefined): void;
   finish(): void;
+  /** The most it held between two entries (bytes, about: sizeOf), which `hold` bounds. */
+  peak(): number;
 }
 
 export interface WindowOptions {
@@ -84,6 +86,7 @@ export function createStreamingWindow(o: WindowOptions): StreamingWindow {
   let lastBefore = -Infinity;
   let entries = 0;
   let cost = 0;
+  let peak = 0;
   let lateExtras = 0;
   const named = new Set<number>();
   let lateOthers = 0;
@@ -270,6 +273,7 @@ export function createStreamingWindow(o: WindowOptions): StreamingWindow {
     lastBefore = before;
     while (queue.size > 0 && queue.peekTime() < before) hand(queue.pop());
     if (!final && cost > o.hold) relieve(horizon);
+    if (cost > peak) peak = cost;
     if (batch.length >= BATCH || (final && batch.length)) {
       o.deliver(batch);
       batch = [];
@@ -280,6 +284,7 @@ export function createStreamingWindow(o: WindowOptions): StreamingWindow {
     extra(record, isLate) {
       if (isLate) lateExtras++;
       add(laneOf(laneKey(record)), record, undefined, undefined);
+      release(false);
     },
     entry(index, out, start) {
       entries++;
@@ -326,5 +331,6 @@ export function createStreamingWindow(o: WindowOptions): StreamingWindow {
         problems.push({ file, message });
       }
     },
+    peak: () => peak,
   };
 }

@@ -38,6 +38,8 @@ export interface HarImportResult {
   problems: Problem[];
   /** Records handed to onRecords. */
   records: number;
+  /** The most the streaming window held at once (bytes, about; at most `hold`); 0 for a capture held whole. */
+  held: number;
 }
 
 /** Past about this much memory of records a HAR import streams instead of settling the whole capture at the end. */
@@ -59,11 +61,11 @@ export async function importHarStream(source: AsyncIterable<Uint8Array>, file: s
     options.signal?.throwIfAborted();
     bytes += piece.byteLength;
     importer.write(decoder.write(piece));
-    if (decoder.refused) return { problems: [decoder.refused], records: 0 };
+    if (decoder.refused) return { problems: [decoder.refused], records: 0, held: 0 };
     options.onProgress?.(bytes);
   }
   importer.write(decoder.end());
-  if (decoder.refused) return { problems: [decoder.refused], records: 0 };
+  if (decoder.refused) return { problems: [decoder.refused], records: 0, held: 0 };
   return importer.end();
 }
 
@@ -123,10 +125,10 @@ export function createHarImport(file: string, options: HarImportOptions = {}) {
     end(): HarImportResult {
       const scan = scanner.end();
       const refused = notAHar(scan, file);
-      if (refused) return { problems: [refused], records: 0 };
+      if (refused) return { problems: [refused], records: 0, held: 0 };
       window.finish();
       const cut = scan.truncated || scan.error !== undefined ? damaged(scan, file) : undefined;
-      return { problems: cut ? [cut, ...problems] : problems, records };
+      return { problems: cut ? [cut, ...problems] : problems, records, held: window.peak() };
     },
   };
 }

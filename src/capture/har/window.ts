@@ -24,6 +24,8 @@ export interface RecordWindow {
   finish(): void;
   /** Past the budget: records are handed on while the file is read. */
   readonly streaming: boolean;
+  /** The most the streaming window held at once (bytes, about); 0 for a capture held whole. */
+  peak(): number;
 }
 
 /** The `client` of a record whose entry was read before `log.creator` and named no page: replaced by the creator. */
@@ -56,6 +58,7 @@ export function createRecordWindow(o: WindowOptions): RecordWindow {
     get streaming() {
       return streaming !== undefined;
     },
+    peak: () => streaming?.peak() ?? 0,
     extra(record) {
       if (streaming) return streaming.extra(record, true);
       extras.push(record);
