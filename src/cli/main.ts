@@ -8,6 +8,7 @@ import { loadSettings } from "./config.ts";
 import { FORMATS, render, type Format } from "./formats/index.ts";
 import { proxyCommand } from "./proxy/command.ts";
 import { replayMain, REPLAY_USAGE } from "./replay/main.ts";
+import { toJsonParts } from "./report.ts";
 import { lintFiles } from "./session.ts";
 
 const USAGE = `Usage: mcp-elicit lint [options] <capture.har|capture.jsonl|->…
@@ -144,7 +145,9 @@ export async function main(argv: string[]): Promise<number> {
   });
 
   const color = !values["no-color"] && format === "text" && process.stdout.isTTY === true && !process.env.NO_COLOR;
-  process.stdout.write(render(format, { files: reports, settings, version: pkg.version }, color) + "\n");
+  // JSON in parts: the report of a large capture is never one string beside the engine's state.
+  if (format === "json") await writeParts(toJsonParts(reports));
+  else process.stdout.write(render(format, { files: reports, settings, version: pkg.version }, color) + "\n");
   if (unreadable) return 2;
   return reports.some((r) => r.findings.some((f) => fails(settings, f.severity))) ? 1 : 0;
 }
@@ -165,4 +168,19 @@ function rulesList(json: boolean): string {
   const lines = rows.map((r) => `${r.id.padEnd(width)}  ${r.severity.padEnd(7)}  ${r.checked ? "checked" : "not    "}  ${r.revisions}: ${r.title.replace(/`/g, "")}`);
   const unchecked = rows.filter((r) => !r.checked).length;
   return [...lines, "", `${rows.length} rules; lint checks ${rows.length - unchecked}, the other ${unchecked} are explained in docs/rules.md ("Not checked").`].join("\n");
+}
+
+/** Writes the parts to standard output a megabyte at a time, waiting for it to drain: never one string of all. */
+async function writeParts(parts: Iterable<string>): Promise<void> {
+  let out = "";
+  const flush = async (): Promise<void> => {
+    if (!process.stdout.write(out)) await new Promise((resolve) => process.stdout.once("drain", resolve));
+    out = "";
+  };
+  for (const part of parts) {
+    out += part;
+    if (out.length >= 1 << 20) await flush();
+  }
+  out += "\n";
+  await flush();
 }

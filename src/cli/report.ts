@@ -24,35 +24,70 @@ export function toJson(files: FileReport[]) {
     return {
       file: f.file,
       ...(f.session && { session: f.session }),
-      flows: f.flows.map((flow) => ({
-        id: flow.id,
-        kind: flow.kind,
-        revision: flow.revision,
-        method: flow.method,
-        target: flow.target,
-        rounds: flow.rounds.length,
-        status: flow.status,
-        elicitations: flow.elicitations.map((e) => ({ key: e.key, mode: e.mode, action: e.action, elicitationId: e.elicitationId ?? null, completed: e.completed })),
-      })),
-      findings: f.findings.map((x) => ({
-        rule: x.rule,
-        severity: x.severity,
-        violator: x.violator,
-        flow: x.flow,
-        ...(f.session && { file: fileOf(x) ?? null }),
-        entry: x.entry,
-        pointer: x.pointer,
-        message: x.message,
-      })),
-      problems: f.problems.map((p) => ({
-        ...(f.session && { file: p.file ?? null }),
-        entry: p.entry ?? (f.session ? p.record : undefined) ?? null,
-        line: p.line ?? null,
-        message: p.message,
-      })),
+      flows: f.flows.map(flowJson),
+      findings: f.findings.map(findingJson(f.session)),
+      problems: f.problems.map(problemJson(f.session)),
     };
   });
   return { files: out, summary };
+}
+
+const flowJson = (flow: Flow) => ({
+  id: flow.id,
+  kind: flow.kind,
+  revision: flow.revision,
+  method: flow.method,
+  target: flow.target,
+  rounds: flow.rounds.length,
+  status: flow.status,
+  elicitations: flow.elicitations.map((e) => ({ key: e.key, mode: e.mode, action: e.action, elicitationId: e.elicitationId ?? null, completed: e.completed })),
+});
+const findingJson = (session: string[] | undefined) => (x: Finding) => ({
+  rule: x.rule,
+  severity: x.severity,
+  violator: x.violator,
+  flow: x.flow,
+  ...(session && { file: fileOf(x) ?? null }),
+  entry: x.entry,
+  pointer: x.pointer,
+  message: x.message,
+});
+const problemJson = (session: string[] | undefined) => (p: Problem) => ({
+  ...(session && { file: p.file ?? null }),
+  entry: p.entry ?? (session ? p.record : undefined) ?? null,
+  line: p.line ?? null,
+  message: p.message,
+});
+
+/**
+ * `JSON.stringify(toJson(files), null, 2)` in parts, a flow, a finding or a problem at a time: the report of a
+ * large capture is never one object tree and one string beside the engine's own state.
+ */
+export function* toJsonParts(files: FileReport[]): Generator<string> {
+  const summary = { errors: 0, warnings: 0, info: 0 };
+  const at = (json: string, depth: number): string => json.replace(/\n/g, `\n${"  ".repeat(depth)}`);
+  function* list<T>(items: readonly T[], json: (item: T) => unknown, depth: number): Generator<string> {
+    if (items.length === 0) return yield "[]";
+    const pad = "  ".repeat(depth + 1);
+    for (let i = 0; i < items.length; i++) yield `${i ? "," : "["}\n${pad}${at(JSON.stringify(json(items[i]!), null, 2), depth + 1)}`;
+    yield `\n${"  ".repeat(depth)}]`;
+  }
+  yield files.length ? '{\n  "files": [' : '{\n  "files": [],';
+  for (let i = 0; i < files.length; i++) {
+    const f = files[i]!;
+    for (const x of f.findings) summary[x.severity === "error" ? "errors" : x.severity === "warning" ? "warnings" : "info"]++;
+    yield `${i ? "," : ""}\n    {\n      "file": ${JSON.stringify(f.file)},`;
+    if (f.session) yield `\n      "session": ${at(JSON.stringify(f.session, null, 2), 3)},`;
+    yield '\n      "flows": ';
+    yield* list(f.flows, flowJson, 3);
+    yield ',\n      "findings": ';
+    yield* list(f.findings, findingJson(f.session), 3);
+    yield ',\n      "problems": ';
+    yield* list(f.problems, problemJson(f.session), 3);
+    yield "\n    }";
+  }
+  if (files.length) yield "\n  ],";
+  yield `\n  "summary": ${at(JSON.stringify(summary, null, 2), 1)}\n}`;
 }
 
 const codes = { red: 31, yellow: 33, blue: 34, green: 32, dim: 2, bold: 1, cyan: 36 } as const;

@@ -125,8 +125,8 @@ export function importEntry(raw: unknown, index: number, ctx: EntryContext, out:
   const transport: Transport = isWebSocket ? "websocket" : raw._resourceType === "eventsource" ? "eventsource" : "http";
   const exchange = `har:${index}`;
   const client = str(raw.pageref) ?? ctx.creator;
-  // Each record is made whole from the members its entry gives all of them: on Node 20, members added after a
-  // spread (`{ ...common, time, … }`) cost about 2 µs each, which was most of the import's time.
+  // Each record is made whole from the members its entry gives all of them, not by members added after a spread:
+  // the import makes a record per message, and that way is the cheap one (docs/benchmarks-har.md).
   const made: Made = (time) => ({ v: CAPTURE_VERSION, seq: 0, time, transport, exchange, url, client, entry: index });
   const push = (record: CaptureRecord): void => void out.drafts.push(record);
   const picked = pickHeaders(requestHeaders);
