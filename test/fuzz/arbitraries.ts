@@ -258,9 +258,9 @@ export const jsonlInput: fc.Arbitrary<Input> = fc
 
 /**
  * What a HAR merged or edited by hand does to its entries (HAR 1.2 does not require them in time order): shuffled
- * (a sort by generated keys), one duplicated somewhere else, the whole list concatenated again (on the same
- * endpoint or, as a merge of recordings, each copy on its own path), and an entry's start moved (by up to a minute
- * either way, beyond the streaming import's slack, or by a fraction of a millisecond).
+ * (a sort by generated keys), one duplicated somewhere else, the whole list concatenated again as a merge of
+ * recordings is (each copy with sessions of its own, on the same endpoint or on a path of its own), and an entry's
+ * start moved (by up to a minute either way, beyond the streaming import's slack, or by a fraction of a ms).
  */
 type Reorder = { shuffle: number[] } | { duplicate: [number, number] } | { concat: [number, boolean] } | { shift: [number, number] };
 const reorder: fc.Arbitrary<Reorder> = fc.oneof(
@@ -272,6 +272,15 @@ const reorder: fc.Arbitrary<Reorder> = fc.oneof(
 const reorders = fc.oneof({ weight: 2, arbitrary: fc.constant<Reorder[]>([]) }, { weight: 1, arbitrary: fc.array(reorder, { minLength: 1, maxLength: 3 }) });
 
 type Entry = Record<string, unknown> & { startedDateTime?: unknown; request?: { url?: unknown } };
+function renameSessions(entry: Entry, prefix: string): void {
+  for (const side of [entry.request, entry.response] as unknown[]) {
+    const headers = (side as { headers?: unknown } | undefined)?.headers;
+    if (!Array.isArray(headers)) continue;
+    for (const h of headers as { name?: unknown; value?: unknown }[]) {
+      if (typeof h?.name === "string" && h.name.toLowerCase() === "mcp-session-id" && typeof h.value === "string") h.value = prefix + h.value;
+    }
+  }
+}
 function reordered(entries: Entry[], ops: readonly Reorder[]): Entry[] {
   let list = entries;
   for (const op of ops) {
@@ -289,6 +298,8 @@ function reordered(entries: Entry[], ops: readonly Reorder[]): Entry[] {
         for (const e of list) {
           const copy = structuredClone(e);
           if (ownPath && k > 0 && copy.request && typeof copy.request.url === "string") copy.request.url = copy.request.url.replace(/\/mcp\b/, `/r${k}/mcp`);
+          // Another recording has sessions of its own.
+          if (k > 0) renameSessions(copy, `r${k}-`);
           out.push(copy);
         }
       }

@@ -96,8 +96,10 @@ export interface StreamPlacer {
 export function placeStreamEvents(drafts: readonly CaptureRecord[], streams: readonly HarStream[]): void {
   if (streams.length === 0) return;
   const placer = createStreamPlacer();
+  // As a streaming import learns them: the request ids of an exchange without an SSE stream bound nothing.
+  const streamed = new Set(streams.map((s) => s.events[0]?.exchange));
   for (const r of drafts) placer.learnSession(r);
-  for (const r of drafts) placer.learn(r);
+  for (const r of drafts) placer.learn(r, streamed.has(r.exchange));
   placer.place(streams, streams);
 }
 
