@@ -1,9 +1,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { importJsonl } from "../src/capture/jsonl.ts";
-import { toJson, toJsonParts, type FileReport } from "../src/cli/report.ts";
-import { analyze } from "../src/engine/index.ts";
+import { importJsonl } from "../../src/capture/jsonl.ts";
+import { toJson, toJsonParts, type FileReport } from "../../src/cli/report.ts";
+import { analyze } from "../../src/engine/index.ts";
 
 // `lint --json` writes its report in parts (issue 16: a 1 GiB HAR's report is never one string beside the engine's
 // state): the parts joined are the text JSON.stringify gives of the whole report.
