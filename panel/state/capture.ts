@@ -1,6 +1,6 @@
 import type { CaptureRecord } from "../../src/capture/record.ts";
 import type { Finding, Flow, Problem } from "../../src/engine/index.ts";
-import { severityRank, type Severity } from "../../src/engine/rules/types.ts";
+import { severityRank, type Severity } from "../../src/engine/ruleKit/types.ts";
 
 /** One batch of changes, from the worker (snapshot, delta) or from the import worker (a file's step). */
 export interface Changes {

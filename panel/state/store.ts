@@ -1,7 +1,7 @@
 import { batch, computed, signal } from "@preact/signals";
 import type { CaptureRecord } from "../../src/capture/record.ts";
 import type { Finding, Flow, Problem } from "../../src/engine/index.ts";
-import type { Severity } from "../../src/engine/rules/types.ts";
+import type { Severity } from "../../src/engine/ruleKit/types.ts";
 import type { DecodeRule } from "../../src/shared/decodeRules.ts";
 import type { ConfigValue, TabStats, WorkerToPanel } from "../../src/shared/panelProtocol.ts";
 import type { ImportCounts } from "../io/importFile.ts";

@@ -1,6 +1,6 @@
 import type { CaptureRecord } from "../capture/record.ts";
 import { createEngine, type EngineOptions, type Finding, type Flow, type Problem } from "../engine/index.ts";
-import type { Severity } from "../engine/rules/types.ts";
+import type { Severity } from "../engine/ruleKit/types.ts";
 import { tapEnvelopeRecords, type ContentBatch } from "../shared/contentProtocol.ts";
 import type { DecodeRule } from "../shared/decodeRules.ts";
 import type { TabStats } from "../shared/panelProtocol.ts";

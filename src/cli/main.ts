@@ -1,9 +1,10 @@
 import { parseArgs } from "node:util";
 import { readDecodeRules } from "./decode.ts";
-import { notChecked, rules as catalogue } from "../engine/rules/index.ts";
+import { isRuleId, rules as catalogue } from "../engine/ruleKit/rules.ts";
+import { notChecked } from "../engine/rules/unchecked.ts";
 import { engineOptions, FAIL_ON, fails, type FailOn } from "../engine/settings.ts";
 import pkg from "../../package.json" with { type: "json" };
-import type { Severity } from "../engine/rules/types.ts";
+import type { Severity } from "../engine/ruleKit/types.ts";
 import { loadSettings } from "./config.ts";
 import { FORMATS, render, type Format } from "./formats/index.ts";
 import { proxyCommand } from "./proxy/command.ts";
@@ -95,8 +96,7 @@ export async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const disable = values.disable.flatMap((d) => d.split(",")).map((d) => d.trim()).filter(Boolean);
-  const known = new Set<string>(catalogue.map((r) => r.id));
-  const unknown = disable.filter((d) => !known.has(d));
+  const unknown = disable.filter((d) => !isRuleId(d));
   if (unknown.length) {
     console.error(`mcp-elicit: unknown rule id${unknown.length > 1 ? "s" : ""} for --disable: ${unknown.join(", ")}`);
     return 2;
@@ -155,7 +155,7 @@ function rulesList(json: boolean): string {
     id: r.id,
     severity: r.severity,
     revisions: r.revisions,
-    violator: r.violator,
+    violator: r.violatorNote ?? r.violator,
     checked: !(r.id in notChecked),
     ...(r.id in notChecked && { why: notChecked[r.id] }),
     title: r.title,

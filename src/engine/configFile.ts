@@ -1,6 +1,6 @@
 import * as z from "zod/mini";
 import { validateDecodeRule } from "../capture/envelopes/decodeRules.ts";
-import { ruleMeta } from "./rules/metas.ts";
+import { ruleMeta } from "./ruleKit/rules.ts";
 import { defaultSettings, FAIL_ON, LEVELS, type Settings } from "./settings.ts";
 
 // The configuration file (mcp-elicit.config.json, docs/cli.md) as the CLI and the panel's Import read it: checked

@@ -1,6 +1,6 @@
 import type { EngineOptions, Level } from "./index.ts";
-import { ruleMeta } from "./rules/metas.ts";
-import { severityRank, type Severity } from "./rules/types.ts";
+import { ruleMeta } from "./ruleKit/rules.ts";
+import { severityRank, type Severity } from "./ruleKit/types.ts";
 import type { DecodeRule } from "../capture/envelopes/types.ts";
 
 /**

@@ -1,6 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { Finding } from "../../src/engine/index.ts";
+import type { RuleId } from "../../src/engine/ruleKit/types.ts";
 import {
   PV,
   ask,
@@ -24,7 +25,7 @@ import {
 // rules.md §1.4: rev-meta-required, rev-header-meta-mismatch, rev-header-missing, rev-feature-not-in-revision.
 
 const H = modernHeaders("tools/call", "deploy");
-const serverSide = (r: { findings: Finding[] }, rule: string) => findingsOf(r, rule).filter((f) => f.violator === "server");
+const serverSide = (r: { findings: Finding[] }, rule: RuleId) => findingsOf(r, rule).filter((f) => f.violator === "server");
 
 test("rev-meta-required: a 2026-07-28 request without _meta is the client's error; answering it normally is the server's", () => {
   // Catalogue example: header says 2026-07-28, no _meta, answered with an InputRequiredResult.

@@ -1,9 +1,9 @@
 // Shared helpers for the payload-rule tests: run one EP or ER through the entry points and read findings
 // with their effective severity (an omitted severity is the catalogue default).
 import assert from "node:assert/strict";
-import { rules as catalogue } from "../../src/engine/rules/index.ts";
+import { rules as catalogue } from "../../src/engine/ruleKit/rules.ts";
 import { checkElicitParams, checkElicitResult } from "../../src/engine/rules/payload.ts";
-import type { FindingInput, RuleId, Severity } from "../../src/engine/rules/types.ts";
+import type { FindingInput, RuleId, Severity } from "../../src/engine/ruleKit/types.ts";
 import type { Revision } from "../../src/protocol/revision.ts";
 
 export type Found = FindingInput & { severity: Severity };

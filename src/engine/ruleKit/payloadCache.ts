@@ -1,5 +1,5 @@
 import type { CheckContext } from "./context.ts";
-import type { Where } from "./payload.ts";
+import type { AskedWhere as Where } from "../model/scope.ts";
 import type { FindingInput } from "./types.ts";
 import { eraOf, type Era } from "./validate.ts";
 
