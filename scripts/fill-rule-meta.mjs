@@ -36,8 +36,8 @@ for (const file of files) {
         return `${indent}${JSON.stringify(meta)}
           .replace(/"([a-zA-Z]+)":/g, "$1: ")
           .replace(/,(?=[a-zA-Z]+: )/g, ", ")
-          .replace(/^\{/, "{ ")
-          .replace(/\}$/, " }")
+          .replace(/^{/, "{ ")
+          .replace(/}$/, " }")
           .replace(/\}\s\}$/, "} }")},`;
       })
       .join("\n"),

@@ -4,12 +4,11 @@ import type { Finding, Flow, Problem } from "../../src/engine/index.ts";
 import type { Severity } from "../../src/engine/ruleKit/types.ts";
 import type { DecodeRule } from "../../src/shared/decodeRules.ts";
 import type { ConfigValue, TabStats, WorkerToPanel } from "../../src/shared/panelProtocol.ts";
-import type { ImportCounts } from "../io/importFile.ts";
-import { createCapture, type Changes } from "./capture.ts";
+import type { Changes, ImportCounts } from "../io/changes.ts";
+import { createCapture } from "./capture.ts";
 import { createReveal } from "./reveal.ts";
 import { createSearch } from "./search.ts";
 
-export type { Changes };
 export type { FlowView } from "./reveal.ts";
 
 const noStats: TabStats = { records: 0, dropped: 0, rejected: 0, tooLarge: 0, bytes: 0, budget: 0, preserveLog: false, recording: true, skipped: 0 };

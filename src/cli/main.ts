@@ -43,9 +43,8 @@ Exit status: 0 no finding at the failing threshold, 1 at least one, 2 an input o
 export async function main(argv: string[]): Promise<number> {
   if (argv[0] === "replay") return replayMain(argv.slice(1));
   if (argv[0] === "proxy") return proxyCommand(argv.slice(1));
-  let args;
-  try {
-    args = parseArgs({
+  const parse = () =>
+    parseArgs({
       args: argv,
       allowPositionals: true,
       options: {
@@ -64,6 +63,9 @@ export async function main(argv: string[]): Promise<number> {
         version: { type: "boolean", default: false },
       },
     });
+  let args: ReturnType<typeof parse>;
+  try {
+    args = parse();
   } catch (e) {
     console.error(`mcp-elicit: ${(e as Error).message}\n\n${USAGE}`);
     return 2;

@@ -52,27 +52,14 @@ function checkAsked(checks: readonly AskedCheck[], ep: unknown, at: string, ctx:
   for (const check of checks) check(ep, at, ctx, era, where, mode);
 }
 
-const everyRule = (): boolean => true;
-
-/**
- * EP = the elicitation request params object: `params` of elicitation/create (2025-xx), an entry of -32042
- * error.data.elicitations (2025-11-25), or inputRequests.<key>.params (2026-07-28). `at` is the JSON pointer
- * (RFC 6901) of EP inside the JSON-RPC message. `where` says which of the three it is. Every rule is on unless
- * `ctx.on` says otherwise.
- */
-export function checkElicitParams(ep: unknown, at: string, ctx: Omit<CheckContext, "on"> & Partial<CheckContext>, where: AskedWhere): void {
-  const on = ctx.on ?? everyRule;
-  checkAsked(askedChecks(on), ep, at, { revision: ctx.revision, report: ctx.report, on }, where);
-}
-
 /**
  * ER = the ElicitResult: `result` of the client's JSON-RPC response (2025-xx, at "/result") or
  * params.inputResponses.<key> (2026-07-28). `ep` is the matching request params when known.
  */
-export function checkElicitResult(er: unknown, ep: unknown | undefined, at: string, ctx: Omit<CheckContext, "on"> & Partial<CheckContext>, where: "response" | "input-response"): void {
+function checkElicitResult(er: unknown, ep: unknown | undefined, at: string, ctx: CheckContext, where: "response" | "input-response"): void {
   const era = eraOf(ctx.revision);
   const mode = ep === undefined ? null : era === "2025-06-18" ? "form" : elicitMode(ep);
-  checkResult(er, ep, mode, at, { revision: ctx.revision, report: ctx.report, on: ctx.on ?? everyRule }, era, where === "input-response");
+  checkResult(er, ep, mode, at, ctx, era, where === "input-response");
 }
 
 /**
