@@ -29,7 +29,7 @@ export interface Focus {
 }
 
 /**
- * The panel's state, fed by a transport (panel/transport.ts, an import, or a test): the capture (capture.ts) behind
+ * The panel's state, fed by a transport (panel/state/transport.ts, an import, or a test): the capture (capture.ts) behind
  * one version signal bumped once per incoming batch inside `batch()`. Views derive from it with `computed`; the UI
  * never knows where the messages come from. Selection is by id, so it survives every delta and a re-snapshot after a
  * reconnect. The filter bar's matching is search.ts, the masking of secret values reveal.ts.

@@ -55,14 +55,10 @@ interface RuleFacts {
 }
 const factsById = new Map<RuleId, RuleFacts>(rules.map((r) => [r.id, { meta: r, severity: r.severity, violator: r.violator }]));
 
-/**
- * Whether an earlier finding of the same record says this already: the same answer as comparing the joined keys
- * "rule NUL record NUL pointer NUL message" this replaces (rule ids hold no NUL, so two such keys are equal
- * exactly when the rules are and pointer NUL message are).
- */
+/** Whether an earlier finding of the same record says this already: the same rule, pointer and message. */
 function repeats(ofRecord: readonly Finding[], input: FindingInput): boolean {
   for (const f of ofRecord) {
-    if (f.rule === input.rule && f.pointer + "\u0000" + f.message === input.pointer + "\u0000" + input.message) return true;
+    if (f.rule === input.rule && f.pointer === input.pointer && f.message === input.message) return true;
   }
   return false;
 }

@@ -103,8 +103,8 @@ export interface StreamEvent {
  * A scope is where JSON-RPC ids live: a server endpoint, the client talking to it, and (2025-xx) the
  * Mcp-Session-Id. 2026-07-28 traffic has no session, so its scope is endpoint + client.
  *
- * Most scopes only ever see requests and their answers, so every other table is created on first write
- * (a capture holds thousands of scopes; a dozen empty Maps each were a quarter of the engine's garbage).
+ * Most scopes only ever see requests and their answers, so every other table is created on first write: a capture
+ * holds thousands of scopes (docs/benchmarks.md, "Why the engine is shaped so").
  */
 export interface Scope {
   server: string;
