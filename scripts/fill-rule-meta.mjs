@@ -33,7 +33,7 @@ for (const file of files) {
         const violator = violatorOf(r.violator);
         const note = violator === r.violator ? {} : { violatorNote: r.violator };
         const meta = { id, severity, severityNote, revisions, violator, ...note, detection, title, section, spec: { revision, path } };
-        return `${indent}${JSON.stringify(meta)}
+        return `${indent}${JSON.stringify(meta)
           .replace(/"([a-zA-Z]+)":/g, "$1: ")
           .replace(/,(?=[a-zA-Z]+: )/g, ", ")
           .replace(/^{/, "{ ")
