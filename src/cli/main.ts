@@ -126,7 +126,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   // Flags go on top of the file: --disable turns rules off, --strict-2260 and --fail-on win, --decode adds rules.
   const settings = loaded.settings;
-  for (const id of disable) settings.levels[id] = "off";
+  for (const id of disable) if (isRuleId(id)) settings.levels[id] = "off";
   if (values["strict-2260"]) settings.strict2260 = true;
   if (failOn !== undefined) settings.failOn = failOn;
   const rules = [...settings.decode, ...decoded];

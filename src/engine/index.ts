@@ -28,7 +28,7 @@ export interface EngineOptions {
    * A level per rule id, as a team sets it (settings.ts): `off` turns the rule off like `disable`; a severity is
    * the severity of every finding of that rule, whatever the rule or the strict profile would have given.
    */
-  levels?: Readonly<Record<string, Level>>;
+  levels?: Readonly<Partial<Record<RuleId, Level>>>;
 }
 
 /** What one `push` changed: flows created or updated, and findings and problems added. */
@@ -69,7 +69,7 @@ function repeats(ofRecord: readonly Finding[], input: FindingInput): boolean {
  */
 export function createEngine(options: EngineOptions = {}) {
   const levels = options.levels ?? {};
-  const disabled = new Set<string>([...(options.disable ?? []), ...Object.keys(levels).filter((id) => levels[id] === "off")]);
+  const disabled = new Set<string>([...(options.disable ?? []), ...(Object.keys(levels) as RuleId[]).filter((id) => levels[id] === "off")]);
   const flows: Flow[] = [];
   const findings: Finding[] = [];
   const problems: Problem[] = [];

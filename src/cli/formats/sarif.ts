@@ -65,7 +65,7 @@ export function toSarif({ files, settings, version }: FormatInput) {
   const index = new Map<string, number>(catalogue.map((r, i) => [r.id, i]));
   const overrides = Object.entries(settings.levels).flatMap(([id, level]) => {
     const i = index.get(id);
-    if (i === undefined) return [];
+    if (i === undefined || level === undefined) return [];
     const configuration = level === "off" ? { enabled: false } : { level: sarifLevel(level) };
     return [{ descriptor: { id, index: i }, configuration }];
   });
