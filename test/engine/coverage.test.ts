@@ -58,22 +58,9 @@ test("a module that listens to nothing holds only rules listed as not checked, a
 });
 
 // The rule tester (test/rules/ruleTester.ts) fails a module's file when a rule it checks has no invalid case.
-/** Modules whose tests are still scenario tests under test/engine/ (not yet in the rule tester's shape). */
-const scenarioTested = new Set(["mrtr"]);
-const tests = readdirSync("test", { recursive: true })
-  .map(String)
-  .filter((f) => f.endsWith(".test.ts") && !f.endsWith("coverage.test.ts"))
-  .map((f) => readFileSync(`test/${f}`, "utf8"))
-  .join("\n");
-
-test("every rule of a module not yet in the rule tester's shape has a test that names it", () => {
-  const ids = Object.entries(moduleMetas).flatMap(([name, metas]) => (scenarioTested.has(name) ? metas.map((r) => r.id) : []));
-  assert.deepEqual(ids.filter((id) => !(id in notChecked) && !tests.includes(`"${id}"`)), []);
-});
-
 test("every rule module, and each payload family, has its rule tester file: test/rules/<name>.test.ts", () => {
   const names = [...Object.keys(moduleMetas).filter((n) => n !== "payload" && n !== "unchecked"), ...Object.keys(families)];
-  for (const name of names.filter((n) => !scenarioTested.has(n))) {
+  for (const name of names) {
     const text = ruleTests.get(name);
     assert.ok(text, `test/rules/${name}.test.ts is missing`);
     assert.match(text, new RegExp(`^ruleTester\\("${name}", meta, `, "m"), `test/rules/${name}.test.ts does not run the rule tester on its module's meta`);
