@@ -17,7 +17,7 @@ import { exportHar } from "../src/capture/har/export.ts";
 import { importJsonl } from "../src/capture/jsonl.ts";
 import type { CaptureRecord } from "../src/capture/record.ts";
 import { createEngine } from "../src/engine/index.ts";
-import { rules } from "../src/engine/rules/index.ts";
+import { rules } from "../src/engine/ruleKit/rules.ts";
 import { realShapedCorpus } from "./corpus.ts";
 import { writeRealShapedHar } from "./harCorpus.ts";
 

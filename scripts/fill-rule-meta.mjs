@@ -2,7 +2,7 @@
 // src/engine/rules/**/*.ts with the rules' meta read from docs/catalogue.md. Run once per new module; the meta
 // test then holds the written meta against the catalogue.
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { readCatalogue } from "./rulesCatalogue.mjs";
+import { readCatalogue, violatorOf } from "./rulesCatalogue.mjs";
 
 const catalogue = readCatalogue();
 const specOf = (id) => {
@@ -29,12 +29,15 @@ for (const file of files) {
         const r = catalogue.get(id);
         if (!r) throw new Error(`${file}: ${id} is not in the catalogue`);
         const [revision, path] = specOf(id);
-        const { severity, severityNote, revisions, violator, detection, title, section } = r;
-        return `${indent}${JSON.stringify({ id, severity, severityNote, revisions, violator, detection, title, section, spec: { revision, path } })
+        const { severity, severityNote, revisions, detection, title, section } = r;
+        const violator = violatorOf(r.violator);
+        const note = violator === r.violator ? {} : { violatorNote: r.violator };
+        const meta = { id, severity, severityNote, revisions, violator, ...note, detection, title, section, spec: { revision, path } };
+        return `${indent}${JSON.stringify(meta)
           .replace(/"([a-zA-Z]+)":/g, "$1: ")
           .replace(/,(?=[a-zA-Z]+: )/g, ", ")
-          .replace(/^\{/, "{ ")
-          .replace(/\}$/, " }")
+          .replace(/^{/, "{ ")
+          .replace(/}$/, " }")
           .replace(/\}\s\}$/, "} }")},`;
       })
       .join("\n"),

@@ -8,4 +8,5 @@ export interface CatalogueEntry {
   detection: string;
   section: string;
 }
+export function violatorOf(cell: string): "server" | "client" | "either" | "none";
 export function readCatalogue(path?: URL | string): Map<string, CatalogueEntry>;

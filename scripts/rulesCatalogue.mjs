@@ -1,7 +1,18 @@
 // Reads the rule catalogue (docs/catalogue.md): every rule's quick-index row (id, revisions, severity, violator,
 // one-line title) and, from its detailed entry, its detection and the section it sits in. The meta test
-// (test/engine/ruleMeta.test.ts) holds every rule module's meta against this.
+// (test/engine/coverage.test.ts) holds every rule module's meta against this.
 import { readFileSync } from "node:fs";
+
+// The violator a catalogue cell names first ("client (+server)": the client; "n/a", "(client UI)": none): what
+// findings carry.
+/** @param {string} cell @returns {"server" | "client" | "either" | "none"} */
+export const violatorOf = (cell) => {
+  const v = cell.toLowerCase();
+  if (v.startsWith("server")) return "server";
+  if (v.startsWith("client")) return "client";
+  if (v.startsWith("either") || v.startsWith("sender")) return "either";
+  return "none";
+};
 
 /** @returns {Map<string, {id: string, revisions: string, severity: string, severityNote: string, violator: string, title: string, detection: string, section: string}>} */
 export function readCatalogue(path = new URL("../docs/catalogue.md", import.meta.url)) {

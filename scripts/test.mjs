@@ -1,4 +1,4 @@
-// `npm test`: gets the browsers the tests need, builds, type-checks, then runs every test/**/*.test.ts
+// `npm test`: gets the browsers the tests need, builds, type-checks, lints, then runs every test/**/*.test.ts
 // in Node's test runner. A missing browser fails the run; it never skips.
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
@@ -24,6 +24,11 @@ if (missing.length) {
 
 run(process.execPath, ["build.mjs"]);
 run(process.execPath, ["node_modules/typescript/bin/tsc", "-p", "tsconfig.json", "--noEmit"]);
+// Biome's linter (with noImportCycles: no import cycle in src, panel, test…), then knip (unused files, exports and
+// dependencies), then the generated rule files (RuleId union, metas, docs/rules.md's table) against the registry.
+run("node_modules/.bin/biome", ["lint"]);
+run("node_modules/.bin/knip", ["--no-progress"]);
+run(process.execPath, ["--import", "tsx", "scripts/rules-gen.ts", "--check"]);
 
 const only = process.argv.slice(2);
 const files = only.length

@@ -8,7 +8,8 @@ import { after, before, describe, test } from "node:test";
 import { exportHar } from "../src/capture/har/export.ts";
 import { importCapture } from "../src/capture/import.ts";
 import { analyze } from "../src/engine/index.ts";
-import { notChecked, rules as catalogue } from "../src/engine/rules/index.ts";
+import { rules as catalogue } from "../src/engine/ruleKit/rules.ts";
+import { notChecked } from "../src/engine/rules/unchecked.ts";
 
 /**
  * `mcp-elicit lint` as CI runs it: the built bin (bin/mcp-elicit.js → dist/cli), real files, exit status, flags, the

@@ -148,9 +148,8 @@ async function once(file: string, expected: Analysis, scratch: string): Promise<
 function writeDemoHar(path: string, bytes: number): { bytes: number; entries: number } {
   const { records } = replicateDemo(Math.round((bytes / (36 * MB)) * 30_000));
   const fd = openSync(path, "w");
-  let written = 0;
   try {
-    for (const part of harParts(records)) written += writeSync(fd, part);
+    for (const part of harParts(records)) writeSync(fd, part);
   } finally {
     closeSync(fd);
   }

@@ -18,7 +18,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as esbuild from "esbuild";
-import { launch, openBenchPage, threadTimeMs, type Session } from "./cdp.ts";
+import { launch, openBenchPage, threadTimeMs } from "./cdp.ts";
 
 const BLOCKS = Number(process.env.PROFILE_BLOCKS ?? 40);
 const INTERVAL_US = Number(process.env.PROFILE_INTERVAL_US ?? 50);

@@ -12,7 +12,7 @@ import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { launch, openBenchPage, threadTimeMs, type Browser, type Session } from "./cdp.ts";
+import { launch, openBenchPage, threadTimeMs, type Browser } from "./cdp.ts";
 
 const BLOCKS = Number(process.env.TRACE_BLOCKS ?? 30);
 const TOP = Number(process.env.TRACE_TOP ?? 30);

@@ -1,6 +1,7 @@
 import type { CaptureRecord } from "../../src/capture/record.ts";
-import { createEngine, type EngineOptions, type Finding, type Flow, type Problem } from "../../src/engine/index.ts";
-import type { Changes } from "../state/store.ts";
+import { addChanges, nothingChanged } from "../../src/engine/delta.ts";
+import { createEngine, type EngineOptions, type Problem } from "../../src/engine/index.ts";
+import type { Changes } from "./changes.ts";
 
 export type Feeder = ReturnType<typeof createFeeder>;
 
@@ -10,9 +11,7 @@ export type Feeder = ReturnType<typeof createFeeder>;
  */
 export function createFeeder(step: (changes: Changes, done: boolean, restart: boolean) => void | Promise<void>, options: EngineOptions = {}) {
   let engine = createEngine(options);
-  let flows = new Set<Flow>();
-  let findings: Finding[] = [];
-  let problems: Problem[] = [];
+  let changed = nothingChanged();
   let records: CaptureRecord[] = [];
   let analysed = 0;
   let total: number | undefined;
@@ -21,13 +20,11 @@ export function createFeeder(step: (changes: Changes, done: boolean, restart: bo
   const importProblems: Problem[] = [];
   /** Hands on what changed since the last step. */
   const flush = (done = false): void | Promise<void> => {
-    if (flows.size > 0) shown = true;
-    const changes: Changes = { flows: [...flows], findings, problems, records };
+    if (changed.flows.size > 0) shown = true;
+    const changes: Changes = { flows: [...changed.flows.values()], findings: changed.findings, problems: changed.problems, records };
     const wasRestarting = restarting;
     restarting = false;
-    flows = new Set();
-    findings = [];
-    problems = [];
+    changed = nothingChanged();
     records = [];
     return step(changes, done, wasRestarting);
   };
@@ -43,24 +40,19 @@ export function createFeeder(step: (changes: Changes, done: boolean, restart: bo
     /** Whether a step with rows (flows) went out. */
     shown: (): boolean => shown,
     /** Flows changed since the last step (a step now would show rows). */
-    pending: (): boolean => flows.size > 0,
+    pending: (): boolean => changed.flows.size > 0,
     push(batch: readonly CaptureRecord[]): void {
       for (const record of batch) {
         records.push(record);
         analysed++;
-        const delta = engine.push(record);
-        for (const f of delta.flows) flows.add(f);
-        if (delta.findings.length) findings.push(...delta.findings);
-        if (delta.problems.length) problems.push(...delta.problems);
+        addChanges(changed, engine.push(record));
       }
     },
     flush,
     /** Starts again from nothing; the next step says so (`restart`). */
     restart(): void {
       engine = createEngine(options);
-      flows = new Set();
-      findings = [];
-      problems = [];
+      changed = nothingChanged();
       records = [];
       analysed = 0;
       total = undefined;
@@ -70,7 +62,7 @@ export function createFeeder(step: (changes: Changes, done: boolean, restart: bo
     },
     async finish(): Promise<{ records: number; flows: number; findings: number }> {
       // Not unshift(...): a file can have more problems than a call takes arguments.
-      problems = importProblems.concat(problems);
+      changed.problems = importProblems.concat(changed.problems);
       await flush(true);
       return { records: analysed, flows: engine.flows().length, findings: engine.findings().length };
     },

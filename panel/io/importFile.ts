@@ -5,21 +5,12 @@ import { detectFormat } from "../../src/capture/import.ts";
 import { importJsonl } from "../../src/capture/jsonl.ts";
 import type { CaptureRecord } from "../../src/capture/record.ts";
 import type { Problem } from "../../src/engine/index.ts";
-import type { Changes } from "../state/store.ts";
+import type { Changes, ImportCounts } from "./changes.ts";
 import { readHead } from "../../src/capture/head.ts";
 import { fileBytes, textOf, type ImportSource } from "./fileRead.ts";
 import { createFeeder, type Feeder } from "./importFeed.ts";
 
 export type { ImportSource };
-
-/** How far an import is: records analysed, bytes of the file read, its size, and its record count once known. */
-export interface ImportCounts {
-  records: number;
-  bytes: number;
-  size: number;
-  /** Records in the file: known once a HAR is read to its end, or a JSONL file imported again whole. */
-  total?: number;
-}
 
 /** One step of an import: what the engine made of the records since the last step, and how far the import is. */
 export interface ImportProgress extends ImportCounts {

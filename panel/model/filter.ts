@@ -1,5 +1,5 @@
 import type { Finding, Flow } from "../../src/engine/index.ts";
-import { severityRank, type Severity } from "../../src/engine/rules/types.ts";
+import { severityRank, type Severity } from "../../src/engine/ruleKit/types.ts";
 import { isModern } from "../../src/protocol/revision.ts";
 
 /**

@@ -43,7 +43,7 @@ function collectHidden(raw: unknown, masked: unknown, out: Set<string>): void {
   }
 }
 
-/** Quoted values are cut at 40 characters in some messages (rules/validate.ts): the cut form is hidden too. */
+/** Quoted values are cut at 40 characters in some messages (ruleKit/validate.ts): the cut form is hidden too. */
 const CUT = 40;
 
 export function maskFlow(flow: Flow, raw: RecordOf): MaskedFlow {

@@ -3,7 +3,7 @@
  * text lie about itself — bidi overrides and isolates, zero-width and other invisible format characters — are
  * shown as visible `\uXXXX` escapes (in JSON that escape is also the same string, so copied JSON stays equal).
  */
-// eslint-disable-next-line no-misleading-character-class
+// biome-ignore lint/suspicious/noMisleadingCharacterClass: each listed code point is matched alone on purpose.
 const INVISIBLE = /[\u00ad\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff9-\ufffb]/g;
 
 export const hasInvisible = (text: string): boolean => {

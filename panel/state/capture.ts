@@ -1,14 +1,7 @@
 import type { CaptureRecord } from "../../src/capture/record.ts";
 import type { Finding, Flow, Problem } from "../../src/engine/index.ts";
-import { severityRank, type Severity } from "../../src/engine/rules/types.ts";
-
-/** One batch of changes, from the worker (snapshot, delta) or from the import worker (a file's step). */
-export interface Changes {
-  flows: readonly Flow[];
-  findings: readonly Finding[];
-  problems: readonly Problem[];
-  records?: readonly CaptureRecord[] | undefined;
-}
+import type { Changes } from "../io/changes.ts";
+import { severityRank, type Severity } from "../../src/engine/ruleKit/types.ts";
 
 /**
  * What the panel holds of a capture, as plain arrays and maps the store's signals stand in front of: flows in

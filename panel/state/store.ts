@@ -1,15 +1,14 @@
 import { batch, computed, signal } from "@preact/signals";
 import type { CaptureRecord } from "../../src/capture/record.ts";
 import type { Finding, Flow, Problem } from "../../src/engine/index.ts";
-import type { Severity } from "../../src/engine/rules/types.ts";
+import type { Severity } from "../../src/engine/ruleKit/types.ts";
 import type { DecodeRule } from "../../src/shared/decodeRules.ts";
 import type { ConfigValue, TabStats, WorkerToPanel } from "../../src/shared/panelProtocol.ts";
-import type { ImportCounts } from "../io/importFile.ts";
-import { createCapture, type Changes } from "./capture.ts";
+import type { Changes, ImportCounts } from "../io/changes.ts";
+import { createCapture } from "./capture.ts";
 import { createReveal } from "./reveal.ts";
 import { createSearch } from "./search.ts";
 
-export type { Changes };
 export type { FlowView } from "./reveal.ts";
 
 const noStats: TabStats = { records: 0, dropped: 0, rejected: 0, tooLarge: 0, bytes: 0, budget: 0, preserveLog: false, recording: true, skipped: 0 };
@@ -30,7 +29,7 @@ export interface Focus {
 }
 
 /**
- * The panel's state, fed by a transport (panel/transport.ts, an import, or a test): the capture (capture.ts) behind
+ * The panel's state, fed by a transport (panel/state/transport.ts, an import, or a test): the capture (capture.ts) behind
  * one version signal bumped once per incoming batch inside `batch()`. Views derive from it with `computed`; the UI
  * never knows where the messages come from. Selection is by id, so it survives every delta and a re-snapshot after a
  * reconnect. The filter bar's matching is search.ts, the masking of secret values reveal.ts.

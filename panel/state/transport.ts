@@ -1,22 +1,11 @@
 /// <reference types="chrome" />
 import browser from "webextension-polyfill";
-import type { DecodeRuleInput } from "../../src/shared/decodeRules.ts";
-import type { PanelCommand, WorkerToPanel } from "../../src/shared/panelProtocol.ts";
+import type { PanelCommand, PanelRequest, WorkerToPanel } from "../../src/shared/panelProtocol.ts";
 import { PANEL_PORT, PANEL_SOURCE, PROTOCOL_VERSION, WORKER_SOURCE } from "../../src/shared/tags.ts";
 
 /** The only panel module that touches extension APIs. */
 
-export type Command =
-  | { kind: "subscribe" }
-  | { kind: "clear" }
-  | { kind: "preserveLog"; on: boolean }
-  | { kind: "record"; on: boolean }
-  | { kind: "records" }
-  | { kind: "decodeRules" }
-  | { kind: "addDecodeRule"; rule: DecodeRuleInput }
-  | { kind: "removeDecodeRule"; id: string }
-  | { kind: "settings" }
-  | { kind: "setSettings"; config: unknown };
+export type Command = PanelRequest;
 
 export interface Transport {
   send(command: Command): void;

@@ -1,5 +1,5 @@
 import { redactRecords } from "../../src/capture/redact.ts";
-import { ruleMeta } from "../../src/engine/rules/metas.ts";
+import { ruleMeta } from "../../src/engine/ruleKit/rules.ts";
 import { JsonBlock } from "./JsonBlock.tsx";
 import { RuleText } from "./RuleText.tsx";
 import type { FlowStore } from "../state/store.ts";
@@ -29,7 +29,7 @@ export function FindingDetail({ store, onEvidence }: { store: FlowStore; onEvide
         {meta && (
           <>
             <dt>Who breaks it</dt>
-            <dd>{meta.violator}</dd>
+            <dd>{meta.violatorNote ?? meta.violator}</dd>
             <dt>Revisions</dt>
             <dd>{meta.revisions}</dd>
           </>

@@ -1,8 +1,8 @@
 import { useComputed, useSignal } from "@preact/signals";
 import { useRef } from "preact/hooks";
 import type { Finding } from "../../src/engine/index.ts";
-import { severityRank, type Severity } from "../../src/engine/rules/types.ts";
-import { ruleTitle } from "../../src/engine/rules/metas.ts";
+import { severityRank, type Severity } from "../../src/engine/ruleKit/types.ts";
+import { ruleTitle } from "../../src/engine/ruleKit/rules.ts";
 import { RuleText } from "./RuleText.tsx";
 import { SEVERITIES, type FlowStore } from "../state/store.ts";
 import { shown } from "../model/text.ts";

@@ -12,7 +12,7 @@ import {
 import { escapeInvisible } from "../model/text.ts";
 import type { FlowStore } from "../state/store.ts";
 import type { Command } from "../state/transport.ts";
-import { ruleMeta } from "../../src/engine/rules/metas.ts";
+import { ruleMeta } from "../../src/engine/ruleKit/rules.ts";
 
 /**
  * The engine settings a team keeps in `mcp-elicit.config.json` (docs/cli.md): rule levels, the strict SEP-2260

@@ -5,7 +5,7 @@ import type { Command } from "../state/transport.ts";
 import { focusList } from "./VirtualTable.tsx";
 import { escapeInvisible } from "../model/text.ts";
 import type { ExportFormat } from "../io/exportCapture.ts";
-import type { ImportCounts } from "../io/importFile.ts";
+import type { ImportCounts } from "../io/changes.ts";
 
 export const FILTER_HELP =
   "Filter flows: method:tools/call status:pending mode:url rule:<id> severity:error server:<host> era:2026-07-28, and any other word searches the messages";

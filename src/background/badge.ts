@@ -1,4 +1,4 @@
-import type { Severity } from "../engine/rules/types.ts";
+import type { Severity } from "../engine/ruleKit/types.ts";
 
 export interface Badge {
   text: string;

@@ -252,4 +252,3 @@ export function createHub(options: HubOptions) {
   };
 }
 
-export type Hub = ReturnType<typeof createHub>;

@@ -1,5 +1,6 @@
 import { chunkRecords } from "../shared/panelProtocol.ts";
 import { envelope, post, type HubPort } from "./ports.ts";
+import { addChanges } from "../engine/delta.ts";
 import { emptyDelta, type SessionDelta, type TabSession } from "./tabSession.ts";
 
 /** A panel subscribed to a tab, and the delta gathering for it. */
@@ -60,9 +61,7 @@ export function createPanels(flushMs: number, chunkChars: number) {
           snapshot(link, s);
           continue;
         }
-        for (const [id, flow] of delta.flows) link.pending.flows.set(id, flow);
-        link.pending.findings.push(...delta.findings);
-        link.pending.problems.push(...delta.problems);
+        addChanges(link.pending, { ...delta, flows: delta.flows.values() });
         link.pending.records.push(...delta.records);
         link.timer ??= setTimeout(() => flush(link, s), flushMs);
       }
@@ -74,4 +73,3 @@ export function createPanels(flushMs: number, chunkChars: number) {
   };
 }
 
-export type Panels = ReturnType<typeof createPanels>;

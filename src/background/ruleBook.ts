@@ -68,4 +68,3 @@ export function createRuleBook(storage: RuleStorage, onChange: (rules: readonly 
   };
 }
 
-export type RuleBook = ReturnType<typeof createRuleBook>;

@@ -1,6 +1,7 @@
 import type { CaptureRecord } from "../capture/record.ts";
+import { addChanges, nothingChanged, type Changed } from "../engine/delta.ts";
 import { createEngine, type EngineOptions, type Finding, type Flow, type Problem } from "../engine/index.ts";
-import type { Severity } from "../engine/rules/types.ts";
+import type { Severity } from "../engine/ruleKit/types.ts";
 import { tapEnvelopeRecords, type ContentBatch } from "../shared/contentProtocol.ts";
 import type { DecodeRule } from "../shared/decodeRules.ts";
 import type { TabStats } from "../shared/panelProtocol.ts";
@@ -9,16 +10,13 @@ import { createHold, isWindowMessage } from "./hold.ts";
 import { addCounts, createIntake } from "./intake.ts";
 import type { TabMeta } from "./store.ts";
 
-/** What one batch changed, merged: each changed flow once (latest state), findings, problems and records in order. */
-export interface SessionDelta {
-  flows: Map<string, Flow>;
-  findings: Finding[];
-  problems: Problem[];
+/** What one batch changed, merged (delta.ts), with its records in order. */
+export interface SessionDelta extends Changed {
   /** The records stored: the panel's detail view and payload search need them. */
   records: CaptureRecord[];
 }
 
-export const emptyDelta = (): SessionDelta => ({ flows: new Map(), findings: [], problems: [], records: [] });
+export const emptyDelta = (): SessionDelta => ({ ...nothingChanged(), records: [] });
 
 export interface IngestResult {
   /** A new top document arrived with preserve-log off: everything before it was dropped. */
@@ -57,9 +55,7 @@ export function createTabSession(
     for (const finding of delta.findings) severities[finding.severity]++;
     if (!into) return;
     into.records.push(record);
-    for (const flow of delta.flows) into.flows.set(flow.id, flow);
-    into.findings.push(...delta.findings);
-    into.problems.push(...delta.problems);
+    addChanges(into, delta);
   };
   for (const record of stored) feed(record);
 

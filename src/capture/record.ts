@@ -129,7 +129,6 @@ export type PageRequestRecord = z.infer<typeof PageRequestRecord>;
 
 export const CaptureRecord = z.discriminatedUnion("kind", [MessageRecord, ResponseRecord, EndRecord, PageRequestRecord]);
 export type CaptureRecord = z.infer<typeof CaptureRecord>;
-export type CaptureRecordInput = z.input<typeof CaptureRecord>;
 
 /** Keeps only the headers that matter, in the schema's order (the last of a repeated name); drops Authorization and Cookie by construction. */
 export function pickHeaders(all: Iterable<[string, string]>): Headers | undefined {
@@ -147,4 +146,4 @@ export function pickHeaders(all: Iterable<[string, string]>): Headers | undefine
   return out;
 }
 
-export { httpUrl, originAndPath, originOf } from "./url.ts";
+export { originAndPath, originOf } from "./url.ts";

@@ -1,9 +1,10 @@
 import { parseArgs } from "node:util";
 import { readDecodeRules } from "./decode.ts";
-import { notChecked, rules as catalogue } from "../engine/rules/index.ts";
+import { isRuleId, rules as catalogue } from "../engine/ruleKit/rules.ts";
+import { notChecked } from "../engine/rules/unchecked.ts";
 import { engineOptions, FAIL_ON, fails, type FailOn } from "../engine/settings.ts";
 import pkg from "../../package.json" with { type: "json" };
-import type { Severity } from "../engine/rules/types.ts";
+import type { Severity } from "../engine/ruleKit/types.ts";
 import { loadSettings } from "./config.ts";
 import { FORMATS, render, type Format } from "./formats/index.ts";
 import { proxyCommand } from "./proxy/command.ts";
@@ -43,9 +44,8 @@ Exit status: 0 no finding at the failing threshold, 1 at least one, 2 an input o
 export async function main(argv: string[]): Promise<number> {
   if (argv[0] === "replay") return replayMain(argv.slice(1));
   if (argv[0] === "proxy") return proxyCommand(argv.slice(1));
-  let args;
-  try {
-    args = parseArgs({
+  const parse = () =>
+    parseArgs({
       args: argv,
       allowPositionals: true,
       options: {
@@ -64,6 +64,9 @@ export async function main(argv: string[]): Promise<number> {
         version: { type: "boolean", default: false },
       },
     });
+  let args: ReturnType<typeof parse>;
+  try {
+    args = parse();
   } catch (e) {
     console.error(`mcp-elicit: ${(e as Error).message}\n\n${USAGE}`);
     return 2;
@@ -96,8 +99,7 @@ export async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const disable = values.disable.flatMap((d) => d.split(",")).map((d) => d.trim()).filter(Boolean);
-  const known = new Set<string>(catalogue.map((r) => r.id));
-  const unknown = disable.filter((d) => !known.has(d));
+  const unknown = disable.filter((d) => !isRuleId(d));
   if (unknown.length) {
     console.error(`mcp-elicit: unknown rule id${unknown.length > 1 ? "s" : ""} for --disable: ${unknown.join(", ")}`);
     return 2;
@@ -125,7 +127,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   // Flags go on top of the file: --disable turns rules off, --strict-2260 and --fail-on win, --decode adds rules.
   const settings = loaded.settings;
-  for (const id of disable) settings.levels[id] = "off";
+  for (const id of disable) if (isRuleId(id)) settings.levels[id] = "off";
   if (values["strict-2260"]) settings.strict2260 = true;
   if (failOn !== undefined) settings.failOn = failOn;
   const rules = [...settings.decode, ...decoded];
@@ -158,7 +160,7 @@ function rulesList(json: boolean): string {
     id: r.id,
     severity: r.severity,
     revisions: r.revisions,
-    violator: r.violator,
+    violator: r.violatorNote ?? r.violator,
     checked: !(r.id in notChecked),
     ...(r.id in notChecked && { why: notChecked[r.id] }),
     title: r.title,

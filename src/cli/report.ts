@@ -1,6 +1,6 @@
 import { envelopeLabel } from "../capture/envelopes/index.ts";
 import type { Finding, Flow, Problem } from "../engine/index.ts";
-import { severityRank, type Severity } from "../engine/rules/types.ts";
+import { severityRank, type Severity } from "../engine/ruleKit/types.ts";
 
 /** One analysed capture file, as the CLI reports it. */
 export interface FileReport {

@@ -5,7 +5,7 @@ import type { Problem } from "../capture/problem.ts";
 import type { CaptureRecord } from "../capture/record.ts";
 import { joinCaptures } from "../capture/session.ts";
 import { createEngine, type EngineOptions, type Finding } from "../engine/index.ts";
-import type { Severity } from "../engine/rules/types.ts";
+import type { Severity } from "../engine/ruleKit/types.ts";
 import type { Linted } from "./formats/types.ts";
 import { readCapture, readError } from "./read.ts";
 import { atLeast } from "./report.ts";

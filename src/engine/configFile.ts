@@ -1,6 +1,6 @@
 import * as z from "zod/mini";
 import { validateDecodeRule } from "../capture/envelopes/decodeRules.ts";
-import { ruleMeta } from "./rules/metas.ts";
+import { isRuleId } from "./ruleKit/rules.ts";
 import { defaultSettings, FAIL_ON, LEVELS, type Settings } from "./settings.ts";
 
 // The configuration file (mcp-elicit.config.json, docs/cli.md) as the CLI and the panel's Import read it: checked
@@ -52,7 +52,7 @@ export function readConfig(value: unknown): Settings | { error: string } {
   const config = parsed.data;
   const settings = defaultSettings();
   for (const [id, level] of Object.entries(config.rules ?? {})) {
-    if (!ruleMeta(id))
+    if (!isRuleId(id))
       return {
         error: `at ${pointerOf(["rules", id])}: unknown rule id ${JSON.stringify(id)} (mcp-elicit rules lists them)`,
       };

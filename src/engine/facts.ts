@@ -4,10 +4,9 @@
 // findings belong to and, when it is not the record in hand, the record that holds the evidence.
 import type { PageRequestRecord } from "../capture/record.ts";
 import type { Revision } from "../protocol/revision.ts";
-import type { Exchange, MessageContext } from "./env.ts";
+import type { Exchange, MessageContext } from "./model/exchange.ts";
 import type { Elicitation, Flow } from "./flow.ts";
-import type { EnvelopeDefects, RetryDefects } from "./correlator/defects.ts";
-import type { ClientRequest, MrtrLink, Scope, ServerElicitation } from "./scope.ts";
+import type { AskedWhere, ClientRequest, EnvelopeDefects, MrtrLink, RetryDefects, Scope, ServerElicitation } from "./model/scope.ts";
 
 interface About {
   flow: Flow | null;
@@ -15,9 +14,6 @@ interface About {
   /** The record holding the evidence, when not the record in hand. */
   record?: number;
 }
-
-/** Where an elicitation request's params sit (rules/payload.ts). */
-export type AskedWhere = "server-request" | "url-required-error" | "input-request";
 
 export interface Facts {
   /** The client sent a request (any method). `modern`: judged as 2026-07-28. */

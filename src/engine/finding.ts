@@ -1,4 +1,4 @@
-import type { RuleId, Severity, Violator } from "./rules/types.ts";
+import type { RuleId, Severity, Violator } from "./ruleKit/types.ts";
 
 export interface Finding {
   /** Stable within one engine run: `F<n>`. */

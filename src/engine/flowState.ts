@@ -1,5 +1,5 @@
 import type { Flow } from "./flow.ts";
-import type { MrtrLink } from "./scope.ts";
+import type { MrtrLink } from "./model/scope.ts";
 
 /** What the engine keeps about a flow besides the flow itself: never part of its JSON. */
 export interface FlowState {

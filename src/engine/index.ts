@@ -7,8 +7,9 @@ import type { Finding } from "./finding.ts";
 import type { Flow } from "./flow.ts";
 import { stateOf } from "./flowState.ts";
 import type { Problem } from "../capture/problem.ts";
-import { registry, ruleMeta, rules } from "./rules/index.ts";
-import type { FindingInput, Listeners, RuleContext, RuleMeta, Severity, Violator } from "./rules/types.ts";
+import { registry } from "./ruleKit/registry.ts";
+import { ruleMeta, rules } from "./ruleKit/rules.ts";
+import type { FindingInput, Listeners, RuleContext, RuleId, RuleMeta, Severity, Violator } from "./ruleKit/types.ts";
 
 /** A rule's level as a team sets it: off, or the severity its findings take. */
 export type Level = "off" | Severity;
@@ -20,14 +21,14 @@ export type { Problem } from "../capture/problem.ts";
 
 export interface EngineOptions {
   /** Rule ids to turn off: their checks never run. */
-  disable?: Iterable<string>;
+  disable?: Iterable<RuleId>;
   /** SEP-2260 strict profile: del-r12-related-request and del-r12-standalone-stream become errors. */
   strict2260?: boolean;
   /**
    * A level per rule id, as a team sets it (settings.ts): `off` turns the rule off like `disable`; a severity is
    * the severity of every finding of that rule, whatever the rule or the strict profile would have given.
    */
-  levels?: Readonly<Record<string, Level>>;
+  levels?: Readonly<Partial<Record<RuleId, Level>>>;
 }
 
 /** What one `push` changed: flows created or updated, and findings and problems added. */
@@ -46,30 +47,18 @@ export function specLink(meta: RuleMeta, revision: Revision | null): string {
   return `${SPEC}/${rev}/${meta.spec.path}`;
 }
 
-const violatorOf = (meta: RuleMeta): Violator => {
-  const v = meta.violator.toLowerCase();
-  if (v.startsWith("server")) return "server";
-  if (v.startsWith("client")) return "client";
-  if (v.startsWith("either") || v.startsWith("sender")) return "either";
-  return "none";
-};
-
 /** What a finding takes from its rule (the catalogue's), worked out once per rule rather than once per finding. */
 interface RuleFacts {
   meta: RuleMeta;
   severity: Severity;
   violator: Violator;
 }
-const factsById = new Map<string, RuleFacts>(rules.map((r) => [r.id, { meta: r, severity: r.severity, violator: violatorOf(r) }]));
+const factsById = new Map<RuleId, RuleFacts>(rules.map((r) => [r.id, { meta: r, severity: r.severity, violator: r.violator }]));
 
-/**
- * Whether an earlier finding of the same record says this already: the same answer as comparing the joined keys
- * "rule NUL record NUL pointer NUL message" this replaces (rule ids hold no NUL, so two such keys are equal
- * exactly when the rules are and pointer NUL message are).
- */
+/** Whether an earlier finding of the same record says this already: the same rule, pointer and message. */
 function repeats(ofRecord: readonly Finding[], input: FindingInput): boolean {
   for (const f of ofRecord) {
-    if (f.rule === input.rule && f.pointer + "\u0000" + f.message === input.pointer + "\u0000" + input.message) return true;
+    if (f.rule === input.rule && f.pointer === input.pointer && f.message === input.message) return true;
   }
   return false;
 }
@@ -80,7 +69,7 @@ function repeats(ofRecord: readonly Finding[], input: FindingInput): boolean {
  */
 export function createEngine(options: EngineOptions = {}) {
   const levels = options.levels ?? {};
-  const disabled = new Set([...(options.disable ?? []), ...Object.keys(levels).filter((id) => levels[id] === "off")]);
+  const disabled = new Set<string>([...(options.disable ?? []), ...(Object.keys(levels) as RuleId[]).filter((id) => levels[id] === "off")]);
   const flows: Flow[] = [];
   const findings: Finding[] = [];
   const problems: Problem[] = [];
@@ -127,7 +116,7 @@ export function createEngine(options: EngineOptions = {}) {
   }
 
   // The rule modules with a rule on, each created once; their listeners by fact, in registry order.
-  const on = (id: string): boolean => !disabled.has(id);
+  const on = (id: RuleId): boolean => !disabled.has(id);
   const context: RuleContext = { report, on, strict2260: options.strict2260 === true };
   const listeners = new Map<FactName, ((fact: never) => void)[]>();
   for (const module of registry) {

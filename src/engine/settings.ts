@@ -1,6 +1,6 @@
 import type { EngineOptions, Level } from "./index.ts";
-import { ruleMeta } from "./rules/metas.ts";
-import { severityRank, type Severity } from "./rules/types.ts";
+import { isRuleId } from "./ruleKit/rules.ts";
+import { severityRank, type RuleId, type Severity } from "./ruleKit/types.ts";
 import type { DecodeRule } from "../capture/envelopes/types.ts";
 
 /**
@@ -9,7 +9,7 @@ import type { DecodeRule } from "../capture/envelopes/types.ts";
  */
 export interface Settings {
   /** A level per rule id; rules not named keep the catalogue's severity. */
-  levels: Record<string, Level>;
+  levels: Partial<Record<RuleId, Level>>;
   /** SEP-2260 strict profile (`--strict-2260`). */
   strict2260: boolean;
   /** "Decode as MCP" rules: where MCP travels inside a host's own envelope. */
@@ -55,7 +55,7 @@ export function readEngineSettings(value: unknown): Settings | { error: string }
   if (!isObj(rules)) return { error: "at /rules: an object of rule id to level" };
   for (const [id, level] of Object.entries(rules)) {
     const at = `/rules/${id.replace(/~/g, "~0").replace(/\//g, "~1")}`;
-    if (!ruleMeta(id)) return { error: `at ${at}: unknown rule id ${JSON.stringify(id)}` };
+    if (!isRuleId(id)) return { error: `at ${at}: unknown rule id ${JSON.stringify(id)}` };
     if (!LEVELS.includes(level as Level)) return { error: `at ${at}: one of ${LEVELS.join(", ")}` };
     settings.levels[id] = level as Level;
   }

@@ -9,7 +9,6 @@ export interface SseEventSeen {
 }
 
 const LF = 10;
-const CR = 13;
 const COLON = 58;
 const SPACE = 32;
 

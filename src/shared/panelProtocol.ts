@@ -34,6 +34,9 @@ export type PanelCommand = z.infer<typeof PanelCommand>;
 
 export type ConfigValue = ReturnType<typeof configValue>;
 
+/** A command as the panel's views write it: the transport wraps it in the envelope (source, v, tabId). */
+export type PanelRequest = PanelCommand extends infer C ? (C extends unknown ? Omit<C, "source" | "v" | "tabId"> : never) : never;
+
 /** What a tab holds besides flows and findings; shown in the panel's header. */
 export interface TabStats {
   records: number;

@@ -11,7 +11,7 @@ import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { exportHar } from "../../src/capture/har/export.ts";
 import { importCapture } from "../../src/capture/import.ts";
 import { analyze } from "../../src/engine/index.ts";
-import { rules as catalogue } from "../../src/engine/rules/index.ts";
+import { rules as catalogue } from "../../src/engine/ruleKit/rules.ts";
 import { escapeData, escapeProperty } from "../../src/cli/formats/github.ts";
 import { built, cli, DEMO } from "./run.ts";
 

@@ -490,21 +490,3 @@ test("the disable option drops a rule", () => {
   expectNone(r, "cap-elicitation-undeclared");
   assert.equal(r.flows.length, 1);
 });
-
-test("url-elicitation-id-unique: one elicitationId for two different URL elicitations; the same one re-sent is fine", () => {
-  const b = captureBuilder();
-  const h = legacySession(b);
-  const x = streamCall(b, legacyToolCall(1), h);
-  b.sse(x, request(0, "elicitation/create", urlParams("e1", "https://a.example/x")));
-  b.accepted(result(0, { action: "accept" }), h);
-  b.sse(x, request(1, "elicitation/create", urlParams("e1", "https://b.example/y")));
-  const r = b.analyze();
-  const f = expectFinding(r, "url-elicitation-id-unique", { severity: "warning", violator: "server" });
-  assert.equal(f.pointer, "/params/elicitationId");
-  assert.equal(f.flow, r.flows[0]!.id);
-  const c = captureBuilder();
-  const hc = legacySession(c);
-  c.call(legacyToolCall(2), error(2, -32042, "Need input", { elicitations: [urlParams("e1")] }), hc);
-  c.call(legacyToolCall(3), error(3, -32042, "Need input", { elicitations: [urlParams("e1")] }), hc);
-  expectNone(c.analyze(), "url-elicitation-id-unique");
-});

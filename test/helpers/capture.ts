@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import type { CaptureRecord, Headers, MessageRecord, PageRequestRecord } from "../../src/capture/record.ts";
 import { analyze, type EngineOptions, type Finding } from "../../src/engine/index.ts";
+import type { RuleId } from "../../src/engine/ruleKit/types.ts";
 
 /**
  * Builds synthetic capture records for rule tests: one HTTP exchange per POST, SSE events on its stream,
@@ -110,10 +111,10 @@ export const form = (props: Record<string, unknown> = { ok: { type: "boolean" } 
 export const rules = (r: { findings: { rule: string }[] }) => r.findings.map((f) => f.rule);
 
 /** The findings of one rule. */
-export const findingsOf = (r: { findings: Finding[] }, rule: string): Finding[] => r.findings.filter((f) => f.rule === rule);
+export const findingsOf = (r: { findings: Finding[] }, rule: RuleId): Finding[] => r.findings.filter((f) => f.rule === rule);
 
 /** Asserts that some finding of `rule` has every field of `expected`; returns it. */
-export function expectFinding(r: { findings: Finding[] }, rule: string, expected: Partial<Finding> = {}): Finding {
+export function expectFinding(r: { findings: Finding[] }, rule: RuleId, expected: Partial<Finding> = {}): Finding {
   const all = findingsOf(r, rule);
   const hit = all.find((f) => Object.entries(expected).every(([k, v]) => (f as unknown as Record<string, unknown>)[k] === v));
   assert.ok(hit, `expected a ${rule} finding with ${JSON.stringify(expected)}; got ${all.length ? JSON.stringify(all, null, 1) : `none (rules fired: ${rules(r).join(", ") || "none"})`}`);
@@ -121,7 +122,7 @@ export function expectFinding(r: { findings: Finding[] }, rule: string, expected
 }
 
 /** Asserts that `rule` did not fire. */
-export function expectNone(r: { findings: Finding[] }, rule: string): void {
+export function expectNone(r: { findings: Finding[] }, rule: RuleId): void {
   const all = findingsOf(r, rule);
   assert.equal(all.length, 0, `expected no ${rule} finding; got ${JSON.stringify(all, null, 1)}`);
 }

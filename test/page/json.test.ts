@@ -6,7 +6,8 @@ import { dataJson } from "../../src/page/json.ts";
  * src/page/json.ts: the tap's JSON of page data writes what JSON.stringify writes, without running a `toJSON` the
  * page put on a prototype (T9 in test/extension/TAP-BUGS.md).
  */
-const sparse = [1, , 3]; // eslint-disable-line no-sparse-arrays
+// biome-ignore lint/suspicious/noSparseArray: a hole is what this input is about.
+const sparse = [1, , 3];
 const samples: unknown[] = [
   { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "deploy", arguments: { a: [1, "two", true, null], b: { c: -0 } } } },
   [{ jsonrpc: "2.0", id: "x", result: { content: [{ type: "text", text: "é \u2028 \"quoted\" \\ \n\t" }] } }],

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import type { Finding, Flow } from "../../src/engine/index.ts";
-import type { Severity } from "../../src/engine/rules/types.ts";
+import type { Severity } from "../../src/engine/ruleKit/types.ts";
 import { matchFlow, parseFilter, type FlowFacts } from "../../panel/model/filter.ts";
 
 // The filter box's language (panel/filter.ts): parsing, then matching against a flow, its findings and its texts.

@@ -3,14 +3,14 @@ import { request, type IncomingMessage } from "node:http";
 import { after, before, test } from "node:test";
 import { createParser } from "eventsource-parser";
 import { CaptureRecord } from "../../src/capture/record.ts";
-import { startProxy, type Proxy } from "../../src/cli/proxy/server.ts";
+import { startProxy, type Proxy as McpProxy } from "../../src/cli/proxy/server.ts";
 import type { PeerServer } from "../peers/legacyServer.ts";
 import { scenarios, startServer } from "../peers/scenarios.ts";
 import { waitFor } from "./helpers.ts";
 
 /** The panel's feed: token or 403, records as SSE with their seq as id, resumption, CORS for extension pages only. */
 let server: PeerServer;
-let proxy: Proxy;
+let proxy: McpProxy;
 const scenario = scenarios.find((s) => s.name === "modern-form-accept")!;
 
 before(async () => {

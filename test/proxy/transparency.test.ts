@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, afterEach, before, beforeEach, test } from "node:test";
 import { gzipSync } from "node:zlib";
-import { startProxy, type Proxy } from "../../src/cli/proxy/server.ts";
+import { startProxy, type Proxy as McpProxy } from "../../src/cli/proxy/server.ts";
 import { readCaptureFile, waitFor } from "./helpers.ts";
 
 /**
@@ -37,7 +37,7 @@ const seen: Seen[] = [];
 /** Handlers of the upstream by path. */
 const routes = new Map<string, (req: IncomingMessage, res: ServerResponse, body: string) => void>();
 let dir: string;
-let proxy: Proxy;
+let proxy: McpProxy;
 let out: string;
 
 before(async () => {

@@ -1,7 +1,7 @@
-// Whole payloads that follow the spec must produce no findings at all.
-import { test } from "node:test";
-import assert from "node:assert/strict";
-import { params, result } from "./harness.ts";
+// The payload module runs its families (request.ts, url.ts, schema.ts, form.ts, result.ts) together: whole payloads
+// that follow the spec produce no finding of any of them. Each family's invalid cases are in its own test file.
+import { meta } from "../../src/engine/rules/payload.ts";
+import { answered, asked, validCases, type Case } from "./ruleTester.ts";
 
 const multiField = {
   mode: "form",
@@ -19,50 +19,43 @@ const multiField = {
     required: ["email"],
   },
 };
+const multiFieldAnswer = { action: "accept", content: { email: "ada@example.com", retries: 3, digest: false, channel: "mail", topics: ["deploy", "security"] } };
+const url = { mode: "url", elicitationId: "550e8400-e29b-41d4-a716-446655440000", url: "https://mcp.example.com/ui/set_api_key", message: "Please provide your API key to continue." };
+const urlEntry = { ...url, url: "https://mcp.example.com/connect?elicitationId=550e8400-e29b-41d4-a716-446655440000", message: "Authorization is required to access your Example Co files." };
+const modernUrl = { mode: "url", url: "https://mcp.example.com/ui/set_api_key", message: "Please provide your API key to continue." };
+// The 2026-07-28 schema's examples (ElicitRequestFormParams, ElicitResult).
+const single = { mode: "form", message: "Please provide your GitHub username", requestedSchema: { type: "object", properties: { name: { type: "string", title: "GitHub Username", description: "Your GitHub username" } }, required: ["name"] } };
+const multi = {
+  mode: "form",
+  message: "Please provide your contact information",
+  requestedSchema: { type: "object", properties: { name: { type: "string", description: "Your full name" }, email: { type: "string", format: "email", description: "Your email address" }, age: { type: "number", minimum: 18, description: "Your age" } }, required: ["name", "email"] },
+};
+const r1 = {
+  message: "Please confirm the release settings",
+  requestedSchema: { type: "object", properties: { notify: { type: "boolean", default: true }, env: { type: "string", enum: ["prod", "dev"], enumNames: ["Production", "Development"] }, tag: { type: "string", minLength: 1 } }, required: ["env"] },
+};
 
-test("a valid 2025-11-25 multi-field form and its accepted answer produce no findings", () => {
-  assert.deepEqual(params(multiField, "2025-11-25"), []);
-  const er = { action: "accept", content: { email: "ada@example.com", retries: 3, digest: false, channel: "mail", topics: ["deploy", "security"] } };
-  assert.deepEqual(result(er, multiField, "2025-11-25"), []);
-  assert.deepEqual(result({ action: "decline" }, multiField, "2025-11-25"), []);
-  assert.deepEqual(result({ action: "cancel" }, multiField, "2025-11-25"), []);
-});
+const valid: Case[] = [
+  { name: "a 2025-11-25 multi-field form", capture: asked(multiField) },
+  { name: "its accepted answer", capture: answered(multiFieldAnswer, multiField) },
+  { name: "declined", capture: answered({ action: "decline" }, multiField) },
+  { name: "cancelled", capture: answered({ action: "cancel" }, multiField) },
+  { name: "a 2025-11-25 URL-mode request", capture: asked(url) },
+  { name: "a 2025-11-25 URL-mode request as a -32042 entry", capture: asked(urlEntry, { where: "url-required-error" }) },
+  { name: "a URL-mode request accepted", capture: answered({ action: "accept" }, url) },
+  { name: "a 2026-07-28 URL request without elicitationId", capture: asked(modernUrl, { where: "input-request" }) },
+  { name: "a 2026-07-28 URL request accepted", capture: answered({ action: "accept" }, modernUrl, { where: "input-response" }) },
+  ...[null, "2025-11-25"].flatMap((revision) => [
+    { name: `the 2026-07-28 schema's single-field example (${revision})`, capture: asked(single, { revision: revision as "2025-11-25" | null }) },
+    { name: `the 2026-07-28 schema's multi-field example (${revision})`, capture: asked(multi, { revision: revision as "2025-11-25" | null }) },
+    { name: `its single-field answer (${revision})`, capture: answered({ action: "accept", content: { name: "octocat" } }, single, { revision: revision as "2025-11-25" | null }) },
+  ]),
+  { name: "the 2026-07-28 schema's single-field example, as an input request", capture: asked(single, { where: "input-request" }) },
+  { name: "the 2026-07-28 schema's multi-field example, as an input request", capture: asked(multi, { where: "input-request" }) },
+  { name: "the 2026-07-28 schema's answer", capture: answered({ action: "accept", content: { name: "octocat" } }, single, { where: "input-response" }) },
+  { name: "the 2026-07-28 schema's multi-field answer", capture: answered({ action: "accept", content: { name: "Monalisa Octocat", email: "octocat@github.com", age: 30 } }, multi, { where: "input-response" }) },
+  { name: "a 2025-06-18 form (boolean default, legacy enumNames)", capture: asked(r1, { revision: "2025-06-18" }) },
+  { name: "its answer", capture: answered({ action: "accept", content: { notify: true, env: "prod", tag: "v1" } }, r1, { revision: "2025-06-18" }) },
+];
 
-test("a valid 2025-11-25 URL-mode request, as elicitation/create and as a -32042 entry, produces no findings", () => {
-  const ep = { mode: "url", elicitationId: "550e8400-e29b-41d4-a716-446655440000", url: "https://mcp.example.com/ui/set_api_key", message: "Please provide your API key to continue." };
-  assert.deepEqual(params(ep, "2025-11-25"), []);
-  const entry = { ...ep, url: "https://mcp.example.com/connect?elicitationId=550e8400-e29b-41d4-a716-446655440000", message: "Authorization is required to access your Example Co files." };
-  assert.deepEqual(params(entry, "2025-11-25", "url-required-error", "/error/data/elicitations/0"), []);
-  assert.deepEqual(result({ action: "accept" }, ep, "2025-11-25"), []);
-});
-
-test("a valid 2026-07-28 URL request without elicitationId produces no findings", () => {
-  const ep = { mode: "url", url: "https://mcp.example.com/ui/set_api_key", message: "Please provide your API key to continue." };
-  const at = "/result/inputRequests/elicitation-1/params";
-  assert.deepEqual(params(ep, "2026-07-28", "input-request", at), []);
-  assert.deepEqual(result({ action: "accept" }, ep, "2026-07-28", "input-response", "/params/inputResponses/elicitation-1"), []);
-});
-
-test("the 2026-07-28 schema examples (ElicitRequestFormParams, ElicitResult) produce no findings", () => {
-  const single = { mode: "form", message: "Please provide your GitHub username", requestedSchema: { type: "object", properties: { name: { type: "string", title: "GitHub Username", description: "Your GitHub username" } }, required: ["name"] } };
-  const multi = {
-    mode: "form",
-    message: "Please provide your contact information",
-    requestedSchema: { type: "object", properties: { name: { type: "string", description: "Your full name" }, email: { type: "string", format: "email", description: "Your email address" }, age: { type: "number", minimum: 18, description: "Your age" } }, required: ["name", "email"] },
-  };
-  for (const rev of ["2025-11-25", "2026-07-28", null] as const) {
-    assert.deepEqual(params(single, rev, "input-request"), []);
-    assert.deepEqual(params(multi, rev, "input-request"), []);
-    assert.deepEqual(result({ action: "accept", content: { name: "octocat" } }, single, rev, "input-response"), []);
-    assert.deepEqual(result({ action: "accept", content: { name: "Monalisa Octocat", email: "octocat@github.com", age: 30 } }, multi, rev, "input-response"), []);
-  }
-});
-
-test("a valid 2025-06-18 form (boolean default, legacy enumNames) produces no findings", () => {
-  const ep = {
-    message: "Please confirm the release settings",
-    requestedSchema: { type: "object", properties: { notify: { type: "boolean", default: true }, env: { type: "string", enum: ["prod", "dev"], enumNames: ["Production", "Development"] }, tag: { type: "string", minLength: 1 } }, required: ["env"] },
-  };
-  assert.deepEqual(params(ep, "2025-06-18"), []);
-  assert.deepEqual(result({ action: "accept", content: { notify: true, env: "prod", tag: "v1" } }, ep, "2025-06-18"), []);
-});
+validCases("payload", meta, valid);

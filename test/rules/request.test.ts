@@ -1,9 +1,23 @@
-import { test } from "node:test";
 import assert from "node:assert/strict";
+import { test } from "node:test";
 import { elicitMode } from "../../src/engine/rules/payload.ts";
-import { expectNone, expectOne, form, params, urlEp } from "./harness.ts";
+import { meta } from "../../src/engine/rules/request.ts";
+import type { RuleId, Severity } from "../../src/engine/ruleKit/types.ts";
+import { asked, epPointer, ruleTester, type AskedAt, type Case, type InvalidCase } from "./ruleTester.ts";
 
 const schema = { type: "object", properties: { n: { type: "string" } } };
+const form = { mode: "form", message: "Please tell us how to set up your project", requestedSchema: schema };
+const urlEp = (url: string) => ({ mode: "url", message: "Please connect your billing account to continue", url, elicitationId: "550e8400-e29b-41d4-a716-446655440000" });
+const AT = epPointer["server-request"];
+const IR = epPointer["input-request"];
+
+/** An invalid case: `ep` asked as `at` says, with one finding at `pointer` (relative to the EP). */
+const one = (name: string, ep: unknown, at: AskedAt, rule: RuleId, severity: Severity, pointer: string): InvalidCase => ({
+  name: `${rule}: ${name}`,
+  capture: asked(ep, at),
+  findings: [{ rule, severity, pointer: epPointer[at.where ?? "server-request"] + pointer }],
+});
+const clean = (name: string, ep: unknown, at: AskedAt = {}): Case => ({ name, capture: asked(ep, at) });
 
 test("elicitMode: EP.mode when a string, else form", () => {
   assert.equal(elicitMode({ mode: "url" }), "url");
@@ -12,82 +26,62 @@ test("elicitMode: EP.mode when a string, else form", () => {
   assert.equal(elicitMode(undefined), "form");
 });
 
-test("req-message-required: catalogue example (no message) and a non-string message", () => {
-  const found = params({ mode: "form", requestedSchema: schema });
-  expectOne(found, "req-message-required", "error", "/params");
-  expectOne(params({ message: 42, requestedSchema: schema }), "req-message-required", "error", "/params/message");
-  expectOne(params(undefined), "req-message-required", "error", "");
-  expectNone(params(form({ n: { type: "string" } })), "req-message-required");
-});
+const modal = { mode: "modal", message: "Pick a deployment target", requestedSchema: { type: "object", properties: {} } };
+const crossUrl = { mode: "url", url: "https://a.example/", message: "Connect the account", elicitationId: "e1", requestedSchema: { type: "object", properties: {} } };
+const legacyParams = { message: "Which region should we deploy to?", requestedSchema: { type: "object", properties: {} }, task: { ttl: 60000 }, _meta: {} };
 
-test("req-message-required: a missing input-request params object is left to mrtr-input-request-method", () => {
-  assert.deepEqual(params(undefined, "2026-07-28", "input-request", "/result/inputRequests/q/params"), []);
-});
+const valid: Case[] = [
+  clean("a form (2025-11-25)", form),
+  clean("a form (2025-06-18)", { message: "What should the project be called?", requestedSchema: schema }, { revision: "2025-06-18" }),
+  clean("a form (2026-07-28)", form, { where: "input-request" }),
+  clean("a URL request (2025-11-25)", urlEp("https://mcp.example.com/connect")),
+  clean("a missing input-request params object is left to mrtr-input-request-method", undefined, { where: "input-request" }),
+  clean("req-r3-legacy-params: a task and _meta are fine before 2026-07-28", legacyParams),
+  clean("adv-message-quality: a message that says what is asked", { message: "Please provide your GitHub username", requestedSchema: schema }),
+];
 
-test("req-mode-value: catalogue example (modal), not in 2025-06-18", () => {
-  const ep = { mode: "modal", message: "Pick a deployment target", requestedSchema: { type: "object", properties: {} } };
-  expectOne(params(ep), "req-mode-value", "error", "/params/mode");
-  expectOne(params(ep, "2026-07-28", "input-request", "/result/inputRequests/q/params"), "req-mode-value", "error", "/result/inputRequests/q/params/mode");
-  expectOne(params(ep, null), "req-mode-value", "error", "/params/mode");
-  expectNone(params(ep, "2025-06-18"), "req-mode-value");
-  expectNone(params(form({ n: { type: "string" } })), "req-mode-value");
-  expectNone(params(urlEp("https://mcp.example.com/connect")), "req-mode-value");
-});
+const invalid: InvalidCase[] = [
+  one("catalogue example (no message)", { mode: "form", requestedSchema: schema }, {}, "req-message-required", "error", ""),
+  one("a non-string message", { message: 42, requestedSchema: schema }, {}, "req-message-required", "error", "/message"),
+  {
+    name: "req-message-required: no params at all",
+    capture: asked(undefined),
+    findings: [{ rule: "req-message-required", severity: "error", pointer: "" }],
+  },
+  one("catalogue example (modal)", modal, {}, "req-mode-value", "error", "/mode"),
+  one("catalogue example (modal), 2026-07-28", modal, { where: "input-request" }, "req-mode-value", "error", "/mode"),
+  one("catalogue example (modal), no known revision", modal, { revision: null }, "req-mode-value", "error", "/mode"),
+  one("URL mode in 2025-06-18", { mode: "url", url: "https://x.example/", message: "Go to the page" }, { revision: "2025-06-18" }, "req-mode-r1", "error", "/mode"),
+  one("a stray mode form in 2025-06-18 is info", form, { revision: "2025-06-18" }, "req-mode-r1", "info", "/mode"),
+  // 2025-06-18 has no mode field, no URL mode to name (req-url-mode-explicit) and no cross-mode fields: req-mode-r1 alone.
+  one("a mode other than form in 2025-06-18", modal, { revision: "2025-06-18" }, "req-mode-r1", "info", "/mode"),
+  {
+    name: "req-mode-r1: URL-mode fields in 2025-06-18 are req-mode-r1's, not req-cross-mode-fields'",
+    capture: asked({ ...crossUrl, mode: "form" }, { revision: "2025-06-18" }),
+    findings: [
+      { rule: "req-mode-r1", severity: "error", pointer: `${AT}/url` },
+      { rule: "req-mode-r1", severity: "error", pointer: `${AT}/elicitationId` },
+      { rule: "req-mode-r1", severity: "info", pointer: `${AT}/mode` },
+    ],
+  },
+  one("a url field in 2025-06-18", { message: "Connect your account", url: "https://x.example/", requestedSchema: schema }, { revision: "2025-06-18" }, "req-mode-r1", "error", "/url"),
+  one("catalogue example (no schema)", { mode: "form", message: "Confirm the deployment?" }, {}, "req-form-schema-required", "error", ""),
+  one("a non-object schema", { message: "Confirm the deployment", requestedSchema: "none" }, { revision: "2025-06-18" }, "req-form-schema-required", "error", "/requestedSchema"),
+  one("catalogue example (url without mode)", { message: "Sign in to continue", url: "https://mcp.example.com/connect", elicitationId: "e3" }, {}, "req-url-mode-explicit", "error", ""),
+  one("url with mode form", { mode: "form", message: "Sign in to continue", url: "https://a.example/", requestedSchema: schema }, { where: "input-request" }, "req-url-mode-explicit", "error", "/mode"),
+  one("catalogue example (requestedSchema on URL mode)", crossUrl, {}, "req-cross-mode-fields", "info", "/requestedSchema"),
+  one("elicitationId on a form", { ...form, elicitationId: "e1" }, {}, "req-cross-mode-fields", "info", "/elicitationId"),
+  {
+    name: "req-r3-legacy-params: catalogue example (task) and _meta in a 2026-07-28 input request",
+    capture: asked(legacyParams, { where: "input-request" }),
+    findings: [
+      { rule: "req-r3-legacy-params", severity: "info", pointer: `${IR}/task` },
+      { rule: "req-r3-legacy-params", severity: "info", pointer: `${IR}/_meta` },
+    ],
+  },
+  one("an empty message", { message: "", requestedSchema: schema }, {}, "adv-message-quality", "info", "/message"),
+  one("a very short message", { message: "Name?", requestedSchema: schema }, {}, "adv-message-quality", "info", "/message"),
+  one("a boilerplate message", { message: "Please fill out the form.", requestedSchema: schema }, {}, "adv-message-quality", "info", "/message"),
+];
 
-test("req-mode-r1: URL mode in 2025-06-18 is an error, a stray mode:form is info", () => {
-  const found = params({ mode: "url", url: "https://x.example/", message: "Go" }, "2025-06-18");
-  expectOne(found, "req-mode-r1", "error", "/params/mode");
-  expectNone(found, "req-form-schema-required");
-  expectOne(params(form({ n: { type: "string" } }), "2025-06-18"), "req-mode-r1", "info", "/params/mode");
-  expectOne(params({ message: "Connect your account", url: "https://x.example/", requestedSchema: schema }, "2025-06-18"), "req-mode-r1", "error", "/params/url");
-  const clean = { message: "What should the project be called?", requestedSchema: schema };
-  expectNone(params(clean, "2025-06-18"), "req-mode-r1");
-  expectNone(params(form({ n: { type: "string" } }), "2025-11-25"), "req-mode-r1");
-});
-
-test("req-form-schema-required: catalogue example and a non-object schema", () => {
-  expectOne(params({ mode: "form", message: "Confirm?" }), "req-form-schema-required", "error", "/params");
-  expectOne(params({ message: "Confirm the deployment", requestedSchema: "none" }, "2025-06-18"), "req-form-schema-required", "error", "/params/requestedSchema");
-  expectNone(params(form({ n: { type: "string" } })), "req-form-schema-required");
-  expectNone(params(urlEp("https://mcp.example.com/connect")), "req-form-schema-required");
-});
-
-test("req-url-mode-explicit: catalogue example (url without mode) and url with mode form", () => {
-  const found = params({ message: "Sign in", url: "https://mcp.example.com/connect", elicitationId: "e3" });
-  expectOne(found, "req-url-mode-explicit", "error", "/params");
-  expectNone(found, "req-form-schema-required");
-  expectNone(found, "req-cross-mode-fields");
-  expectOne(params({ mode: "form", message: "Sign in to continue", url: "https://a.example/", requestedSchema: schema }, "2026-07-28", "input-request"), "req-url-mode-explicit", "error", "/params/mode");
-  expectNone(params(urlEp("https://mcp.example.com/connect")), "req-url-mode-explicit");
-  expectNone(params({ message: "Sign in", url: "https://mcp.example.com/connect" }, "2025-06-18"), "req-url-mode-explicit");
-});
-
-test("req-cross-mode-fields: catalogue example (requestedSchema on URL mode) and elicitationId on a form", () => {
-  const ep = { mode: "url", url: "https://a.example/", message: "x", elicitationId: "e1", requestedSchema: { type: "object", properties: {} } };
-  expectOne(params(ep), "req-cross-mode-fields", "info", "/params/requestedSchema");
-  expectOne(params({ ...form({ n: { type: "string" } }), elicitationId: "e1" }), "req-cross-mode-fields", "info", "/params/elicitationId");
-  expectNone(params(urlEp("https://mcp.example.com/connect")), "req-cross-mode-fields");
-  expectNone(params(ep, "2025-06-18"), "req-cross-mode-fields");
-});
-
-test("req-r3-legacy-params: catalogue example (task) and _meta, only in 2026-07-28 input requests", () => {
-  const ep = { message: "Which region should we deploy to?", requestedSchema: { type: "object", properties: {} }, task: { ttl: 60000 }, _meta: {} };
-  const at = "/result/inputRequests/q/params";
-  const found = params(ep, "2026-07-28", "input-request", at);
-  assert.deepEqual(found.filter((f) => f.rule === "req-r3-legacy-params").map((f) => [f.severity, f.pointer]), [["info", `${at}/task`], ["info", `${at}/_meta`]]);
-  expectNone(params(ep, "2025-11-25"), "req-r3-legacy-params");
-  expectNone(params(ep, "2026-07-28", "server-request"), "req-r3-legacy-params");
-  expectNone(params(form({ n: { type: "string" } }), "2026-07-28", "input-request", at), "req-r3-legacy-params");
-});
-
-test("adv-message-quality: empty, very short and boilerplate messages", () => {
-  expectOne(params({ message: "", requestedSchema: schema }), "adv-message-quality", "info", "/params/message");
-  expectOne(params({ message: "Name?", requestedSchema: schema }), "adv-message-quality", "info", "/params/message");
-  expectOne(params({ message: "Please fill out the form.", requestedSchema: schema }), "adv-message-quality", "info", "/params/message");
-  expectNone(params({ message: "Please provide your GitHub username", requestedSchema: schema }), "adv-message-quality");
-});
-
-test("pointers escape ~ and / in keys (RFC 6901)", () => {
-  const found = params(form({ "a/b~c": { type: "object", properties: {} } }));
-  expectOne(found, "schema-flat", "error", "/params/requestedSchema/properties/a~1b~0c");
-});
+ruleTester("request", meta, { valid, invalid });

@@ -1,9 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { secretTerm, secretValue, words } from "../../src/util/secrets.ts";
-import { expectNone, expectOne, result } from "./harness.ts";
-
-const ep = { mode: "form", message: "Tell us about the deployment", requestedSchema: { type: "object", properties: { notes: { type: "string" }, tags: { type: "array", items: { type: "string", enum: ["a"] } } } } };
 
 test("words: case changes and separators, whole words", () => {
   assert.deepEqual(words("apiKey"), ["api", "key"]);
@@ -48,20 +45,6 @@ test("secretValue: ordinary values stay clean", () => {
   for (const v of ["octocat", "sk-short", "task-1234", "eyJub3QiOiJhIGp3dCJ9.e30.x", "1724371200000", "4111 1111 1111 1112", "+1 555 123 4567", "2025-11-25", "desk-lamp-red", "ghp_short"]) {
     assert.equal(secretValue(v), null, v);
   }
-});
-
-test("form-secret-value: catalogue example, never repeating the value", () => {
-  const er = { action: "accept", content: { notes: "use sk-live-4f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c" } };
-  const f = expectOne(result(er, ep), "form-secret-value", "warning", "/result/content/notes");
-  assert.ok(!f.message.includes("4f9a8b7c"), f.message);
-  assert.match(f.message, /notes.*sk-…/);
-  expectOne(result(er, undefined, "2026-07-28", "input-response", "/params/inputResponses/q"), "form-secret-value", "warning", "/params/inputResponses/q/content/notes");
-});
-
-test("form-secret-value: checks string[] members; ordinary accepted content is clean", () => {
-  expectOne(result({ action: "accept", content: { tags: ["a", jwt] } }, undefined), "form-secret-value", "warning", "/result/content/tags/1");
-  expectNone(result({ action: "accept", content: { notes: "ship it on Friday", tags: ["a"] } }, ep), "form-secret-value");
-  expectNone(result({ action: "decline" }, ep), "form-secret-value");
 });
 
 test("secretTerm: modifier phrases and the many meanings of pin", () => {

@@ -1,100 +1,96 @@
-import { test } from "node:test";
 import assert from "node:assert/strict";
-import { expectNone, expectOne, of, params, urlEp } from "./harness.ts";
+import { meta } from "../../src/engine/rules/url.ts";
+import type { RuleId, Severity } from "../../src/engine/ruleKit/types.ts";
+import { asked, epPointer, ruleTester, type AskedAt, type Case, type InvalidCase } from "./ruleTester.ts";
 
-const R3 = "/result/inputRequests/q/params";
-const r3 = (url: string, extra: Record<string, unknown> = {}) => params({ mode: "url", message: "Please connect your billing account to continue", url, ...extra }, "2026-07-28", "input-request", R3);
-
-test("url-required-fields: catalogue example (2025-11-25 without elicitationId)", () => {
-  const ep = { mode: "url", url: "https://mcp.example.com/connect", message: "Connect your account to continue" };
-  expectOne(params(ep), "url-required-fields", "error", "/params");
-  expectOne(params({ mode: "url", message: "Connect your account to continue", elicitationId: "e1" }), "url-required-fields", "error", "/params");
-  expectOne(params({ ...ep, elicitationId: 7 }), "url-required-fields", "error", "/params/elicitationId");
-  expectNone(params(urlEp("https://mcp.example.com/connect")), "url-required-fields");
-  expectNone(r3("https://mcp.example.com/connect"), "url-required-fields");
-  expectNone(params(ep, null), "url-required-fields");
-  expectNone(params(ep, "2025-06-18"), "url-required-fields");
+const AT = epPointer["server-request"];
+const ERR = epPointer["url-required-error"];
+/** A URL EP (2025-11-25 shape, with elicitationId). */
+const urlEp = (url: string, extra: Record<string, unknown> = {}) => ({
+  mode: "url",
+  message: "Please connect your billing account to continue",
+  url,
+  elicitationId: "550e8400-e29b-41d4-a716-446655440000",
+  ...extra,
 });
+/** The same without elicitationId, as a 2026-07-28 input request. */
+const r3 = (url: string) => ({ mode: "url", message: "Please connect your billing account to continue", url });
+const input: AskedAt = { where: "input-request" };
 
-test("url-required-fields: a -32042 entry's shape is left to err-url-required-shape", () => {
-  expectNone(params({ mode: "url", url: "https://mcp.example.com/connect", message: "Connect your account" }, "2025-11-25", "url-required-error", "/error/data/elicitations/0"), "url-required-fields");
+/** An invalid case: `ep` asked as `at` says, with one finding at `pointer` (relative to the EP; default its url). */
+const one = (name: string, ep: unknown, rule: RuleId, severity: Severity, at: AskedAt = {}, pointer = "/url"): InvalidCase => ({
+  name: `${rule}: ${name}`,
+  capture: asked(ep, at),
+  findings: [{ rule, severity, pointer: epPointer[at.where ?? "server-request"] + pointer }],
 });
+const clean = (name: string, ep: unknown, at: AskedAt = {}): Case => ({ name, capture: asked(ep, at) });
 
-test("url-valid: catalogue example (relative path), whitespace, missing scheme", () => {
-  expectOne(params(urlEp("/connect?x=1")), "url-valid", "error", "/params/url");
-  expectOne(params(urlEp("https://mcp.example.com/a b")), "url-valid", "error", "/params/url");
-  expectOne(params(urlEp("mcp.example.com/connect")), "url-valid", "error", "/params/url");
-  expectOne(params(urlEp("https:mcp.example.com")), "url-valid", "error", "/params/url");
-  expectOne(params(urlEp("/connect"), "2025-11-25", "url-required-error", "/error/data/elicitations/0"), "url-valid", "error", "/error/data/elicitations/0/url");
-  expectNone(params(urlEp("https://mcp.example.com/connect?elicitationId=550e8400-e29b-41d4-a716-446655440000")), "url-valid");
-});
+const noId = { mode: "url", url: "https://mcp.example.com/connect", message: "Connect your account to continue" };
+const withId = { mode: "url", url: "https://billing.example/connect?state=abc123", message: "Sign in to billing", elicitationId: "billing-abc123" };
 
-test("url-https: catalogue example (http) is a warning, loopback info, script schemes error", () => {
-  expectOne(params(urlEp("http://billing.example.com/connect")), "url-https", "warning", "/params/url");
-  expectOne(params(urlEp("http://localhost:3000/connect")), "url-https", "info", "/params/url");
-  expectOne(params(urlEp("http://127.0.0.1/connect")), "url-https", "info", "/params/url");
-  expectOne(params(urlEp("http://[::1]:8080/connect")), "url-https", "info", "/params/url");
-  expectOne(params(urlEp("javascript:alert(1)")), "url-https", "error", "/params/url");
-  expectOne(params(urlEp("data:text/html,hi")), "url-https", "error", "/params/url");
-  expectOne(params(urlEp("file:///etc/passwd")), "url-https", "error", "/params/url");
-  expectOne(r3("vbscript:msgbox"), "url-https", "error", `${R3}/url`);
-  expectNone(params(urlEp("https://billing.example.com/connect")), "url-https");
-});
+const valid: Case[] = [
+  clean("a URL request with its elicitationId", urlEp("https://mcp.example.com/connect")),
+  clean("a 2026-07-28 URL request without elicitationId", r3("https://mcp.example.com/connect"), input),
+  clean("url-required-fields: no elicitationId outside a known session", noId, { revision: null }),
+  clean("url-required-fields: a -32042 entry's shape is left to err-url-required-shape", noId, { where: "url-required-error" }),
+  clean("a URL that names its elicitation", urlEp("https://mcp.example.com/connect?elicitationId=550e8400-e29b-41d4-a716-446655440000")),
+  clean("OAuth state, client_id and elicitationId are benign", urlEp("https://mcp.example.com/connect?elicitationId=550e8400-e29b-41d4-a716-446655440000&state=a8f3b2c9d1e0f7a6b5c4&client_id=abc123")),
+  clean("a short key", urlEp("https://mcp.example.com/docs?key=intro")),
+  clean("a path that names an API key page", urlEp("https://mcp.example.com/ui/set_api_key")),
+  clean("an OAuth callback's code", urlEp("https://mcp.example.com/oauth/callback?code=SplxlOBeZQQYbYS6WxSbIA&state=xyz")),
+  clean("a coupon code", urlEp("https://shop.example.com/redeem?code=SUMMER")),
+  clean("a session number", urlEp("https://mcp.example.com/connect?session=1")),
+  clean("url-elicitation-id-removed: an elicitationId in 2025-11-25", withId),
+  clean("url-elicitation-id-removed: an elicitationId outside a known session", withId, { revision: null }),
+  clean("a public suffix of two labels", urlEp("https://shop.example.com.au/connect")),
+  clean("a deep subdomain", urlEp("https://api.dev.example.com/connect")),
+  clean("no URL rule applies in 2025-06-18", { mode: "url", message: "Go to the page", url: "http://user:pw@xn--pypal-4ve.com/?X-Amz-Signature=1" }, { revision: "2025-06-18" }),
+];
 
-test("url-no-sensitive-data: catalogue example (email and api_key), never repeating values", () => {
-  const f = expectOne(params(urlEp("https://mcp.example.com/connect?email=ada%40example.com&api_key=sk-123")), "url-no-sensitive-data", "error", "/params/url");
-  assert.match(f.message, /"email".*"api_key"/);
-  assert.ok(!f.message.includes("ada"), f.message);
-  expectOne(params(urlEp("https://ada:hunter2@mcp.example.com/connect")), "url-no-sensitive-data", "error", "/params/url");
-  expectOne(params(urlEp("https://mcp.example.com/connect#access_token=abc")), "url-no-sensitive-data", "error", "/params/url");
-  expectOne(params(urlEp("https://mcp.example.com/u/ada@example.com/settings")), "url-no-sensitive-data", "error", "/params/url");
-  expectOne(params(urlEp("https://mcp.example.com/c?ref=ghp_abcdefghijklmnopqrstuvwxyz0123456789")), "url-no-sensitive-data", "error", "/params/url");
-});
+const invalid: InvalidCase[] = [
+  one("catalogue example (2025-11-25 without elicitationId)", noId, "url-required-fields", "error", {}, ""),
+  one("no url", { mode: "url", message: "Connect your account to continue", elicitationId: "e1" }, "url-required-fields", "error", {}, ""),
+  one("an elicitationId that is not a string", { ...noId, elicitationId: 7 }, "url-required-fields", "error", {}, "/elicitationId"),
+  one("catalogue example (relative path)", urlEp("/connect?x=1"), "url-valid", "error"),
+  one("whitespace", urlEp("https://mcp.example.com/a b"), "url-valid", "error"),
+  one("missing scheme", urlEp("mcp.example.com/connect"), "url-valid", "error"),
+  one("no slashes after the scheme", urlEp("https:mcp.example.com"), "url-valid", "error"),
+  one("in a -32042 entry", urlEp("/connect"), "url-valid", "error", { where: "url-required-error" }),
+  one("catalogue example (http)", urlEp("http://billing.example.com/connect"), "url-https", "warning"),
+  one("http on localhost is info", urlEp("http://localhost:3000/connect"), "url-https", "info"),
+  one("http on 127.0.0.1 is info", urlEp("http://127.0.0.1/connect"), "url-https", "info"),
+  one("http on [::1] is info", urlEp("http://[::1]:8080/connect"), "url-https", "info"),
+  one("javascript:", urlEp("javascript:alert(1)"), "url-https", "error"),
+  one("data:", urlEp("data:text/html,hi"), "url-https", "error"),
+  one("file:", urlEp("file:///etc/passwd"), "url-https", "error"),
+  one("vbscript: in 2026-07-28", r3("vbscript:msgbox"), "url-https", "error", input),
+  {
+    ...one("catalogue example (email and api_key), never repeating values", urlEp("https://mcp.example.com/connect?email=ada%40example.com&api_key=sk-123"), "url-no-sensitive-data", "error"),
+    also: ({ findings }) => {
+      assert.match(findings[0]!.message, /"email".*"api_key"/);
+      assert.ok(!findings[0]!.message.includes("ada"), findings[0]!.message);
+    },
+  },
+  one("credentials in the authority", urlEp("https://ada:hunter2@mcp.example.com/connect"), "url-no-sensitive-data", "error"),
+  one("a token in the fragment", urlEp("https://mcp.example.com/connect#access_token=abc"), "url-no-sensitive-data", "error"),
+  one("an email address in the path", urlEp("https://mcp.example.com/u/ada@example.com/settings"), "url-no-sensitive-data", "error"),
+  one("a GitHub token", urlEp("https://mcp.example.com/c?ref=ghp_abcdefghijklmnopqrstuvwxyz0123456789"), "url-no-sensitive-data", "error"),
+  one("catalogue example (S3 signed URL)", urlEp("https://files.example.com/report.pdf?X-Amz-Signature=ab12&X-Amz-Credential=AKIA..."), "url-not-preauthenticated", "error"),
+  one("Azure SAS", urlEp("https://acct.blob.core.windows.net/c/f.pdf?sp=r&se=2026-01-01&sig=abc%3D"), "url-not-preauthenticated", "error"),
+  one("a magic link", urlEp("https://app.example.com/login?magic=9f8e7d6c5b4a"), "url-not-preauthenticated", "error"),
+  one("an authorization code (2026-07-28)", r3("https://app.example.com/finish?code=SplxlOBeZQQYbYS6WxSbIA"), "url-not-preauthenticated", "error", input),
+  one("catalogue example (2026-07-28 input request with elicitationId)", withId, "url-elicitation-id-removed", "warning", input, "/elicitationId"),
+  { ...one("catalogue example (xn--)", urlEp("https://xn--pypal-4ve.com/login"), "url-punycode", "info"), findings: [{ rule: "url-punycode", severity: "info", pointer: `${AT}/url`, violator: "none" }] },
+  one("a deceptive subdomain", urlEp("https://paypal.com.evil.example/login"), "url-punycode", "info"),
+  one("a Cyrillic a", urlEp("https://pаypal.com/login"), "url-punycode", "info"),
+  {
+    name: "a -32042 entry gets the URL rules",
+    capture: asked(urlEp("http://mcp.example.com/connect?token=abc"), { where: "url-required-error" }),
+    findings: [
+      { rule: "url-https", severity: "warning", pointer: `${ERR}/url` },
+      { rule: "url-no-sensitive-data", severity: "error", pointer: `${ERR}/url` },
+    ],
+  },
+];
 
-test("url-no-sensitive-data: OAuth state, client_id, elicitationId and short keys are benign", () => {
-  expectNone(params(urlEp("https://mcp.example.com/connect?elicitationId=550e8400-e29b-41d4-a716-446655440000&state=a8f3b2c9d1e0f7a6b5c4&client_id=abc123")), "url-no-sensitive-data");
-  expectNone(params(urlEp("https://mcp.example.com/docs?key=intro")), "url-no-sensitive-data");
-  expectNone(params(urlEp("https://mcp.example.com/ui/set_api_key")), "url-no-sensitive-data");
-});
-
-test("url-not-preauthenticated: catalogue example (S3 signed URL), Azure SAS, magic links, codes", () => {
-  expectOne(params(urlEp("https://files.example.com/report.pdf?X-Amz-Signature=ab12&X-Amz-Credential=AKIA...")), "url-not-preauthenticated", "error", "/params/url");
-  expectOne(params(urlEp("https://acct.blob.core.windows.net/c/f.pdf?sp=r&se=2026-01-01&sig=abc%3D")), "url-not-preauthenticated", "error", "/params/url");
-  expectOne(params(urlEp("https://app.example.com/login?magic=9f8e7d6c5b4a")), "url-not-preauthenticated", "error", "/params/url");
-  expectOne(r3("https://app.example.com/finish?code=SplxlOBeZQQYbYS6WxSbIA"), "url-not-preauthenticated", "error", `${R3}/url`);
-  expectNone(params(urlEp("https://mcp.example.com/oauth/callback?code=SplxlOBeZQQYbYS6WxSbIA&state=xyz")), "url-not-preauthenticated");
-  expectNone(params(urlEp("https://shop.example.com/redeem?code=SUMMER")), "url-not-preauthenticated");
-  expectNone(params(urlEp("https://mcp.example.com/connect?session=1")), "url-not-preauthenticated");
-});
-
-test("url-elicitation-id-removed: catalogue example (2026-07-28 input request with elicitationId)", () => {
-  const irr = { mode: "url", url: "https://billing.example/connect?state=abc123", message: "Sign in", elicitationId: "billing-abc123" };
-  const at = "/result/inputRequests/elicitation-1/params";
-  expectOne(params(irr, "2026-07-28", "input-request", at), "url-elicitation-id-removed", "warning", `${at}/elicitationId`);
-  expectNone(params(irr, "2025-11-25"), "url-elicitation-id-removed");
-  expectNone(params(irr, null), "url-elicitation-id-removed");
-  expectNone(r3("https://billing.example/connect?state=abc123"), "url-elicitation-id-removed");
-});
-
-test("url-punycode: catalogue example (xn--), deceptive subdomain; violator none", () => {
-  const f = expectOne(params(urlEp("https://xn--pypal-4ve.com/login")), "url-punycode", "info", "/params/url");
-  assert.equal(f.violator, "none");
-  expectOne(params(urlEp("https://paypal.com.evil.example/login")), "url-punycode", "info", "/params/url");
-  expectOne(params(urlEp("https://pаypal.com/login")), "url-punycode", "info", "/params/url");
-  expectNone(params(urlEp("https://mcp.example.com/connect")), "url-punycode");
-  expectNone(params(urlEp("https://shop.example.com.au/connect")), "url-punycode");
-  expectNone(params(urlEp("https://api.dev.example.com/connect")), "url-punycode");
-});
-
-test("URL rules do not apply in 2025-06-18", () => {
-  const found = params({ mode: "url", message: "Go", url: "http://user:pw@xn--pypal-4ve.com/?X-Amz-Signature=1" }, "2025-06-18");
-  assert.deepEqual(found.filter((f) => f.rule.startsWith("url-")), []);
-});
-
-test("a -32042 entry gets the URL rules", () => {
-  const at = "/error/data/elicitations/0";
-  const found = params(urlEp("http://mcp.example.com/connect?token=abc"), "2025-11-25", "url-required-error", at);
-  expectOne(found, "url-https", "warning", `${at}/url`);
-  expectOne(found, "url-no-sensitive-data", "error", `${at}/url`);
-  assert.deepEqual(of(found, "req-cross-mode-fields"), []);
-});
+ruleTester("url", meta, { valid, invalid });

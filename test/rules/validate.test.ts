@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { eraOf, isAbsoluteUri, isDate, isDateTime, isEmail, validateContent, validateValue } from "../../src/engine/rules/validate.ts";
+import { eraOf, isAbsoluteUri, isDate, isDateTime, isEmail, validateContent, validateValue } from "../../src/engine/ruleKit/validate.ts";
 
 test("eraOf: known revisions, later drafts, and no elicitation before 2025-06-18", () => {
   assert.equal(eraOf("2025-06-18"), "2025-06-18");

@@ -9,7 +9,6 @@ import { MAX_TIME, type CaptureRecord } from "../record.ts";
  * the wrong type are reported with the entry that holds them, never taken silently.
  */
 type Obj = Record<string, unknown>;
-const isObj = (x: unknown): x is Obj => typeof x === "object" && x !== null && !Array.isArray(x);
 const shown = (x: unknown): string => {
   try {
     const text = JSON.stringify(x) ?? String(x);

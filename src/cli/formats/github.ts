@@ -1,4 +1,4 @@
-import type { Severity } from "../../engine/rules/types.ts";
+import type { Severity } from "../../engine/ruleKit/types.ts";
 import { placeOf, type FormatInput } from "./types.ts";
 
 // GitHub Actions workflow commands (docs.github.com, "Workflow commands for GitHub Actions"): one line per

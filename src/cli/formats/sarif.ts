@@ -1,6 +1,6 @@
 import { specLink } from "../../engine/index.ts";
-import { rules as catalogue } from "../../engine/rules/index.ts";
-import type { RuleMeta, Severity } from "../../engine/rules/types.ts";
+import { rules as catalogue } from "../../engine/ruleKit/rules.ts";
+import type { RuleMeta, Severity } from "../../engine/ruleKit/types.ts";
 import { placeOf, type FormatInput, type Linted } from "./types.ts";
 
 // SARIF 2.1.0 (OASIS): the log GitHub code scanning and most CI dashboards show inline. test/cli/formats.test.ts
@@ -62,10 +62,10 @@ function location(file: Linted, index: number, place: Place, record: number | un
 
 /** The run as a SARIF 2.1.0 log: every catalogue rule as a reportingDescriptor, one result per finding. */
 export function toSarif({ files, settings, version }: FormatInput) {
-  const index = new Map(catalogue.map((r, i) => [r.id, i]));
+  const index = new Map<string, number>(catalogue.map((r, i) => [r.id, i]));
   const overrides = Object.entries(settings.levels).flatMap(([id, level]) => {
     const i = index.get(id);
-    if (i === undefined) return [];
+    if (i === undefined || level === undefined) return [];
     const configuration = level === "off" ? { enabled: false } : { level: sarifLevel(level) };
     return [{ descriptor: { id, index: i }, configuration }];
   });

@@ -2,10 +2,10 @@
 // a retry after -32042, an answer through FrontMCP's fallback tool).
 import { isModern, META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION, type Revision } from "../../protocol/revision.ts";
 import { isObject } from "../../util/json.ts";
-import type { MessageContext } from "../env.ts";
-import { addRequestId } from "../exchanges.ts";
-import type { ClientRequest } from "../scope.ts";
-import { envelopeDefects, readEnvelope } from "./defects.ts";
+import type { MessageContext } from "../model/exchange.ts";
+import { addRequestId } from "./exchanges.ts";
+import type { ClientRequest } from "../model/scope.ts";
+import { envelopeDefects, readEnvelope } from "../model/defects.ts";
 import { FALLBACK_TOOL, onFallbackAnswer } from "./fallback.ts";
 import { onRetry } from "./mrtr.ts";
 import { EMPTY, idKey, tupleOf, type State } from "./state.ts";

@@ -3,7 +3,7 @@
 import { ELICIT_COMPLETE } from "../../protocol/elicitation.ts";
 import { isModern } from "../../protocol/revision.ts";
 import { isObject } from "../../util/json.ts";
-import type { MessageContext } from "../env.ts";
+import type { MessageContext } from "../model/exchange.ts";
 import type { Flow } from "../flow.ts";
 import { ownerOf } from "./elicitations.ts";
 import type { State } from "./state.ts";

@@ -3,7 +3,7 @@ import type { MessageRecord } from "../../capture/record.ts";
 import type { Revision } from "../../protocol/revision.ts";
 import { isObject } from "../../util/json.ts";
 import { createElicitation, type Elicitation, type Flow } from "../flow.ts";
-import type { Scope } from "../scope.ts";
+import type { Scope } from "../model/scope.ts";
 import { indexUrls } from "./pageRequests.ts";
 import type { State } from "./state.ts";
 

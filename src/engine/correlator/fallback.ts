@@ -2,9 +2,9 @@
 // the tool `sendElicitationResult` that carries the answer (a `fallback-tool` flow).
 import { elicitMode } from "../../protocol/modes.ts";
 import { isObject } from "../../util/json.ts";
-import type { MessageContext } from "../env.ts";
+import type { MessageContext } from "../model/exchange.ts";
 import { createRound, type Round } from "../flow.ts";
-import type { ClientRequest } from "../scope.ts";
+import type { ClientRequest } from "../model/scope.ts";
 import { addElicitation, answer } from "./elicitations.ts";
 import { answerRound, phase, type State } from "./state.ts";
 

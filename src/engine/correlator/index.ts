@@ -6,7 +6,8 @@ import type { CaptureRecord, MessageRecord } from "../../capture/record.ts";
 import { classify, type Classified } from "../../protocol/jsonrpc.ts";
 import { describeCut, parseBounded } from "../../util/depth.ts";
 import { isObject } from "../../util/json.ts";
-import type { Env, MessageContext } from "../env.ts";
+import type { Env } from "../env.ts";
+import type { MessageContext } from "../model/exchange.ts";
 import { onClientRequest } from "./clientRequest.ts";
 import { onClientNotification, onServerNotification } from "./completion.ts";
 import { onPageRequest } from "./pageRequests.ts";
@@ -14,7 +15,7 @@ import { onClientResponse, onServerRequest } from "./serverRequest.ts";
 import { onServerResponse } from "./serverResponse.ts";
 import { createState, idKey, type State } from "./state.ts";
 import { onEnd, onResponse, resume } from "./streams.ts";
-import { noteEvent } from "../exchanges.ts";
+import { noteEvent } from "./exchanges.ts";
 
 
 export function createCorrelator(env: Env) {

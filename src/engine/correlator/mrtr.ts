@@ -5,12 +5,12 @@ import { elicitMode } from "../../protocol/modes.ts";
 import { MRTR_METHODS } from "../../protocol/mrtr.ts";
 import { isObject } from "../../util/json.ts";
 import { join } from "../../util/pointer.ts";
-import type { MessageContext } from "../env.ts";
+import type { MessageContext } from "../model/exchange.ts";
 import type { Facts } from "../facts.ts";
 import { createRound, type Flow, type Round } from "../flow.ts";
 import { stateOf } from "../flowState.ts";
-import type { ClientRequest, MrtrLink } from "../scope.ts";
-import { retryDefects } from "./defects.ts";
+import type { ClientRequest, MrtrLink } from "../model/scope.ts";
+import { retryDefects } from "../model/defects.ts";
 import { addElicitation, answer } from "./elicitations.ts";
 import { answerRound, EMPTY, phase, tupleOf, type State } from "./state.ts";
 

@@ -2,9 +2,9 @@
 // InputRequiredResult, a -32042 error, FrontMCP's pending elicitation), or ends the request's flow.
 import { isModern } from "../../protocol/revision.ts";
 import { isObject } from "../../util/json.ts";
-import type { MessageContext } from "../env.ts";
+import type { MessageContext } from "../model/exchange.ts";
 import type { FlowKind } from "../flow.ts";
-import type { ClientRequest, Scope } from "../scope.ts";
+import type { ClientRequest, Scope } from "../model/scope.ts";
 import { onFallbackPending } from "./fallback.ts";
 import { onInputRequired } from "./mrtr.ts";
 import { answerRound, EMPTY, finish, idKey, restart, tupleOf, type State } from "./state.ts";

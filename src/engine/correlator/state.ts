@@ -5,12 +5,14 @@ import { idKey } from "../../protocol/jsonrpc.ts";
 import { MRTR_METHODS } from "../../protocol/mrtr.ts";
 import type { Revision } from "../../protocol/revision.ts";
 import { canonicalJson } from "../../util/json.ts";
-import type { Env, Exchange } from "../env.ts";
+import type { Env } from "../env.ts";
+import type { Exchange } from "../model/exchange.ts";
 import type { UrlElicitation } from "../facts.ts";
 import { createRound, type Flow, type FlowKind, type Round } from "../flow.ts";
 import { attachState, stateOf } from "../flowState.ts";
-import { createExchanges } from "../exchanges.ts";
-import { createScopes, type ClientRequest, type Scope } from "../scope.ts";
+import { createExchanges } from "./exchanges.ts";
+import type { ClientRequest, Scope } from "../model/scope.ts";
+import { createScopes } from "./scopes.ts";
 
 export { idKey };
 

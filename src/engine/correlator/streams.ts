@@ -1,8 +1,8 @@
 // HTTP exchanges and SSE streams: a response head (status, headers), a stream's end (which abandons the
 // requests it should have answered), and a GET that resumes a POST stream with Last-Event-ID.
 import type { EndRecord, MessageRecord, ResponseRecord } from "../../capture/record.ts";
-import type { Exchange } from "../env.ts";
-import { addRequestId } from "../exchanges.ts";
+import type { Exchange } from "../model/exchange.ts";
+import { addRequestId } from "./exchanges.ts";
 import { finish, restart, type State } from "./state.ts";
 
 export function onResponse(s: State, record: ResponseRecord): void {

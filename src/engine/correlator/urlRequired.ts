@@ -2,9 +2,9 @@
 // same request (method, target, arguments) once the user is done (a `url-required-error` flow).
 import { elicitMode } from "../../protocol/modes.ts";
 import { isObject } from "../../util/json.ts";
-import type { MessageContext } from "../env.ts";
+import type { MessageContext } from "../model/exchange.ts";
 import { createRound, type Flow, type Round } from "../flow.ts";
-import type { ClientRequest } from "../scope.ts";
+import type { ClientRequest } from "../model/scope.ts";
 import { addElicitation, registerElicitationId } from "./elicitations.ts";
 import { answerRound, idKey, phase, tupleOf, type State } from "./state.ts";
 

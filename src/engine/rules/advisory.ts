@@ -2,7 +2,7 @@
 // round after round, and an error after the user declined.
 import { isObject } from "../../util/json.ts";
 import type { Elicitation, Flow } from "../flow.ts";
-import type { Report, RuleMeta, RuleModule } from "./types.ts";
+import type { Report, RuleMeta, RuleModule } from "../ruleKit/types.ts";
 
 export const meta: readonly RuleMeta[] = [
   { id: "adv-concurrent-elicitations", severity: "info", severityNote: "info", revisions: "all", violator: "server", detection: "stateful", title: "Several open elicitations (legal)", section: "3.12", spec: {revision: null, path: "client/elicitation"} },

@@ -4,8 +4,8 @@ import { hasUrlMode, isModern, META_CLIENT_CAPABILITIES, type Revision } from ".
 import { isEmptyObject, isObject } from "../../util/json.ts";
 import { pointer } from "../../util/pointer.ts";
 import { declaredModes, declaresElicitation } from "../caps.ts";
-import type { Scope } from "../scope.ts";
-import type { Report, RuleMeta, RuleModule } from "./types.ts";
+import type { Scope } from "../model/scope.ts";
+import type { Report, RuleMeta, RuleModule } from "../ruleKit/types.ts";
 
 export const meta: readonly RuleMeta[] = [
   { id: "cap-client-shape", severity: "error", severityNote: "error / warning", revisions: "all", violator: "client", detection: "exact", title: "`elicitation`, `form` or `url` not an object; non-empty object with no mode", section: "3.1", spec: {revision: null, path: "client/elicitation"} },

@@ -2,7 +2,7 @@
 // belongs to (2025-xx), that 2026-07-28 has no server requests or client responses at all, and how the client's
 // answers correlate by id.
 import { isModern } from "../../protocol/revision.ts";
-import type { RuleMeta, RuleModule } from "./types.ts";
+import type { RuleMeta, RuleModule } from "../ruleKit/types.ts";
 
 export const meta: readonly RuleMeta[] = [
   { id: "del-r3-no-server-requests", severity: "error", severityNote: "error", revisions: "2026-07-28", violator: "server", detection: "exact", title: "Any server→client JSON-RPC request (e.g. `elicitation/create` with `id`)", section: "3.2", spec: {revision: "2026-07-28", path: "basic/patterns"} },

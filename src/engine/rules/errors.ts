@@ -4,7 +4,7 @@ import type { Revision } from "../../protocol/revision.ts";
 import { isModern } from "../../protocol/revision.ts";
 import { isObject } from "../../util/json.ts";
 import { declaredModes, declaresElicitation } from "../caps.ts";
-import type { Report, RuleMeta, RuleModule } from "./types.ts";
+import type { Report, RuleMeta, RuleModule } from "../ruleKit/types.ts";
 
 export const meta: readonly RuleMeta[] = [
   { id: "err-url-required-revision", severity: "error", severityNote: "error / info", revisions: "2025-06-18 (info), 2026-07-28 (error)", violator: "server", detection: "exact", title: "-32042 outside 2025-11-25", section: "3.9", spec: {revision: "2025-11-25", path: "client/elicitation"} },

@@ -1,10 +1,11 @@
 // Form-mode content safety (rules.md §3.5): secrets requested in a form, and clickable links in one.
-import type { CheckContext } from "./context.ts";
-import type { RuleMeta, Severity } from "./types.ts";
+import type { AskedWhere } from "../model/scope.ts";
+import type { CheckContext } from "../ruleKit/context.ts";
+import type { RuleMeta, Severity } from "../ruleKit/types.ts";
 import { asksForInput, isProfile, termIn, words } from "../../util/secrets.ts";
 import { pointer as segments } from "../../util/pointer.ts";
-import { isObject, isR2Plus, ptr } from "./validate.ts";
-import type { Era, Json } from "./validate.ts";
+import { isObject, isR2Plus, ptr } from "../ruleKit/validate.ts";
+import type { Era, Json } from "../ruleKit/validate.ts";
 
 export const meta: readonly RuleMeta[] = [
   { id: "form-secret-field", severity: "error", severityNote: "error (heuristic)", revisions: "all", violator: "server", detection: "heuristic", title: "Passwords, API keys, tokens or payment data requested in form mode", section: "3.5", spec: {revision: null, path: "client/elicitation"} },
@@ -20,14 +21,14 @@ export const formChecks: Record<"form-secret-field" | "form-clickable-url", Form
 };
 
 /** The form family on one EP: a form request's content safety. */
-export function checkForm(ep: Json, at: string, ctx: CheckContext, era: Era, where: "server-request" | "url-required-error" | "input-request", mode: string): void {
+export function checkForm(ep: Json, at: string, ctx: CheckContext, era: Era, where: AskedWhere, mode: string): void {
   if (where === "url-required-error" || mode !== "form") return;
   const schema = isObject(ep.requestedSchema) ? ep.requestedSchema : {};
   const properties = isObject(schema.properties) ? schema.properties : {};
-  for (const rule of FORM_RULES) if (ctx.on(rule)) formChecks[rule](ep, properties, at, ctx, era);
+  for (const rule of Object.keys(formChecks) as (keyof typeof formChecks)[]) {
+    if (ctx.on(rule)) formChecks[rule](ep, properties, at, ctx, era);
+  }
 }
-
-const FORM_RULES = ["form-secret-field", "form-clickable-url"] as const;
 
 const isSelect = (def: Json): boolean => def.type === "array" || "enum" in def || "oneOf" in def;
 

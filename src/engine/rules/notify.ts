@@ -2,7 +2,7 @@
 // elicitationId it names was issued to this session and is completed once.
 import type { Revision } from "../../protocol/revision.ts";
 import { isObject } from "../../util/json.ts";
-import type { Report, RuleMeta, RuleModule } from "./types.ts";
+import type { Report, RuleMeta, RuleModule } from "../ruleKit/types.ts";
 
 export const meta: readonly RuleMeta[] = [
   { id: "notify-revision", severity: "error", severityNote: "error", revisions: "2025-06-18, 2026-07-28", violator: "server", detection: "exact", title: "`notifications/elicitation/complete` outside 2025-11-25", section: "3.8", spec: {revision: "2025-11-25", path: "client/elicitation"} },

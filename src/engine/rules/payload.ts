@@ -3,41 +3,44 @@
 // (validate.ts eraOf); flow-level rules live in the other modules. A family runs only while one of its rules is on,
 // and inside a family a rule's check only while that rule is on (`--disable`).
 import { elicitMode } from "../../protocol/modes.ts";
-import { createPayloadCache } from "./payloadCache.ts";
-import type { CheckContext } from "./context.ts";
+import { createPayloadCache } from "../ruleKit/payloadCache.ts";
+import type { CheckContext } from "../ruleKit/context.ts";
 import { checkForm, meta as formMeta } from "./form.ts";
 import { checkParamsObject, checkRequestParams, meta as requestMeta } from "./request.ts";
 import { checkResult, meta as resultMeta } from "./result.ts";
 import { checkSchema, meta as schemaMeta } from "./schema.ts";
-import type { RuleId, RuleMeta, RuleModule } from "./types.ts";
+import type { RuleId, RuleMeta, RuleModule } from "../ruleKit/types.ts";
 import { checkUrl, meta as urlMeta } from "./url.ts";
-import { eraOf, isObject, type Era, type Json } from "./validate.ts";
+import { eraOf, isObject, type Era, type Json } from "../ruleKit/validate.ts";
+import type { AskedWhere } from "../model/scope.ts";
 
 export { elicitMode };
 
-/** Where an EP sits (see checkElicitParams). */
-export type Where = "server-request" | "url-required-error" | "input-request";
-
 /** A family's checks of one EP, an object: where it sits, and the era and mode in force. */
-export type AskedCheck = (ep: Json, at: string, ctx: CheckContext, era: Era, where: Where, mode: string) => void;
+export type AskedCheck = (ep: Json, at: string, ctx: CheckContext, era: Era, where: AskedWhere, mode: string) => void;
 
-/** The EP families, in the order their findings come. */
-export const askedFamilies: Record<"request" | "url" | "schema" | "form", { meta: readonly RuleMeta[]; check: AskedCheck }> = {
-  request: { meta: requestMeta, check: checkRequestParams },
-  url: { meta: urlMeta, check: checkUrl },
-  schema: { meta: schemaMeta, check: checkSchema },
-  form: { meta: formMeta, check: checkForm },
+/** The payload families, each a file of its own, in the order their findings come. */
+export const families = { request: requestMeta, url: urlMeta, schema: schemaMeta, form: formMeta, result: resultMeta };
+
+export const meta: readonly RuleMeta[] = Object.values(families).flat();
+
+/** The checks of the families that judge an EP (result.ts judges the answer), by family. */
+export const askedFamilies: Record<Exclude<keyof typeof families, "result">, AskedCheck> = {
+  request: checkRequestParams,
+  url: checkUrl,
+  schema: checkSchema,
+  form: checkForm,
 };
 
 /** The checks of the EP families that have a rule on, picked once per engine. */
 function askedChecks(on: (id: RuleId) => boolean): AskedCheck[] {
-  return Object.values(askedFamilies)
-    .filter((family) => family.meta.some((r) => on(r.id)))
-    .map((family) => family.check);
+  return (Object.keys(askedFamilies) as (keyof typeof askedFamilies)[])
+    .filter((family) => families[family].some((r) => on(r.id)))
+    .map((family) => askedFamilies[family]);
 }
 
 /** Runs `checks` on one EP (see checkElicitParams). */
-function checkAsked(checks: readonly AskedCheck[], ep: unknown, at: string, ctx: CheckContext, where: Where): void {
+function checkAsked(checks: readonly AskedCheck[], ep: unknown, at: string, ctx: CheckContext, where: AskedWhere): void {
   if (!isObject(ep)) {
     // A non-object -32042 entry or input request is err-url-required-shape's or mrtr-input-request-method's.
     if (where === "server-request") checkParamsObject(ep, at, ctx);
@@ -49,27 +52,14 @@ function checkAsked(checks: readonly AskedCheck[], ep: unknown, at: string, ctx:
   for (const check of checks) check(ep, at, ctx, era, where, mode);
 }
 
-const everyRule = (): boolean => true;
-
-/**
- * EP = the elicitation request params object: `params` of elicitation/create (2025-xx), an entry of -32042
- * error.data.elicitations (2025-11-25), or inputRequests.<key>.params (2026-07-28). `at` is the JSON pointer
- * (RFC 6901) of EP inside the JSON-RPC message. `where` says which of the three it is. Every rule is on unless
- * `ctx.on` says otherwise.
- */
-export function checkElicitParams(ep: unknown, at: string, ctx: Omit<CheckContext, "on"> & Partial<CheckContext>, where: Where): void {
-  const on = ctx.on ?? everyRule;
-  checkAsked(askedChecks(on), ep, at, { revision: ctx.revision, report: ctx.report, on }, where);
-}
-
 /**
  * ER = the ElicitResult: `result` of the client's JSON-RPC response (2025-xx, at "/result") or
  * params.inputResponses.<key> (2026-07-28). `ep` is the matching request params when known.
  */
-export function checkElicitResult(er: unknown, ep: unknown | undefined, at: string, ctx: Omit<CheckContext, "on"> & Partial<CheckContext>, where: "response" | "input-response"): void {
+function checkElicitResult(er: unknown, ep: unknown | undefined, at: string, ctx: CheckContext, where: "response" | "input-response"): void {
   const era = eraOf(ctx.revision);
   const mode = ep === undefined ? null : era === "2025-06-18" ? "form" : elicitMode(ep);
-  checkResult(er, ep, mode, at, { revision: ctx.revision, report: ctx.report, on: ctx.on ?? everyRule }, era, where === "input-response");
+  checkResult(er, ep, mode, at, ctx, era, where === "input-response");
 }
 
 /**
@@ -77,7 +67,7 @@ export function checkElicitResult(er: unknown, ep: unknown | undefined, at: stri
  * are all off is left out of the walk.
  */
 export const payload: RuleModule = {
-  meta: [...requestMeta, ...urlMeta, ...schemaMeta, ...formMeta, ...resultMeta],
+  meta,
   create({ report, on }) {
     const ctx: CheckContext = { revision: null, report, on };
     const checks = askedChecks(on);

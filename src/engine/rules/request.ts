@@ -1,8 +1,8 @@
 // Rules on the parameters every elicitation request carries (rules.md §3.3), plus adv-message-quality.
-import type { CheckContext } from "./context.ts";
-import type { RuleMeta } from "./types.ts";
-import { codePoints, has, isObject, isR2Plus, jsonType, ptr } from "./validate.ts";
-import type { Era, Json } from "./validate.ts";
+import type { CheckContext } from "../ruleKit/context.ts";
+import type { RuleMeta } from "../ruleKit/types.ts";
+import { codePoints, has, isObject, isR2Plus, jsonType, ptr } from "../ruleKit/validate.ts";
+import type { Era, Json } from "../ruleKit/validate.ts";
 
 export const meta: readonly RuleMeta[] = [
   { id: "req-message-required", severity: "error", severityNote: "error", revisions: "all", violator: "server", detection: "exact", title: "`message` missing or not a string", section: "3.3", spec: {revision: null, path: "client/elicitation"} },
@@ -15,7 +15,7 @@ export const meta: readonly RuleMeta[] = [
   { id: "adv-message-quality", severity: "info", severityNote: "info", revisions: "all", violator: "server", detection: "heuristic", title: "Empty or uninformative `message`", section: "3.12", spec: {revision: null, path: "client/elicitation"} },
 ];
 
-export type RequestWhere = "server-request" | "url-required-error" | "input-request";
+import type { AskedWhere } from "../model/scope.ts";
 
 // Pointer convention for all payload rules: a wrong value is pointed at; a missing member is reported
 // at the object that should hold it (a pointer to an absent member would resolve to nothing).
@@ -28,7 +28,7 @@ export function checkParamsObject(ep: unknown, at: string, ctx: CheckContext): v
 }
 
 /** Checks EP's shared members. */
-export function checkRequestParams(ep: Json, at: string, ctx: CheckContext, era: Era, where: RequestWhere): void {
+export function checkRequestParams(ep: Json, at: string, ctx: CheckContext, era: Era, where: AskedWhere): void {
   const { report, on } = ctx;
   if (!has(ep, "message")) {
     if (on("req-message-required")) report({ rule: "req-message-required", pointer: at, message: "The elicitation request has no message; every elicitation must tell the user what is asked and why." });

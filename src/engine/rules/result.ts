@@ -1,9 +1,9 @@
 // ElicitResult rules (rules.md §3.7) and form-secret-value.
-import type { CheckContext } from "./context.ts";
-import type { RuleMeta } from "./types.ts";
+import type { CheckContext } from "../ruleKit/context.ts";
+import type { RuleMeta } from "../ruleKit/types.ts";
 import { secretValue } from "../../util/secrets.ts";
-import { has, isObject, isR2Plus, jsonType, ptr, validateContent } from "./validate.ts";
-import type { Era, Json } from "./validate.ts";
+import { has, isObject, isR2Plus, jsonType, ptr, validateContent } from "../ruleKit/validate.ts";
+import type { Era, Json } from "../ruleKit/validate.ts";
 
 export const meta: readonly RuleMeta[] = [
   { id: "result-action-enum", severity: "error", severityNote: "error", revisions: "all", violator: "client", detection: "exact", title: "`action` missing or ∉ {accept, decline, cancel}", section: "3.7", spec: {revision: null, path: "client/elicitation"} },

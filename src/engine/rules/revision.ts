@@ -4,12 +4,13 @@
 import type { MessageRecord } from "../../capture/record.ts";
 import { isModern, META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION } from "../../protocol/revision.ts";
 import { isObject } from "../../util/json.ts";
-import { readEnvelope, type EnvelopeDefects } from "../correlator/defects.ts";
-import type { Report, RuleMeta, RuleModule } from "./types.ts";
+import { readEnvelope } from "../model/defects.ts";
+import type { EnvelopeDefects } from "../model/scope.ts";
+import type { Report, RuleMeta, RuleModule } from "../ruleKit/types.ts";
 
 export const meta: readonly RuleMeta[] = [
-  { id: "rev-meta-required", severity: "error", severityNote: "error", revisions: "2026-07-28", violator: "client (+server if not rejected)", detection: "exact", title: "Request lacks `_meta` protocolVersion or clientCapabilities; server must answer -32602 with HTTP 400", section: "1.4", spec: {revision: "2026-07-28", path: "basic/index"} },
-  { id: "rev-header-meta-mismatch", severity: "error", severityNote: "error", revisions: "2026-07-28 HTTP", violator: "client (+server)", detection: "exact", title: "`MCP-Protocol-Version` header ≠ `_meta` version; server must answer 400 with -32020", section: "1.4", spec: {revision: "2026-07-28", path: "basic/transports/streamable-http"} },
+  { id: "rev-meta-required", severity: "error", severityNote: "error", revisions: "2026-07-28", violator: "client", violatorNote: "client (+server if not rejected)", detection: "exact", title: "Request lacks `_meta` protocolVersion or clientCapabilities; server must answer -32602 with HTTP 400", section: "1.4", spec: {revision: "2026-07-28", path: "basic/index"} },
+  { id: "rev-header-meta-mismatch", severity: "error", severityNote: "error", revisions: "2026-07-28 HTTP", violator: "client", violatorNote: "client (+server)", detection: "exact", title: "`MCP-Protocol-Version` header ≠ `_meta` version; server must answer 400 with -32020", section: "1.4", spec: {revision: "2026-07-28", path: "basic/transports/streamable-http"} },
   { id: "rev-header-missing", severity: "error", severityNote: "error", revisions: "2025-06-18, 2025-11-25, 2026-07-28 (HTTP)", violator: "client", detection: "exact (HTTP only)", title: "`MCP-Protocol-Version` header missing", section: "1.4", spec: {revision: "2026-07-28", path: "basic/transports/streamable-http"} },
 ];
 

@@ -1,9 +1,10 @@
 // requestedSchema rules (rules.md §3.4). The allowed shapes are schema.ts PrimitiveSchemaDefinition per
 // revision; § "Requested Schema" limits form mode to "flat objects with primitive properties only".
-import type { CheckContext } from "./context.ts";
-import type { RuleMeta, Severity } from "./types.ts";
-import { enumOptions, has, isObject, isR2Plus, isFormat, isStringArray, jsonType, propertyKind, ptr, validateValue } from "./validate.ts";
-import type { Era, Json, PropertyKind } from "./validate.ts";
+import type { AskedWhere } from "../model/scope.ts";
+import type { CheckContext } from "../ruleKit/context.ts";
+import type { RuleId, RuleMeta, Severity } from "../ruleKit/types.ts";
+import { enumOptions, has, isObject, isR2Plus, isFormat, isStringArray, jsonType, propertyKind, ptr, validateValue } from "../ruleKit/validate.ts";
+import type { Era, Json, PropertyKind } from "../ruleKit/validate.ts";
 
 export const meta: readonly RuleMeta[] = [
   { id: "schema-root-object", severity: "error", severityNote: "error", revisions: "all", violator: "server", detection: "exact", title: "Root not `type:\"object\"` with `properties`", section: "3.4", spec: {revision: null, path: "client/elicitation"} },
@@ -37,7 +38,7 @@ const ROOT_WARN = new Set([
 ]);
 
 /** The schema family on one EP: a form request's requestedSchema, when it is an object (req-form-schema-required says when not). */
-export function checkSchema(ep: Json, at: string, ctx: CheckContext, era: Era, where: "server-request" | "url-required-error" | "input-request", mode: string): void {
+export function checkSchema(ep: Json, at: string, ctx: CheckContext, era: Era, where: AskedWhere, mode: string): void {
   if (where !== "url-required-error" && mode === "form" && isObject(ep.requestedSchema)) checkRequestedSchema(ep.requestedSchema, `${at}/requestedSchema`, ctx, era);
 }
 
@@ -153,7 +154,7 @@ function checkValueTypes(def: Json, key: string, p: string, ctx: CheckContext): 
   }
 }
 
-const DEFAULT_RULES = ["schema-default-r1", "schema-default-type", "schema-default-in-enum", "schema-default-in-bounds"];
+const DEFAULT_RULES: readonly RuleId[] = ["schema-default-r1", "schema-default-type", "schema-default-in-enum", "schema-default-in-bounds"];
 
 function checkDefault(def: Json, kind: PropertyKind, key: string, p: string, ctx: CheckContext, era: Era): void {
   const { report, on } = ctx;

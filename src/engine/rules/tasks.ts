@@ -3,11 +3,11 @@
 import { idKey } from "../../protocol/jsonrpc.ts";
 import { META_RELATED_TASK } from "../../protocol/revision.ts";
 import { isObject } from "../../util/json.ts";
-import type { RuleMeta, RuleModule } from "./types.ts";
+import type { RuleMeta, RuleModule } from "../ruleKit/types.ts";
 
 export const meta: readonly RuleMeta[] = [
   { id: "task-r2-augmented-capability", severity: "warning", severityNote: "warning", revisions: "2025-11-25", violator: "server", detection: "stateful", title: "`params.task` without the client's tasks.requests.elicitation.create", section: "3.11", spec: {revision: "2025-11-25", path: "basic/utilities/tasks"} },
-  { id: "task-r2-related-task-meta", severity: "error", severityNote: "error", revisions: "2025-11-25", violator: "server / client", detection: "stateful", title: "Task-related elicitation without the related-task `_meta`", section: "3.11", spec: {revision: "2025-11-25", path: "basic/utilities/tasks"} },
+  { id: "task-r2-related-task-meta", severity: "error", severityNote: "error", revisions: "2025-11-25", violator: "server", violatorNote: "server / client", detection: "stateful", title: "Task-related elicitation without the related-task `_meta`", section: "3.11", spec: {revision: "2025-11-25", path: "basic/utilities/tasks"} },
 ];
 
 export const tasks: RuleModule = {

@@ -1,10 +1,11 @@
 // URL-mode rules (rules.md §3.6); the clauses are 2025-11-25 and 2026-07-28 client/elicitation.mdx
 // § "URL Mode Elicitation Requests" and § "Safe URL Handling".
-import type { CheckContext } from "./context.ts";
-import type { RuleMeta } from "./types.ts";
+import type { AskedWhere } from "../model/scope.ts";
+import type { CheckContext } from "../ruleKit/context.ts";
+import type { RuleId, RuleMeta } from "../ruleKit/types.ts";
 import { secretValue } from "../../util/secrets.ts";
-import { has, isAbsoluteUri, isEmail, isR2Plus, jsonType, ptr } from "./validate.ts";
-import type { Era, Json } from "./validate.ts";
+import { has, isAbsoluteUri, isEmail, isR2Plus, jsonType, ptr } from "../ruleKit/validate.ts";
+import type { Era, Json } from "../ruleKit/validate.ts";
 
 export const meta: readonly RuleMeta[] = [
   { id: "url-required-fields", severity: "error", severityNote: "error", revisions: "2025-11-25, 2026-07-28", violator: "server", detection: "exact", title: "URL mode missing `mode`, `message`, `url` (and `elicitationId` in 2025-11-25)", section: "3.6", spec: {revision: null, path: "client/elicitation"} },
@@ -13,11 +14,11 @@ export const meta: readonly RuleMeta[] = [
   { id: "url-no-sensitive-data", severity: "error", severityNote: "error (heuristic)", revisions: "2025-11-25, 2026-07-28", violator: "server", detection: "heuristic", title: "Credentials or PII in the URL", section: "3.6", spec: {revision: null, path: "client/elicitation"} },
   { id: "url-not-preauthenticated", severity: "error", severityNote: "error (heuristic)", revisions: "2025-11-25, 2026-07-28", violator: "server", detection: "heuristic", title: "Pre-authenticated or signed URL", section: "3.6", spec: {revision: null, path: "client/elicitation"} },
   { id: "url-elicitation-id-removed", severity: "warning", severityNote: "warning", revisions: "2026-07-28", violator: "server", detection: "exact", title: "`elicitationId` present (removed in 2026-07-28)", section: "3.6", spec: {revision: null, path: "client/elicitation"} },
-  { id: "url-punycode", severity: "info", severityNote: "info", revisions: "2025-11-25, 2026-07-28", violator: "(client UI)", detection: "exact", title: "Punycode or confusable host", section: "3.6", spec: {revision: null, path: "client/elicitation"} },
+  { id: "url-punycode", severity: "info", severityNote: "info", revisions: "2025-11-25, 2026-07-28", violator: "none", violatorNote: "(client UI)", detection: "exact", title: "Punycode or confusable host", section: "3.6", spec: {revision: null, path: "client/elicitation"} },
 ];
 
 /** The URL family on one EP: elicitationId removed (2026-07-28), and the URL-mode rules of a URL request or a -32042 entry. */
-export function checkUrl(ep: Json, at: string, ctx: CheckContext, era: Era, where: "server-request" | "url-required-error" | "input-request", mode: string): void {
+export function checkUrl(ep: Json, at: string, ctx: CheckContext, era: Era, where: AskedWhere, mode: string): void {
   // A -32042 in 2026-07-28 is already err-url-required-revision; its elicitationId is part of that mistake.
   if (era === "2026-07-28" && where !== "url-required-error" && ctx.on("url-elicitation-id-removed")) checkElicitationIdRemoved(ep, at, ctx);
   if (where === "url-required-error") {
@@ -138,7 +139,7 @@ function checkHost(u: URL, at: string, ctx: CheckContext): void {
 }
 
 /** The checks of a valid URL, by rule, in the order their findings come. */
-const URL_CHECKS: readonly [string, (u: URL, at: string, ctx: CheckContext) => void][] = [
+const URL_CHECKS: readonly [RuleId, (u: URL, at: string, ctx: CheckContext) => void][] = [
   ["url-https", checkScheme],
   ["url-no-sensitive-data", checkSensitive],
   ["url-not-preauthenticated", checkPreauthenticated],

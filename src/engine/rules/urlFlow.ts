@@ -3,7 +3,7 @@
 // that is the MCP server's own authorization endpoint.
 import { originAndPath, originOf } from "../../capture/record.ts";
 import type { UrlElicitation } from "../facts.ts";
-import type { RuleMeta, RuleModule } from "./types.ts";
+import type { RuleMeta, RuleModule } from "../ruleKit/types.ts";
 
 export const meta: readonly RuleMeta[] = [
   { id: "url-elicitation-id-unique", severity: "warning", severityNote: "warning", revisions: "2025-11-25", violator: "server", detection: "stateful", title: "One `elicitationId` reused for different elicitations", section: "3.6", spec: {revision: null, path: "client/elicitation"} },

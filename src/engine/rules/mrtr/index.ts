@@ -1,7 +1,7 @@
 // MRTR, 2026-07-28 (rules.md §3.10): the family's rules, on the results the server gives (result.ts), the retries
 // the client makes (retry.ts) and the server's answer to a defective retry (server.ts).
-import type { Scope } from "../../scope.ts";
-import type { RuleMeta, RuleModule } from "../types.ts";
+import type { Scope } from "../../model/scope.ts";
+import type { RuleMeta, RuleModule } from "../../ruleKit/types.ts";
 import { checkIrr, checkResultType } from "./result.ts";
 import { checkRetry } from "./retry.ts";
 import { checkServerAfterRetry } from "./server.ts";
@@ -14,7 +14,7 @@ export const meta: readonly RuleMeta[] = [
   { id: "mrtr-input-request-method", severity: "error", severityNote: "error", revisions: "2026-07-28", violator: "server", detection: "exact", title: "Input request method not elicitation/create, sampling/createMessage or roots/list", section: "3.10", spec: {revision: "2026-07-28", path: "basic/patterns/mrtr"} },
   { id: "mrtr-input-request-shape", severity: "info", severityNote: "info", revisions: "2026-07-28", violator: "server", detection: "exact", title: "`jsonrpc` or `id` inside an input request", section: "3.10", spec: {revision: "2026-07-28", path: "basic/patterns/mrtr"} },
   { id: "mrtr-input-request-keys-unique", severity: "error", severityNote: "error", revisions: "2026-07-28", violator: "server", detection: "exact. It needs the **raw** body text, because parsed JSON collapses duplicates. The conformance suite excludes this requirement for that reason, but a tap that sees raw bytes can check it.", title: "Duplicate `inputRequests` keys (raw JSON)", section: "3.10", spec: {revision: "2026-07-28", path: "basic/patterns/mrtr"} },
-  { id: "mrtr-request-state-string", severity: "error", severityNote: "error", revisions: "2026-07-28", violator: "server / client", detection: "exact", title: "`requestState` is not a string", section: "3.10", spec: {revision: "2026-07-28", path: "basic/patterns/mrtr"} },
+  { id: "mrtr-request-state-string", severity: "error", severityNote: "error", revisions: "2026-07-28", violator: "server", violatorNote: "server / client", detection: "exact", title: "`requestState` is not a string", section: "3.10", spec: {revision: "2026-07-28", path: "basic/patterns/mrtr"} },
   { id: "mrtr-retry-new-id", severity: "error", severityNote: "error", revisions: "2026-07-28", violator: "client", detection: "stateful", title: "Retry reuses the original JSON-RPC id", section: "3.10", spec: {revision: "2026-07-28", path: "basic/patterns/mrtr"} },
   { id: "mrtr-retry-same-request", severity: "warning", severityNote: "warning", revisions: "2026-07-28", violator: "client", detection: "stateful", title: "Retry changes method, name, uri or arguments", section: "3.10", spec: {revision: "2026-07-28", path: "basic/patterns/mrtr"} },
   { id: "mrtr-echo-request-state", severity: "error", severityNote: "error", revisions: "2026-07-28", violator: "client", detection: "stateful", title: "`requestState` not echoed byte-for-byte", section: "3.10", spec: {revision: "2026-07-28", path: "basic/patterns/mrtr"} },

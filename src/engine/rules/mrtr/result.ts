@@ -3,8 +3,8 @@
 import { INPUT_METHODS, MRTR_METHODS } from "../../../protocol/mrtr.ts";
 import { isObject } from "../../../util/json.ts";
 import { join } from "../../../util/pointer.ts";
-import type { ClientRequest } from "../../scope.ts";
-import type { Report } from "../types.ts";
+import type { ClientRequest } from "../../model/scope.ts";
+import type { Report } from "../../ruleKit/types.ts";
 
 /** Final-result fields per method (mrtr-irr-mixed-payload). */
 const FINAL_FIELDS: Record<string, string[]> = {

@@ -5,9 +5,9 @@ import { MRTR_METHODS } from "../../../protocol/mrtr.ts";
 import { META_PROTOCOL_VERSION } from "../../../protocol/revision.ts";
 import { isObject } from "../../../util/json.ts";
 import { join } from "../../../util/pointer.ts";
-import { matchesInputType } from "../../correlator/defects.ts";
-import { inputMethod, type ClientRequest, type MrtrLink } from "../../scope.ts";
-import type { Report } from "../types.ts";
+import { matchesInputType } from "../../model/defects.ts";
+import { inputMethod, type ClientRequest, type MrtrLink } from "../../model/scope.ts";
+import type { Report } from "../../ruleKit/types.ts";
 
 /** Client-side checks of an MRTR retry against the IRR it answers (mrtr.mdx § "Client Requirements"). */
 export function checkRetry(req: ClientRequest, link: MrtrLink, record: MessageRecord, at: string, idReused: boolean, report: Report): void {

@@ -1,6 +1,6 @@
 // The server's answer to a defective MRTR retry (mrtr.mdx § "Error Handling"), and a requestState completed twice.
-import type { RetryDefects } from "../../correlator/defects.ts";
-import type { Report } from "../types.ts";
+import type { RetryDefects } from "../../model/scope.ts";
+import type { Report } from "../../ruleKit/types.ts";
 
 /** Server-side judgement of the server's final answer to a defective retry (mrtr.mdx § "Error Handling"). */
 export function checkServerAfterRetry(defects: RetryDefects, outcome: "complete" | "error" | "input_required", at: string, report: Report): void {

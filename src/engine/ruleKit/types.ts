@@ -1,21 +1,27 @@
 import type { Revision } from "../../protocol/revision.ts";
 import type { Facts } from "../facts.ts";
 import type { Flow } from "../flow.ts";
+import type { RuleId } from "./ruleIds.ts";
 
 export type Severity = "error" | "warning" | "info";
 export const severityRank: Record<Severity, number> = { info: 0, warning: 1, error: 2 };
 
+export type { RuleId } from "./ruleIds.ts";
+
 /**
  * What a rule is, as the catalogue (docs/catalogue.md) says: its quick-index row, and from its detailed entry
- * the detection and the section. test/engine/ruleMeta.test.ts holds every module's meta against the catalogue.
+ * the detection and the section. test/engine/coverage.test.ts holds every module's meta against the catalogue.
  */
 export interface RuleMeta {
-  id: string;
+  id: RuleId;
   revisions: string;
   severity: Severity;
   /** The catalogue's full severity cell, e.g. "error / info" where the severity depends on the case. */
   severityNote: string;
-  violator: string;
+  /** Who breaks the rule, as findings carry it. */
+  violator: Violator;
+  /** The catalogue's violator cell, when it says more than `violator` (e.g. "client (+server)"). */
+  violatorNote?: string;
   /** exact, stateful, heuristic or side-channel, with the catalogue's qualifications. */
   detection: string;
   title: string;
@@ -24,9 +30,6 @@ export interface RuleMeta {
   /** The spec page findings link to: its revision when the flow's own revision does not pick one, and its path. */
   spec: { revision: string | null; path: string };
 }
-
-/** Every rule id of the registry (src/engine/rules/index.ts). */
-export type RuleId = string;
 
 export type Violator = "server" | "client" | "either" | "none";
 

@@ -1,5 +1,5 @@
 import type { CheckContext } from "./context.ts";
-import type { Where } from "./payload.ts";
+import type { AskedWhere as Where } from "../model/scope.ts";
 import type { FindingInput } from "./types.ts";
 import { eraOf, type Era } from "./validate.ts";
 
@@ -23,8 +23,7 @@ const POINTERS = 256;
  * params (their JSON value, member order included: it orders the findings), their pointer, the revision era and
  * where they sit, and they are most of the engine's work on an elicitation. Servers ask the same form again and again
  * (one tool, one requestedSchema), so an engine remembers the findings of the params it has already checked
- * and replays them when equal params come again at the same pointer. Comparing a parsed value with a
- * flattened one costs a fraction of checking it, and far less than serialising it to make a key.
+ * and replays them when equal params come again at the same pointer (docs/benchmarks.md, "The params cache").
  * One cache per engine run: nothing is shared between runs.
  */
 export function createPayloadCache(check: Check) {
@@ -62,8 +61,7 @@ const ARRAY = Symbol("array");
 /**
  * A JSON value as one flat list, in the order `for…in` and `Object.keys` visit it: a primitive is itself; an
  * object is OBJECT, its member count, then each name and value; an array is ARRAY, its length, its elements.
- * Flattened once when the params are remembered, so comparing a new value allocates nothing (an
- * `Object.keys` pair per object compared was a tenth of the engine's garbage).
+ * Flattened once when the params are remembered, so comparing a new value allocates nothing.
  */
 function flatten(value: unknown, out: unknown[]): void {
   if (typeof value !== "object" || value === null) {

@@ -1,19 +1,9 @@
-// Facts about what a request got wrong that later answers are judged by: the correlator keeps them on the
-// request; the rules that judge the request itself (rules/revision.ts, rules/mrtr/) read the same functions.
+// What a request got wrong, which later answers are judged by: the correlator keeps the defects on the request;
+// the rules that judge the request itself (rules/revision.ts, rules/mrtr/) read the same functions.
 import type { MessageRecord } from "../../capture/record.ts";
 import { META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION } from "../../protocol/revision.ts";
 import { isObject } from "../../util/json.ts";
-import { inputMethod, type ClientRequest, type MrtrLink } from "../scope.ts";
-
-/** A 2026-07-28 request's envelope: its `_meta` fields and, on an HTTP POST, its MCP-Protocol-Version header. */
-export interface Envelope {
-  noVersion: boolean;
-  noCaps: boolean;
-  /** An HTTP POST: the header is required. */
-  postHeader: boolean;
-  header: string | undefined;
-  metaVersion: unknown;
-}
+import { inputMethod, type ClientRequest, type Envelope, type EnvelopeDefects, type MrtrLink, type RetryDefects } from "./scope.ts";
 
 export function readEnvelope(params: Record<string, unknown>, record: MessageRecord): Envelope {
   const meta = params._meta;
@@ -27,28 +17,11 @@ export function readEnvelope(params: Record<string, unknown>, record: MessageRec
   };
 }
 
-/** What a 2026-07-28 request got wrong in its envelope; the server's answer to it is judged against this. */
-export interface EnvelopeDefects {
-  /** rev-meta-required: `_meta` lacks protocolVersion or clientCapabilities. */
-  missingMeta: boolean;
-  /** rev-header-meta-mismatch: the MCP-Protocol-Version header differs from `_meta`. */
-  headerMismatch: boolean;
-}
-
 /** The defects of an envelope, or undefined for a well-formed one. */
 export function envelopeDefects(e: Envelope): EnvelopeDefects | undefined {
   const missingMeta = e.noVersion || e.noCaps;
   const headerMismatch = e.postHeader && e.header !== undefined && typeof e.metaVersion === "string" && e.header !== e.metaVersion;
   return missingMeta || headerMismatch ? { missingMeta, headerMismatch } : undefined;
-}
-
-/** What a retry got wrong, for the rules that judge the server's answer to it (mrtr.mdx § "Error Handling"). */
-export interface RetryDefects {
-  missingKeys: boolean;
-  extraKeys: boolean;
-  malformed: boolean;
-  tampered: boolean;
-  declined: boolean;
 }
 
 /** Whether an inputResponses value is the result type of its input request's method. */

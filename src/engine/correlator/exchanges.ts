@@ -1,6 +1,6 @@
-import type { CaptureRecord } from "../capture/record.ts";
-import type { Exchange } from "./env.ts";
-import type { Scope, StreamEvent } from "./scope.ts";
+import type { CaptureRecord } from "../../capture/record.ts";
+import type { Exchange } from "../model/exchange.ts";
+import type { Scope, StreamEvent } from "../model/scope.ts";
 
 /** The HTTP exchanges (request, response, stream) still open, by id. */
 export function createExchanges() {

@@ -1,6 +1,35 @@
-import type { Revision } from "../protocol/revision.ts";
-import type { Flow } from "./flow.ts";
-import type { EnvelopeDefects, RetryDefects } from "./correlator/defects.ts";
+import type { Revision } from "../../protocol/revision.ts";
+import type { Flow } from "../flow.ts";
+
+/** Where an elicitation request's params sit: elicitation/create params, a -32042 entry, an inputRequests entry. */
+export type AskedWhere = "server-request" | "url-required-error" | "input-request";
+
+/** A 2026-07-28 request's envelope: its `_meta` fields and, on an HTTP POST, its MCP-Protocol-Version header. */
+export interface Envelope {
+  noVersion: boolean;
+  noCaps: boolean;
+  /** An HTTP POST: the header is required. */
+  postHeader: boolean;
+  header: string | undefined;
+  metaVersion: unknown;
+}
+
+/** What a 2026-07-28 request got wrong in its envelope; the server's answer to it is judged against this. */
+export interface EnvelopeDefects {
+  /** rev-meta-required: `_meta` lacks protocolVersion or clientCapabilities. */
+  missingMeta: boolean;
+  /** rev-header-meta-mismatch: the MCP-Protocol-Version header differs from `_meta`. */
+  headerMismatch: boolean;
+}
+
+/** What a retry got wrong, for the rules that judge the server's answer to it (mrtr.mdx § "Error Handling"). */
+export interface RetryDefects {
+  missingKeys: boolean;
+  extraKeys: boolean;
+  malformed: boolean;
+  tampered: boolean;
+  declined: boolean;
+}
 
 /** A client request the engine saw go out and has not yet seen answered. */
 export interface ClientRequest {
@@ -74,8 +103,8 @@ export interface StreamEvent {
  * A scope is where JSON-RPC ids live: a server endpoint, the client talking to it, and (2025-xx) the
  * Mcp-Session-Id. 2026-07-28 traffic has no session, so its scope is endpoint + client.
  *
- * Most scopes only ever see requests and their answers, so every other table is created on first write
- * (a capture holds thousands of scopes; a dozen empty Maps each were a quarter of the engine's garbage).
+ * Most scopes only ever see requests and their answers, so every other table is created on first write: a capture
+ * holds thousands of scopes (docs/benchmarks.md, "Why the engine is shaped so").
  */
 export interface Scope {
   server: string;
@@ -108,64 +137,6 @@ export interface Scope {
   streamEvents?: Map<string, StreamEvent>;
   /** The fallback-tool flows (FrontMCP), which the fallback tool's answer looks up by elicitId. */
   fallbackFlows?: Flow[];
-}
-
-export function createScope(server: string, client: string, sessionId: string): Scope {
-  return {
-    server,
-    client,
-    sessionId,
-    revision: null,
-    caps: undefined,
-    initialized: false,
-    initializeSeen: false,
-    clientRequests: new Map(),
-  };
-}
-
-/** The scopes of one server + client: by Mcp-Session-Id ("" without one), and the latest session seen. */
-interface ClientScopes {
-  bySession: Map<string, Scope>;
-  latestSession: Scope | undefined;
-}
-
-/**
- * Scopes by server → client → session, in nested Maps: the keys are strings the engine already holds, so no
- * lookup builds (and hashes) a concatenated key.
- */
-export function createScopes() {
-  const servers = new Map<string, Map<string, ClientScopes>>();
-
-  const getOrCreate = (server: string, client: string, sessionId: string): Scope => {
-    const scopes = clientScopes(server, client);
-    let scope = scopes.bySession.get(sessionId);
-    if (!scope) {
-      scope = createScope(server, client, sessionId);
-      scopes.bySession.set(sessionId, scope);
-      if (sessionId) scopes.latestSession = scope;
-    }
-    return scope;
-  };
-
-  const clientScopes = (server: string, client: string): ClientScopes => {
-    let clients = servers.get(server);
-    if (!clients) servers.set(server, (clients = new Map()));
-    let scopes = clients.get(client);
-    if (!scopes) clients.set(client, (scopes = { bySession: new Map(), latestSession: undefined }));
-    return scopes;
-  };
-
-  return {
-    get: getOrCreate,
-    /** The scope if it exists; never creates one. */
-    find(server: string, client: string, sessionId: string): Scope | undefined {
-      return servers.get(server)?.get(client)?.bySession.get(sessionId);
-    },
-    /** Latest session-bearing scope of a server + client, for GET streams whose records name no session. */
-    latestSession(server: string, client: string): Scope | undefined {
-      return servers.get(server)?.get(client)?.latestSession;
-    },
-  };
 }
 
 /** The method of the link's input request `key`, when it is a request object with a string method. */
