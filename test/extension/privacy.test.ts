@@ -120,6 +120,14 @@ describe("Chromium: recording only what is inspected", { timeout: 120_000 }, () 
     assert.ok(stats.recordingSince! >= opened - 1000 && stats.recordingSince! <= Date.now(), String(stats.recordingSince));
     assert.equal(stats.site, "http://127.0.0.1");
     assert.equal(stats.siteRecorded, false);
+    // The panel's banner says since when, and why earlier traffic is not there; the site choice is offered.
+    const panel = await browser.context.newPage();
+    await panel.goto(`chrome-extension://${browser.extensionId}/panel.html?tabId=${tabId}`);
+    const banner = panel.getByRole("note", { name: "recording" });
+    await banner.filter({ hasText: "earlier traffic was never recorded" }).waitFor({ timeout: 10_000 });
+    assert.ok((await banner.innerText()).includes("Recording since"));
+    assert.equal(await banner.getByRole("button").innerText(), "Record on this site without DevTools");
+    await panel.close();
     await close();
     // DevTools closed: the next reload is not recorded (the records so far stay until the tab goes).
     await sleep(200);
