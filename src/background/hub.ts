@@ -1,4 +1,5 @@
 import { ContentBatch } from "../shared/contentProtocol.ts";
+import { TAP_ENVELOPE_PREFIX } from "../shared/tags.ts";
 import { chunkRecords, PanelCommand, RECORD_CHUNK_CHARS } from "../shared/panelProtocol.ts";
 import { debug } from "../shared/debug.ts";
 import { badgeFor, type Badge } from "./badge.ts";
@@ -348,8 +349,8 @@ function originOf(url: string): string | undefined {
 
 /**
  * What a relay's batch is, read without parsing anything it carries: its document, its last item's number, the
- * characters of its items and how many records they hold (each record of a tap envelope has one `"kind":"`; a
- * message's own text is escaped inside it). Undefined when it is not even shaped like a batch.
+ * characters of its items and how many records they hold (each record of a tap envelope has one `"kind":"`, as
+ * the envelope's head has; a message's own text is escaped inside it). Undefined when it is not even shaped like a batch.
  */
 function batchHead(message: unknown): { doc: string; last: number; chars: number; records: number } | undefined {
   const m = message as { doc?: unknown; first?: unknown; records?: unknown } | null;
@@ -363,6 +364,8 @@ function batchHead(message: unknown): { doc: string; last: number; chars: number
       continue;
     }
     chars += item.length;
+    // The envelope's own head names its kind too.
+    if (item.startsWith(TAP_ENVELOPE_PREFIX)) records--;
     for (let at = item.indexOf('"kind":"'); at !== -1; at = item.indexOf('"kind":"', at + 8)) records++;
   }
   return { doc: m.doc, last: (m.first as number) + m.records.length - 1, chars, records };
