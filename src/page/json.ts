@@ -31,20 +31,32 @@ export let lastSteps = 0;
  * planted on `xhr.response`, or a getter on a prototype: T9 in test/extension/TAP-BUGS.md), and loops to an array's
  * `length` whatever it holds: a sparse array of length 2³²−1 survives structured clone in 44 bytes and would keep it
  * writing `null` for minutes. So the value is walked here, through own data properties only, as JSON.stringify would
- * write it, except that no `toJSON` of the page's is called (a Date is written as JSON.stringify's built-in would);
- * the walk stops once it has written more than `cap` characters of values and keys or taken 2 × `cap` steps (a
- * step writes at least a character, except a member whose value writes nothing), and the text is then marked cut.
- * Throws on a cycle or a BigInt, as JSON.stringify does; undefined where JSON.stringify gives undefined.
+ * write it, except that no `toJSON` of the page's is called (a Date is written as JSON.stringify's built-in would).
+ * The walk gives up at once, the text cut to nothing, on meeting what cannot fit in what is left of the cap — an
+ * array whose length alone needs more characters (a slot writes at least one and a comma), a longer string — and
+ * otherwise stops once it has written more than `cap` characters of values and keys or taken `cap` steps (a step
+ * writes at least a character, except a member whose value writes nothing; a message of `cap` characters takes
+ * fewer). Throws on a cycle or a BigInt, as JSON.stringify does; undefined where JSON.stringify gives undefined.
  */
 export function dataJson(value: unknown, cap = MESSAGE_CAP): { text: string; truncated?: number } | undefined {
-  const budget: Budget = { chars: cap, steps: 2 * cap };
-  const text = walk(value, 0, [], budget);
-  lastSteps = 2 * cap - budget.steps;
+  const budget: Budget = { chars: cap, steps: cap };
+  let text: string | undefined;
+  try {
+    text = walk(value, 0, [], budget);
+  } catch (error) {
+    lastSteps = cap - budget.steps;
+    if (error === CUT) return { text: "", truncated: 0 };
+    throw error;
+  }
+  lastSteps = cap - budget.steps;
   if (text === undefined) return undefined;
   if (budget.chars >= 0 && budget.steps >= 0) return text.length > cap ? { text: StringPrototypeSlice(text, 0, cap), truncated: cap } : { text };
   const kept = text.length > cap ? cap : text.length;
   return { text: StringPrototypeSlice(text, 0, kept), truncated: kept };
 }
+
+/** Thrown through the walk when what is left cannot fit in the cap: no need to write any of it. */
+const CUT = { __proto__: null };
 
 /** What the walk may still write (values and keys, not punctuation) and visit; below 0 it stops. */
 interface Budget {
@@ -54,10 +66,10 @@ interface Budget {
 
 const spent = (budget: Budget): boolean => budget.chars < 0 || budget.steps < 0;
 
-/** A string's JSON, its input cut to what the budget allows (the text is then marked cut anyway). */
+/** A string's JSON; a string longer than what is left of the cap gives up the walk (its JSON is longer still). */
 function stringJson(text: string, budget: Budget): string {
-  const room = budget.chars + 1 > 0 ? budget.chars + 1 : 0;
-  const json = JSONStringify(text.length > room ? StringPrototypeSlice(text, 0, room) : text);
+  if (text.length > budget.chars) throw CUT;
+  const json = JSONStringify(text);
   budget.chars -= json.length;
   return json;
 }
@@ -99,6 +111,7 @@ function walk(value: unknown, depth: number, ancestors: object[], budget: Budget
   if (isArray) {
     out = "[";
     const length = (ReflectGetOwnPropertyDescriptor(value, "length")?.value as number) ?? 0;
+    if (2 * length - 1 > budget.chars) throw CUT;
     // Every slot writes at least a character: the budget bounds the loop, not the length the array claims.
     for (let i = 0; i < length && !spent(budget); i++) {
       const own = ReflectGetOwnPropertyDescriptor(value, NumberPrototypeToString(i));
