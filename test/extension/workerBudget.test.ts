@@ -83,4 +83,19 @@ describe("worker budget", () => {
     assert.deepEqual(acks.at(-1), { source: "mcp-elicitation-inspector/worker", v: 1, kind: "ack", doc: "d3", upTo: 7 });
     hub.stop();
   });
+
+  test("a private (incognito) tab's capture stays in memory: the worker holds it, the store never sees it", async () => {
+    const store = createMemoryStore();
+    const hub = createHub({ store, flushMs: 5, ackMs: 0, gate: createRecordingGate(createMemoryGateStorage(["http://127.0.0.1"])), isPrivate: async (tabId) => tabId === 4 });
+    const pair = portPair(CONTENT_PORT, { tab: { id: 4, incognito: true }, url: "http://127.0.0.1/", frameId: 0 });
+    hub.connectContent(pair.server as HubPort);
+    const record = { transport: "http", exchange: "f1", url: "http://127.0.0.1/mcp", client: "http://127.0.0.1", time: 1, kind: "message", direction: "c2s", stream: "body", method: "POST", text: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' };
+    pair.client.postMessage(batch("d4", 0, [`${TAP_ENVELOPE_PREFIX}${JSON.stringify([record])}}`]));
+    const s = await hub.session(4);
+    await settle(() => s.records().length === 1, "the record in the worker");
+    await tick(50);
+    assert.equal(store.tabs.size, 0);
+    assert.equal(s.records()[0]!.frameOrigin, "http://127.0.0.1");
+    hub.stop();
+  });
 });
