@@ -168,7 +168,14 @@ export function createHub(options: HubOptions) {
         acks.stop();
         if (doc !== undefined && ackers.get(doc) === acks.queue) ackers.delete(doc);
       });
+      // A woken worker reads what it records (inspected tabs, sites) from storage, while relays already resend what
+      // they hold: their batches wait for it, in order, rather than be taken for a tab nobody inspects.
+      let waiting: Promise<void> | undefined = gate && !gate.isLoaded() ? gate.loaded.then(() => undefined) : undefined;
       port.onMessage.addListener((message) => {
+        if (waiting) waiting = waiting.then(() => take(message));
+        else take(message);
+      });
+      const take = (message: unknown): void => {
         if (sender?.frameId === 0 && origin !== undefined) topSites.set(tabId, siteOf(origin) ?? origin);
         // Before anything is parsed: a tab nobody inspects keeps nothing, and no tab passes the worker's budget.
         const head = batchHead(message);
@@ -209,7 +216,7 @@ export function createHub(options: HubOptions) {
           publish(tabId, s, result.navigated ? "reset" : result.delta);
           scheduleRelease(tabId, s);
         });
-      });
+      };
     },
 
     /** A panel's port: commands in (validated), a snapshot then deltas out. */

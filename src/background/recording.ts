@@ -61,6 +61,7 @@ export function createRecordingGate(storage: GateStorage, now: () => number = Da
     for (const [tabId, { since }] of inspected) value[tabId] = since;
     void storage.writeInspected(value).catch(() => undefined);
   };
+  let ready = false;
   const loaded = Promise.all([
     storage.readInspected().then(
       (value) => {
@@ -79,10 +80,13 @@ export function createRecordingGate(storage: GateStorage, now: () => number = Da
     ),
     storage.readSites().then(takeSites, () => undefined),
   ]);
+  void loaded.then(() => void (ready = true));
   storage.onSitesChange?.(takeSites);
 
   return {
     loaded,
+    /** Whether what is recorded has been read from storage (batches wait for it: hub.ts). */
+    isLoaded: (): boolean => ready,
     /** Whether records of this tab, from a frame at `frameUrl`, are kept; and since when and why. */
     recording(tabId: number, frameUrl: string | undefined): { since: number; reason: RecordingReason } | undefined {
       const entry = inspected.get(tabId);
