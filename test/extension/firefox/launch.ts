@@ -117,6 +117,8 @@ export async function launchFirefoxWithExtension(): Promise<FirefoxWithExtension
   const b = browser;
   const origin = `moz-extension://${EXTENSION_UUID}/`;
   const helper = await findPage(b, (href) => href === `${origin}panel.html`, "extension page (the test hook opens panel.html on install)");
+  // The page may be found before its document has the extension's APIs.
+  await helper.waitForFunction(() => typeof (globalThis as unknown as { browser?: typeof chrome }).browser?.storage?.local?.set === "function", { timeout: 15_000, polling: 100 });
   await helper.evaluate(
     async (key, sites) => {
       const ext = (globalThis as unknown as { browser: typeof chrome }).browser;
