@@ -18,7 +18,8 @@ export function RecordingBanner({ stats, send }: { stats: TabStats; send(command
           ? "Recording starts when DevTools opens on this tab; nothing is kept before."
           : stats.recordingReason === "site"
             ? `Recording ${site ?? "this site"} without DevTools, since ${clock(since)}.`
-            : `Recording since ${clock(since)}, when DevTools opened on this tab: earlier traffic was never recorded (reload the page to capture it from its first request).`}
+            : `Recording since ${clock(since)}, when DevTools opened on this tab: earlier traffic was never recorded ` +
+              "(reload the page to capture it from its first request)."}
       </span>
       {site !== undefined && (
         <button
