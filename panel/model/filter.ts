@@ -5,7 +5,7 @@ import { isModern } from "../../src/protocol/revision.ts";
 /**
  * The filter box's language, as in DevTools' Network filter: `key:value` tokens and free text.
  *
- *   method:tools/call status:pending -rule:url-https severity:warning server:127.0.0.1 era:2026 "two words" deploy
+ *   method:tools/call status:pending -rule:url-https severity:warning server:127.0.0.1 era:2026 frame:top "two words"
  *
  * Different keys AND together; the same key repeated ORs (`status:pending status:error`); `-key:value` excludes;
  * `key:"a value"` quotes. Free-text words and quoted phrases must all occur in the flow's message texts.
@@ -23,9 +23,11 @@ export interface FlowFacts {
   findings: readonly Finding[];
   /** all message texts of the flow's records, lowercased, joined */
   text: string;
+  /** The frame the flow was seen in, lower-cased (frame.ts frameText); empty when the capture does not say. */
+  frame?: string;
 }
 
-const KEYS = ["method", "status", "mode", "rule", "severity", "server", "era"] as const;
+const KEYS = ["method", "status", "mode", "rule", "severity", "server", "era", "frame"] as const;
 export type FilterKey = (typeof KEYS)[number];
 const isKey = (key: string): key is FilterKey => (KEYS as readonly string[]).includes(key);
 const STATUSES: readonly Flow["status"][] = ["pending", "complete", "error", "abandoned"];
@@ -108,7 +110,7 @@ export function matchFlow(filter: ParsedFilter, facts: FlowFacts): boolean {
 }
 
 /** `value` is lower-cased. */
-function matches(key: FilterKey, value: string, { flow, findings }: FlowFacts): boolean {
+function matches(key: FilterKey, value: string, { flow, findings, frame }: FlowFacts): boolean {
   switch (key) {
     // The method and what it names: `method:tools/call`, `method:deploy`.
     case "method":
@@ -127,6 +129,9 @@ function matches(key: FilterKey, value: string, { flow, findings }: FlowFacts): 
     // The upstream, or the proxy or backend it went through (`server:6277` finds every flow behind that proxy).
     case "server":
       return flow.server.toLowerCase().includes(value) || (flow.via?.toLowerCase().includes(value) ?? false);
+    // `frame:top`, `frame:3` (the browser's frame id), `frame:localhost` (its origin).
+    case "frame":
+      return (frame ?? "").split(" ").some((part) => part === value || (value.length > 2 && part.includes(value)));
     // `era:2026`, `era:2025-11-25`, or by name: `era:modern` (2026-07-28 on), `era:legacy`, `era:unknown`.
     case "era":
       if (flow.revision === null) return value === "unknown";

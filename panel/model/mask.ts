@@ -1,4 +1,4 @@
-import { REDACTED, redactRecords, redactText, redactValue, secretFieldsOf } from "../../src/capture/redact.ts";
+import { REDACTED, redactRecords, redactText, redactUrl, redactValue, secretFieldsOf } from "../../src/capture/redact.ts";
 import type { CaptureRecord } from "../../src/capture/record.ts";
 import type { Elicitation, Flow } from "../../src/engine/index.ts";
 import type { RecordOf } from "./outcome.ts";
@@ -6,8 +6,9 @@ import type { RecordOf } from "./outcome.ts";
 /**
  * A flow as the panel shows it by default: secret-looking form fields' answers and defaults, and credential-looking
  * values anywhere (keys, tokens, JWTs, card numbers, credentials in URLs), replaced by `[REDACTED]` — the export's
- * redaction (src/capture/redact.ts), applied to what the views read: the flow's questions, its records, the values
- * the Rounds view quotes and its findings' messages. The engine saw the real values; only the screen is masked.
+ * redaction (src/capture/redact.ts), applied to what the views read: the flow's server, via and target (lists,
+ * lanes, story and tooltips alike), its questions, its records, the values the Rounds view quotes and its findings'
+ * messages. The filter matches this too (search.ts). The engine saw the real values; only the screen is masked.
  */
 export interface MaskedFlow {
   flow: Flow;
@@ -59,7 +60,7 @@ export function maskFlow(flow: Flow, raw: RecordOf): MaskedFlow {
   // Longest first: a value that contains another is replaced whole.
   const secrets = [...hiddenValues].filter((s) => s.length >= 3).sort((a, b) => b.length - a.length);
   return {
-    flow: { ...flow, target: flow.target === null ? null : redactText(flow.target), elicitations },
+    flow: { ...flow, server: redactUrl(flow.server), ...(flow.via !== undefined && { via: redactUrl(flow.via) }), target: flow.target === null ? null : redactText(flow.target), elicitations },
     record(seq) {
       if (records.has(seq)) return records.get(seq);
       const r = raw(seq);

@@ -1,9 +1,20 @@
-import { computed, type ReadonlySignal } from "@preact/signals";
+import { computed, signal, type ReadonlySignal } from "@preact/signals";
+import type { CaptureRecord } from "../../src/capture/record.ts";
 import type { Finding, Flow } from "../../src/engine/index.ts";
+import { frameOf, frameText } from "../model/frame.ts";
 import { matchFlow, parseFilter, type ParsedFilter as Filter } from "../model/filter.ts";
 import type { Capture } from "./capture.ts";
 
 const NONE: readonly Finding[] = [];
+
+/** How the views show a flow (reveal.ts): the search matches that, and nothing a mask hides. */
+export interface Shown {
+  view(flow: Flow): { flow: Flow; record(seq: number): CaptureRecord | undefined; masked: boolean };
+  revealed: ReadonlySignal<unknown>;
+}
+
+/** Every flow as captured (tests of the search alone). */
+const asCaptured = (capture: Capture): Shown => ({ view: (flow) => ({ flow, record: capture.record, masked: false }), revealed: signal(null) });
 
 /**
  * Whether every flow `next` matches also matches `previous`: the same tokens, and each earlier search word inside
@@ -25,22 +36,25 @@ function narrows(previous: Filter, next: Filter): boolean {
  * re-checks only the flows it changed and a keystroke that only narrows a search (`lis` → `lisb`) only the flows
  * that matched.
  */
-export function createSearch(capture: Capture, flows: ReadonlySignal<Flow[]>, input: ReadonlySignal<string>) {
-  // Lower-cased, as matchFlow wants it.
-  const textCache = new Map<string, { rev: number; text: string }>();
+export function createSearch(capture: Capture, flows: ReadonlySignal<Flow[]>, input: ReadonlySignal<string>, shown: Shown = asCaptured(capture)) {
+  // Lower-cased, as matchFlow wants it; of the flow as shown (masked unless revealed).
+  const textCache = new Map<string, { rev: number; masked: boolean; text: string }>();
   const flowText = (flow: Flow): string => {
     const rev = capture.revOf(flow.id);
+    const view = shown.view(flow);
     const hit = textCache.get(flow.id);
-    if (hit && hit.rev === rev) return hit.text;
+    if (hit && hit.rev === rev && hit.masked === view.masked) return hit.text;
     let text = "";
     for (const seq of flow.records) {
-      const r = capture.record(seq);
+      const r = view.record(seq);
       if (r?.kind === "message") text += (text ? "\n" : "") + r.text;
     }
     text = text.toLowerCase();
-    textCache.set(flow.id, { rev, text });
+    textCache.set(flow.id, { rev, masked: view.masked, text });
     return text;
   };
+  /** The reveal state the cached answers were computed under: another one recomputes them all. */
+  let revealedAt: unknown;
 
   const matched = { filter: null as Filter | null, hits: [] as boolean[], revs: [] as number[] };
   const filter = computed(() => parseFilter(input.value));
@@ -49,6 +63,13 @@ export function createSearch(capture: Capture, flows: ReadonlySignal<Flow[]>, in
   const visibleFlows = computed(() => {
     const all = flows.value;
     const f = filter.value;
+    // The filter matches what is shown: revealing or masking a flow changes what it can match.
+    const revealed = shown.revealed.value;
+    if (revealed !== revealedAt) {
+      revealedAt = revealed;
+      matched.filter = null;
+      matched.revs = [];
+    }
     if (f.tokens.length === 0 && f.text.length === 0) return all;
     const { revs } = capture;
     const same = matched.filter === f;
@@ -60,7 +81,7 @@ export function createSearch(capture: Capture, flows: ReadonlySignal<Flow[]>, in
       let hit: boolean;
       if (fresh && (same || (narrower && !matched.hits[i]))) hit = matched.hits[i]!;
       else {
-        hit = matchFlow(f, { flow, findings: capture.findingsOf(flow.id) ?? NONE, text: f.text.length === 0 ? "" : flowText(flow) });
+        hit = matchFlow(f, { flow: shown.view(flow).flow, findings: capture.findingsOf(flow.id) ?? NONE, text: f.text.length === 0 ? "" : flowText(flow), frame: frameText(frameOf(flow, capture.record)) });
         matched.hits[i] = hit;
         matched.revs[i] = revs[i]!;
       }

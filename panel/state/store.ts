@@ -80,8 +80,8 @@ export function createFlowStore() {
   const recordCount = held(() => capture.records.length);
   const worst = computed<Severity | null>(() => SEVERITIES.find((s) => severityCounts.value[s] > 0) ?? null);
 
-  const search = createSearch(capture, flows, filterInput);
   const reveal = createReveal(capture);
+  const search = createSearch(capture, flows, filterInput, reveal);
   /** The findings the Findings view lists: of the flows the filter keeps (all when none), at the severities shown. */
   const visibleFindings = computed(() => {
     const all = findings.value;

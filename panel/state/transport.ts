@@ -1,6 +1,7 @@
 /// <reference types="chrome" />
 import browser from "webextension-polyfill";
 import type { PanelCommand, PanelRequest, WorkerToPanel } from "../../src/shared/panelProtocol.ts";
+import { createPortAdapter } from "../../src/shared/portAdapter.ts";
 import { PANEL_PORT, PANEL_SOURCE, PROTOCOL_VERSION, WORKER_SOURCE } from "../../src/shared/tags.ts";
 
 /** The only panel module that touches extension APIs. */
@@ -60,51 +61,48 @@ export function registerPanel(): void {
 
 /**
  * A port to the worker that subscribes to the tab and reconnects when the MV3 worker is stopped (every port drops
- * then): each new port subscribes again and gets a fresh snapshot, so nothing is missed or applied twice.
+ * then; src/shared/portAdapter.ts): each new port subscribes again and gets a fresh snapshot, so nothing is missed
+ * or applied twice. A panel's subscription counts as DevTools being open on the tab (the worker records it).
  */
 export function connectTransport(tabId: number, onMessage: (message: WorkerToPanel) => void, onStatus: (connected: boolean) => void): Transport {
-  let port: chrome.runtime.Port | undefined;
-  let closed = false;
-  let failures = 0;
   const command = (c: Command): PanelCommand => ({ source: PANEL_SOURCE, v: PROTOCOL_VERSION, tabId, ...c });
-
-  const connect = (): void => {
-    if (closed) return;
-    let next: chrome.runtime.Port;
-    try {
-      next = browser.runtime.connect({ name: PANEL_PORT });
-    } catch {
-      onStatus(false);
-      return; // the extension was reloaded: this page is orphaned
-    }
-    port = next;
-    next.onMessage.addListener((message: WorkerToPanel) => {
+  const link = createPortAdapter({
+    connect: () => browser.runtime.connect({ name: PANEL_PORT }),
+    onConnect(port) {
+      port.postMessage(command({ kind: "subscribe" }));
+      // The worker's decode rules (the browser's, not the tab's): asked again on every port, as the snapshot is.
+      port.postMessage(command({ kind: "decodeRules" }));
+      port.postMessage(command({ kind: "settings" }));
+    },
+    onMessage(raw) {
+      const message = raw as WorkerToPanel;
       if (message?.source !== WORKER_SOURCE || message.v !== PROTOCOL_VERSION || message.tabId !== tabId) return;
-      failures = 0;
       onStatus(true);
       onMessage(message);
-    });
-    next.onDisconnect.addListener(() => {
-      if (port !== next) return;
-      port = undefined;
-      onStatus(false);
-      failures++;
-      setTimeout(connect, failures <= 1 ? 0 : Math.min(2000, 50 * 2 ** failures));
-    });
-    next.postMessage(command({ kind: "subscribe" }));
-    // The worker's decode rules (the browser's, not the tab's): asked again on every port, as the snapshot is.
-    next.postMessage(command({ kind: "decodeRules" }));
-    next.postMessage(command({ kind: "settings" }));
-  };
-  connect();
+    },
+    onStatus: (connected) => !connected && onStatus(false),
+  });
+  link.open();
 
   return {
     send(c) {
-      port?.postMessage(command(c));
+      if (link.connected()) link.post(command(c));
     },
-    close() {
-      closed = true;
-      port?.disconnect();
-    },
+    close: () => link.close(),
   };
+}
+
+/**
+ * The DevTools page's port (devtools.html): DevTools is open on the tab for as long as it lives, and the worker
+ * records the tab from the moment the first `inspect` arrives, before the panel is ever shown; a reload with DevTools
+ * open is recorded from its first request. Reconnects after a worker restart, like the panel's.
+ */
+export function announceInspection(): void {
+  const tabId = browser.devtools?.inspectedWindow?.tabId;
+  if (tabId === undefined) return;
+  createPortAdapter({
+    connect: () => browser.runtime.connect({ name: PANEL_PORT }),
+    onConnect: (port) => port.postMessage({ source: PANEL_SOURCE, v: PROTOCOL_VERSION, tabId, kind: "inspect" } satisfies PanelCommand),
+    onMessage: () => undefined,
+  }).open();
 }

@@ -2,6 +2,7 @@ import { useComputed, useSignal, useSignalEffect } from "@preact/signals";
 import { useEffect, useRef } from "preact/hooks";
 import { ContextMenu, menuAt, type MenuAt, type MenuItem } from "./ContextMenu.tsx";
 import { CoverageBanner } from "./CoverageBanner.tsx";
+import { RecordingBanner } from "./RecordingBanner.tsx";
 import { DecodeRules } from "./DecodeRules.tsx";
 import { blobOf, download, exportCapture, type ExportFormat } from "../io/exportCapture.ts";
 import { flowFileName, flowRecords } from "../io/exportFlow.ts";
@@ -196,6 +197,7 @@ export function App({ store, tabId, send }: AppProps) {
       )}
       {settingsOpen.value && <Settings store={store} send={send} editable={tabId !== undefined} onClose={() => (settingsOpen.value = false)} />}
       {menu.value && <ContextMenu at={menu.value.at} label={menu.value.label} items={menu.value.items} onClose={() => (menu.value = null)} />}
+      {source.kind === "live" && tabId !== undefined && <RecordingBanner stats={store.stats.value} send={send} />}
       {source.kind === "live" && tabId !== undefined && <CoverageBanner />}
       <div class="body">
         <section aria-label="flows section" class="flows-pane">

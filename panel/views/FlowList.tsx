@@ -1,5 +1,6 @@
 import { useRef } from "preact/hooks";
 import type { Flow } from "../../src/engine/index.ts";
+import { frameLabel, frameOf } from "../model/frame.ts";
 import type { FlowStore } from "../state/store.ts";
 import { duration, shown } from "../model/text.ts";
 import { focusList, nextIndex, useRowFocus, VirtualTable } from "./VirtualTable.tsx";
@@ -18,6 +19,10 @@ export function FlowList({ store, onOpen, onMenu }: { store: FlowStore; onOpen()
   // A Via column while any flow of the capture went through a proxy, a host backend or an envelope (over all
   // flows, so it does not come and go with the filter).
   const withVia = store.hasVia.value;
+  // A Frame column while any flow was seen in a subframe (the browser's frame id and origin, record.ts).
+  const withFrame = store.flows.value.some((f) => (frameOf(f, store.record)?.id ?? 0) !== 0);
+  // Masked or revealed, per flow: the rows show what the flow's views show.
+  void store.revealed.value;
   const selected = store.selectedFlowId.value;
   const index = selected === null ? -1 : flows.findIndex((f) => f.id === selected);
   const root = useRef<HTMLDivElement>(null);
@@ -54,6 +59,7 @@ export function FlowList({ store, onOpen, onMenu }: { store: FlowStore; onOpen()
             <col class="w-id" />
             <col class="w-server" />
             {withVia && <col class="w-via" />}
+            {withFrame && <col class="w-frame" />}
             <col class="w-method" />
             <col class="w-target" />
             <col class="w-modes" />
@@ -76,6 +82,11 @@ export function FlowList({ store, onOpen, onMenu }: { store: FlowStore; onOpen()
             {withVia && (
               <th scope="col" data-col="via" title="What the flow went through: a proxy, a host's backend or envelope (MCP Inspector backend, MCP-B postMessage), a decode rule">
                 Via
+              </th>
+            )}
+            {withFrame && (
+              <th scope="col" data-col="frame" title="The frame the flow was seen in, as the browser names it: top, or a subframe's id (its origin in the tooltip)">
+                Frame
               </th>
             )}
             <th scope="col">Method</th>
@@ -103,14 +114,17 @@ export function FlowList({ store, onOpen, onMenu }: { store: FlowStore; onOpen()
             <th scope="col">Worst</th>
           </tr>
         }
-        renderRow={(i) => <FlowRow key={flows[i]!.id} flow={flows[i]!} index={i} store={store} selected={i === index} withVia={withVia} onOpen={onOpen} onMenu={onMenu} />}
+        renderRow={(i) => <FlowRow key={flows[i]!.id} flow={flows[i]!} index={i} store={store} selected={i === index} withVia={withVia} withFrame={withFrame} onOpen={onOpen} onMenu={onMenu} />}
       />
     </div>
   );
 }
 
-function FlowRow(props: { flow: Flow; index: number; store: FlowStore; selected: boolean; withVia: boolean; onOpen(): void; onMenu?(event: MouseEvent, flow: Flow): void }) {
-  const { flow, index, store, selected, withVia, onOpen, onMenu } = props;
+function FlowRow(props: { flow: Flow; index: number; store: FlowStore; selected: boolean; withVia: boolean; withFrame: boolean; onOpen(): void; onMenu?(event: MouseEvent, flow: Flow): void }) {
+  const { flow: raw, index, store, selected, withVia, withFrame, onOpen, onMenu } = props;
+  // Masked or revealed, as the flow's other views show it; the menu acts on the flow as captured.
+  const flow = store.view(raw).flow;
+  const frame = withFrame ? frameOf(raw, store.record) : undefined;
   const worst = store.worstOf(flow.id);
   const outcome = flowOutcome(flow, store.record);
   const via = withVia ? viaText(flow, store.decodeRules.value) : null;
@@ -124,7 +138,7 @@ function FlowRow(props: { flow: Flow; index: number; store: FlowStore; selected:
       class={`${selected ? "selected" : ""} status-${flow.status}`}
       onClick={() => store.select(flow.id)}
       onDblClick={onOpen}
-      onContextMenu={onMenu && ((event) => onMenu(event, flow))}
+      onContextMenu={onMenu && ((event) => onMenu(event, raw))}
     >
       <td data-col="id">{flow.id}</td>
       <td data-col="server" title={shown(flow.server, 2000)}>
@@ -133,6 +147,11 @@ function FlowRow(props: { flow: Flow; index: number; store: FlowStore; selected:
       {withVia && (
         <td data-col="via" class="via" title={via === null ? undefined : flow.via === undefined ? via : `${via}\n${shown(flow.via, 2000)}`}>
           {via === null ? "" : via.replace(/^via /, "")}
+        </td>
+      )}
+      {withFrame && (
+        <td data-col="frame" title={frame === undefined ? undefined : shown(frame.origin, 300)}>
+          {frameLabel(frame)}
         </td>
       )}
       <td data-col="method">{shown(flow.method)}</td>

@@ -40,7 +40,11 @@ export const Timeline = memo(function Timeline({ store, now: clock }: { store: F
   // Placed over every flow, not only the filtered ones: spans keep their place while the filter changes, and a
   // keystroke costs no re-layout.
   const laidOut = useThrottled(store.flows, LAYOUT_MS);
-  const layout = useComputed(() => layOut(laidOut.value, now.value));
+  // Lanes and tooltips name each flow's server as its other views do: masked unless the flow is revealed.
+  const layout = useComputed(() => {
+    void store.revealed.value;
+    return layOut(laidOut.value.map((f) => store.view(f).flow), now.value);
+  });
   // The filter decides which spans show: at once after a pause, at most every LAYOUT_MS while flows stream in.
   void useThrottled(store.visibleFlows, LAYOUT_MS).value;
   const { lanes, min, max } = layout.value;

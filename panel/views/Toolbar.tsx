@@ -8,7 +8,7 @@ import type { ExportFormat } from "../io/exportCapture.ts";
 import type { ImportCounts } from "../io/changes.ts";
 
 export const FILTER_HELP =
-  "Filter flows: method:tools/call status:pending mode:url rule:<id> severity:error server:<host> era:2026-07-28, and any other word searches the messages";
+  "Filter flows: method:tools/call status:pending mode:url rule:<id> severity:error server:<host> era:2026-07-28 frame:top, and any other word searches the messages";
 
 interface ToolbarProps {
   store: FlowStore;

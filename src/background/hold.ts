@@ -1,3 +1,5 @@
+import type { Provenance } from "./intake.ts";
+
 // The wait of window messages before they are stored. A message between a page and its iframe is recorded by the
 // tap of the frame that receives it, so the two halves of one conversation come through two relays, each batching
 // for up to FLUSH_MS (src/page/emit.ts), and their arrival order is not the order on the wire. Items (tap envelopes)
@@ -18,30 +20,41 @@ interface Held {
   number: number;
   arrived: number;
   records: unknown[];
+  from?: Provenance;
+  /** Characters of the envelope it came in. */
+  size: number;
+}
+
+/** A held record and the frame it came from. */
+export interface HeldRecord {
+  raw: unknown;
+  from?: Provenance;
 }
 
 export const isWindowMessage = (raw: unknown): boolean => raw !== null && typeof raw === "object" && (raw as { transport?: unknown }).transport === "postMessage";
 
-const timeOf = (raw: unknown): number => {
+const timeOf = ({ raw }: HeldRecord): number => {
   const time = raw !== null && typeof raw === "object" ? (raw as { time?: unknown }).time : undefined;
   return typeof time === "number" ? time : -Infinity;
 };
 
 /** The records of several documents' queues, merged by time; each queue's own order is kept. */
-function byTime(queues: Iterable<unknown[]>): unknown[] {
+function byTime(queues: Iterable<HeldRecord[]>): HeldRecord[] {
   const heads = [...queues].map((queue) => ({ queue, at: 0 }));
-  const out: unknown[] = [];
+  const out: HeldRecord[] = [];
   for (;;) {
     let best: (typeof heads)[number] | undefined;
-    for (const head of heads) if (head.at < head.queue.length && (!best || timeOf(head.queue[head.at]) < timeOf(best.queue[best.at]))) best = head;
+    for (const head of heads) if (head.at < head.queue.length && (!best || timeOf(head.queue[head.at]!) < timeOf(best.queue[best.at]!))) best = head;
     if (!best) return out;
-    out.push(best.queue[best.at++]);
+    out.push(best.queue[best.at++]!);
   }
 }
 
 /** One tab's waiting items. */
 export function createHold() {
   let held: Held[] = [];
+  /** Characters of the items waiting, for the worker's budget (budget.ts). */
+  let chars = 0;
   /** Per document with an item waiting, the number of its last one. */
   const waiting = new Map<string, number>();
 
@@ -52,8 +65,9 @@ export function createHold() {
     lastOf: (doc: string): number | undefined => waiting.get(doc),
     /** The number of the document's first item waiting, if any: what it may ack stops before it. */
     firstOf: (doc: string): number | undefined => held.find((h) => h.doc === doc)?.number,
-    add(doc: string, number: number, arrived: number, records: unknown[]): void {
-      held.push({ doc, number, arrived, records });
+    add(doc: string, number: number, arrived: number, records: unknown[], from?: Provenance, size = 0): void {
+      held.push({ doc, number, arrived, records, size, ...(from && { from }) });
+      chars += size;
       waiting.set(doc, number);
     },
     /** When waiting items may go (ms since the epoch), or undefined when none waits. */
@@ -63,23 +77,26 @@ export function createHold() {
      * waited HOLD_MS once the oldest has waited MAX_HOLD_MS. Their records merged by time, and per document the
      * number of the last item taken.
      */
-    take(now: number, all = false): { records: unknown[]; acks: Map<string, number> } {
+    take(now: number, all = false): { records: HeldRecord[]; acks: Map<string, number> } {
       const quiet = held.length > 0 && held.at(-1)!.arrived + HOLD_MS <= now;
       const ready = held.filter((h) => all || quiet || (held[0]!.arrived + MAX_HOLD_MS <= now && h.arrived + HOLD_MS <= now));
       held = held.slice(ready.length);
+      for (const item of ready) chars -= item.size;
       const acks = new Map<string, number>();
-      const queues = new Map<string, unknown[]>();
+      const queues = new Map<string, HeldRecord[]>();
       for (const item of ready) {
         const queue = queues.get(item.doc) ?? [];
-        queue.push(...item.records);
+        for (const raw of item.records) queue.push({ raw, from: item.from });
         queues.set(item.doc, queue);
         acks.set(item.doc, item.number);
       }
       for (const [doc, number] of acks) if (waiting.get(doc) === number) waiting.delete(doc);
       return { records: byTime(queues.values()), acks };
     },
+    chars: (): number => chars,
     clear(): void {
       held = [];
+      chars = 0;
       waiting.clear();
     },
   };

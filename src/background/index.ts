@@ -1,12 +1,27 @@
 // The background worker (a service worker in Chrome, an event page in Firefox). Wiring only: hub.ts.
 import "../shared/jitless.ts";
 import browser from "webextension-polyfill";
-import { CONTENT_PORT, DECODE_RULES_KEY, PANEL_PORT, SETTINGS_KEY } from "../shared/tags.ts";
+import { CONTENT_PORT, DECODE_RULES_KEY, INSPECTED_KEY, PANEL_PORT, RECORD_SITES_KEY, SETTINGS_KEY } from "../shared/tags.ts";
 import { createHub } from "./hub.ts";
 import { openIdbStore } from "./idbStore.ts";
+import { createRecordingGate } from "./recording.ts";
+
+/** storage.session: cleared with the browser session, kept across worker restarts (Chrome 102, Firefox 115). */
+const sessionArea = browser.storage.session;
 
 const hub = createHub({
   store: openIdbStore(),
+  gate: createRecordingGate({
+    readInspected: () => sessionArea.get(INSPECTED_KEY).then((items) => items[INSPECTED_KEY]),
+    writeInspected: (value) => sessionArea.set({ [INSPECTED_KEY]: value }),
+    readSites: () => browser.storage.local.get(RECORD_SITES_KEY).then((items) => items[RECORD_SITES_KEY]),
+    writeSites: (value) => browser.storage.local.set({ [RECORD_SITES_KEY]: value }),
+    onSitesChange: (listener) =>
+      browser.storage.onChanged.addListener((changes, area) => {
+        if (area === "local" && RECORD_SITES_KEY in changes) listener(changes[RECORD_SITES_KEY]!.newValue);
+      }),
+  }),
+  isPrivate: (tabId) => browser.tabs.get(tabId).then((tab) => tab.incognito),
   // storage.local, not IndexedDB: every relay reads the rules there at document_start and follows its onChanged.
   rules: {
     read: () => browser.storage.local.get(DECODE_RULES_KEY).then((items) => items[DECODE_RULES_KEY]),

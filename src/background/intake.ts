@@ -8,18 +8,35 @@ import type { TabMeta } from "./store.ts";
  * compromised renderer), then through the envelope stage (src/capture/envelopes), which runs before records are
  * numbered: the engine and the store see what it yields. Refused records are counted in the tab's meta.
  */
+/** The frame a relay runs in and its origin, from the port's sender. */
+export interface Provenance {
+  frame: number;
+  origin: string;
+}
+
 export function createIntake(meta: TabMeta, rules: readonly DecodeRule[], stored: readonly CaptureRecord[]) {
   let unwrapper = primed(rules, stored);
 
   return {
     /** Checks one record as the relay sent it, and hands `keep` each record the envelope stage makes of it. */
-    take(raw: unknown, keep: (record: CaptureRecord) => void): void {
+    take(raw: unknown, keep: (record: CaptureRecord) => void, from?: Provenance): void {
       const parsed = CaptureRecord.safeParse(raw !== null && typeof raw === "object" ? { ...raw, seq: 0, v: 1 } : raw);
       if (!parsed.success) {
         meta.rejected++;
         return;
       }
       const record = parsed.data;
+      delete record.frame;
+      delete record.frameOrigin;
+      if (from) {
+        // Where the record came from is the browser's word: the frame its relay runs in and that frame's origin.
+        // A subframe's HTTP, WebSocket and EventSource traffic is keyed in the engine by that frame (its scope's
+        // client): an iframe's flows stay apart from the top page's even on one server; a window message names both
+        // its ends already.
+        record.frame = from.frame;
+        record.frameOrigin = from.origin;
+        if (record.transport !== "postMessage" && from.frame !== 0) record.client = `${from.origin}#frame-${from.frame}`;
+      }
       if (record.kind === "message") {
         // Only the envelope stage says what a message came through: a page (or a stale tap) must not name the
         // server of what it sends, nor pass a record off as unwrapped already (which the stage would let through).

@@ -4,7 +4,7 @@ import { PROTOCOL_VERSION, WORKER_SOURCE } from "../shared/tags.ts";
 /** The part of a runtime Port the hub uses (tests pass fakes). */
 export interface HubPort {
   name: string;
-  sender?: { tab?: { id?: number }; url?: string };
+  sender?: { tab?: { id?: number; incognito?: boolean }; url?: string; origin?: string; frameId?: number };
   postMessage(message: unknown): void;
   disconnect(): void;
   onMessage: { addListener(listener: (message: unknown) => void): void };

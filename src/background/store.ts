@@ -22,6 +22,9 @@ export interface TabMeta {
   envelopes?: Record<string, number>;
   /** The current top-frame document; a new one is a navigation. */
   topDoc?: string;
+  /** When recording started (recording.ts) and why. */
+  recordingSince?: number;
+  recordingReason?: "devtools" | "site";
   /** Per document, the highest relay number stored: what a relay resends after a worker restart is stored once. */
   docs: Record<string, number>;
 }

@@ -7,7 +7,7 @@ import type { DecodeRule } from "../shared/decodeRules.ts";
 import type { TabStats } from "../shared/panelProtocol.ts";
 import { DEFAULT_LIMITS, recordBytes, recordsIn, type Limits } from "./budget.ts";
 import { createHold, isWindowMessage } from "./hold.ts";
-import { addCounts, createIntake } from "./intake.ts";
+import { addCounts, createIntake, type Provenance } from "./intake.ts";
 import type { TabMeta } from "./store.ts";
 
 /** What one batch changed, merged (delta.ts), with its records in order. */
@@ -48,6 +48,8 @@ export function createTabSession(
   const severities: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
   const intake = createIntake(meta, rules, stored);
   const hold = createHold();
+  /** What the panel is told of the tab's site (hub.ts). */
+  const view: { site?: string; siteRecorded?: boolean } = {};
 
   const feed = (record: CaptureRecord, into?: SessionDelta): void => {
     records.push(record);
@@ -96,7 +98,8 @@ export function createTabSession(
     fresh.push(record);
     feed(record, delta);
   };
-  const take = (raw: unknown): void => intake.take(raw, keep);
+  /** The frame of the batch being taken (a held window message keeps its own: hold.ts). */
+  const take = (raw: unknown, from?: Provenance): void => intake.take(raw, keep, from);
   /** Runs `store` as one step: its records, and the envelope stage's counts, go to the panel and the store together. */
   const step = (store: () => void): { stored: CaptureRecord[]; delta: SessionDelta } => {
     fresh = [];
@@ -116,7 +119,7 @@ export function createTabSession(
 
   return {
     meta,
-    ingest(batch: Omit<ContentBatch, "source" | "v" | "kind">, now = Date.now()): IngestResult {
+    ingest(batch: Omit<ContentBatch, "source" | "v" | "kind">, now = Date.now(), from?: Provenance): IngestResult {
       let navigated = false;
       if (batch.top && batch.doc !== meta.topDoc) {
         // DevTools' Network panel clears on navigation unless "Preserve log" is on; so does this.
@@ -143,10 +146,10 @@ export function createTabSession(
           }
           const inside = envelope?.records;
           if (hold.lastOf(batch.doc) !== undefined || inside?.some(isWindowMessage)) {
-            hold.add(batch.doc, number, now, inside ?? []);
+            hold.add(batch.doc, number, now, inside ?? [], from, typeof item === "string" ? item.length : 0);
             return;
           }
-          inside?.forEach(take);
+          inside?.forEach((raw) => take(raw, from));
           storedUpTo(batch.doc, number);
         }),
       );
@@ -159,7 +162,7 @@ export function createTabSession(
     /** Stores the waiting items that may go (hold.ts `take`), merged by time. Says what each document may ack. */
     release(now = Date.now(), all = false): { stored: CaptureRecord[]; delta: SessionDelta; acks: Map<string, number> } {
       const ready = hold.take(now, all);
-      const result = step(() => ready.records.forEach(take));
+      const result = step(() => ready.records.forEach(({ raw, from }) => take(raw, from)));
       for (const [doc, number] of ready.acks) storedUpTo(doc, number);
       return { ...result, acks: ready.acks };
     },
@@ -192,8 +195,24 @@ export function createTabSession(
       recording: !meta.paused,
       skipped: meta.skipped ?? 0,
       envelopes: { ...meta.envelopes },
+      ...(meta.recordingSince !== undefined && { recordingSince: meta.recordingSince, recordingReason: meta.recordingReason }),
+      ...(view.site !== undefined && { site: view.site, siteRecorded: view.siteRecorded }),
     }),
     severities: (): Readonly<Record<Severity, number>> => severities,
+    /** Recording (recording.ts) started at `since` for `reason`: kept from the first time only. */
+    setRecording(since: number, reason: "devtools" | "site"): void {
+      if (meta.recordingSince === undefined || meta.recordingReason !== reason) {
+        meta.recordingSince = since;
+        meta.recordingReason = reason;
+      }
+    },
+    recordingSince: (): number | undefined => meta.recordingSince,
+    /** Characters of the window messages waiting (hold.ts), for the worker's budget. */
+    heldChars: (): number => hold.chars(),
+    setSite(site: string | undefined, recorded: boolean): void {
+      view.site = site;
+      view.siteRecorded = recorded;
+    },
   };
 }
 

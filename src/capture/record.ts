@@ -48,6 +48,12 @@ const base = {
    * `backend` for an agent backend's MCP wire, recorded by `mcp-elicit proxy`.
    */
   source: z.optional(z.enum(["backend"])),
+  /**
+   * The frame whose tap saw the record and that frame's origin, as the browser told the extension's worker
+   * (`sender.frameId`, `sender.origin` or `sender.url`): 0 is the top frame. Never the page's word.
+   */
+  frame: z.optional(z.int().check(z.nonnegative())),
+  frameOrigin: z.optional(z.string()),
 };
 
 export const MessageRecord = z.object({

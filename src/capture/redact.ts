@@ -55,6 +55,14 @@ export function redactRecords(records: readonly CaptureRecord[], options: Redact
     return p;
   };
   const redactId = (value: string): string => (redactText(value) === value ? value : numbered(value));
+  // A session id is a bearer of the session on many servers: always replaced, by one placeholder per session, so
+  // the flows of a session still correlate after import.
+  const sessions = new Map<string, string>();
+  const session = (value: string): string => {
+    let p = sessions.get(value);
+    if (p === undefined) sessions.set(value, (p = `session-${sessions.size + 1}`));
+    return p;
+  };
   // Record after record names the same few URLs, clients, methods and header values: each distinct one is redacted
   // once (message texts, which hardly repeat, are not remembered).
   const url = once(redactUrl);
@@ -88,7 +96,7 @@ export function redactRecords(records: readonly CaptureRecord[], options: Redact
       for (const [name, value] of Object.entries(out.headers as Record<string, unknown>)) {
         if (typeof value !== "string") continue;
         const n = name.toLowerCase();
-        headers[name] = SECRET_HEADERS.has(n) ? REDACTED : ID_HEADERS.has(n) ? redactId(value) : short(value);
+        headers[name] = SECRET_HEADERS.has(n) ? REDACTED : n === "mcp-session-id" ? session(value) : ID_HEADERS.has(n) ? redactId(value) : short(value);
       }
       out.headers = headers;
     }

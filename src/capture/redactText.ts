@@ -30,9 +30,23 @@ const decode = (s: string): string => {
   }
 };
 
+/** Path segments that name a key in the path itself (`/s/<secret>/mcp`, `/key/<key>`). */
+const KEY_SEGMENTS = new Set(["s", "k", "key", "keys", "apikey", "api-key", "api_key", "token", "tokens", "secret", "secrets", "sk"]);
+
+/**
+ * A key carried in a URL's path, as hosted MCP servers do (`/v3/<32 hex>/mcp`, `/s/<secret>/mcp`): a run of 32 or
+ * more hex digits, a segment after one that names a key, or a long run of letters and digits mixed like a token.
+ */
+function isPathKey(previous: string, segment: string): boolean {
+  if (/^[0-9a-f]{32,}$/i.test(segment)) return true;
+  if (KEY_SEGMENTS.has(previous) && segment.length >= 8) return true;
+  return segment.length >= 24 && /^[A-Za-z0-9_-]+$/.test(segment) && /\d/.test(segment) && /[A-Za-z]/.test(segment) && !/^[a-z]+(-[a-z0-9]+)*$/.test(segment);
+}
+
 /**
  * A URL with its credentials replaced: the user info (`[REDACTED]@host`), credential parameters in the query or
- * fragment (`token=[REDACTED]`, name kept), and any parameter value or path segment that looks like a credential.
+ * fragment (`token=[REDACTED]`, name kept), any parameter value or path segment that looks like a credential, and
+ * keys carried in the path (isPathKey).
  * Scheme, host and the rest of the path stay, so the endpoint (origin + path) the engine groups by is unchanged.
  */
 export function redactUrl(url: string): string {
@@ -40,7 +54,13 @@ export function redactUrl(url: string): string {
   const head = start < 0 ? url : url.slice(0, start);
   const tail = start < 0 ? "" : url.slice(start);
   const withoutUser = head.replace(/^([a-z][a-z0-9+.-]*:\/\/)([^/?#]*)@/i, (_, scheme: string) => `${scheme}${REDACTED}@`);
-  const path = withoutUser.replace(/\/([^/]+)/g, (whole, segment: string) => (secretValue(decode(segment)) ? `/${REDACTED}` : whole));
+  let previous = "";
+  const path = withoutUser.replace(/\/([^/]+)/g, (whole, segment: string) => {
+    const plain = decode(segment);
+    const secret = secretValue(plain) !== null || isPathKey(previous, plain);
+    previous = plain.toLowerCase();
+    return secret ? `/${REDACTED}` : whole;
+  });
   const params = tail.replace(/([?&#;])([^=&#?;\s]*)=([^&#;?\s]*)/g, (whole, sep: string, name: string, value: string) => {
     if (value === "" || value === REDACTED) return whole;
     const n = norm(decode(name));

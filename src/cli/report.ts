@@ -94,12 +94,22 @@ const codes = { red: 31, yellow: 33, blue: 34, green: 32, dim: 2, bold: 1, cyan:
 type Color = keyof typeof codes;
 
 const ms = (n: number): string => (n < 1000 ? `${Math.round(n)} ms` : `${(n / 1000).toFixed(1)} s`);
-const one = (v: unknown, max = 70): string => {
-  const s = typeof v === "string" ? v : JSON.stringify(v) ?? "";
-  // Captured text is untrusted: strip control characters (terminal escapes) before printing.
-  const clean = s.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, " ");
+
+/**
+ * Captured text is untrusted, and a terminal obeys what it prints: ESC starts CSI and OSC sequences (OSC 0 renames
+ * the window, OSC 52 writes the clipboard, CSI erases lines), BEL ends OSC, and C1 controls (U+0080–U+009F, CSI as
+ * U+009B, OSC as U+009D) do the same in 8-bit terminals. Every C0 and C1 control, DEL, the bidi overrides and
+ * isolates (Trojan Source), the line and paragraph separators and zero-width format characters become a space.
+ */
+const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2069\ufeff]/g;
+
+/** The one sanitizer of the text output: every string from a capture (or naming one) goes through it. */
+export function printable(v: unknown, max = Infinity): string {
+  const s = typeof v === "string" ? v : (JSON.stringify(v) ?? "");
+  const clean = s.replace(UNPRINTABLE, " ");
   return clean.length > max ? clean.slice(0, max - 1) + "…" : clean;
-};
+}
+const one = (v: unknown, max = 70): string => printable(v, max);
 
 /** A problem with its place in front, once: the importers' messages often begin with it already. */
 function located(p: Problem): string {
@@ -114,7 +124,7 @@ export function toText(files: FileReport[], color: boolean): string {
   const lines: string[] = [];
   let errors = 0, warnings = 0, info = 0, flowCount = 0;
   for (const f of files) {
-    lines.push(c("bold", f.file));
+    lines.push(c("bold", printable(f.file)));
     for (const p of f.problems) lines.push(`  ${c("red", "problem")} ${one(located(p), 200)}`);
     if (f.flows.length === 0) lines.push(c("dim", "  no elicitation flows"));
     const byFlow = new Map<string | null, Finding[]>();
@@ -126,16 +136,16 @@ export function toText(files: FileReport[], color: boolean): string {
     }
     const where = (x: Finding) => `${f.session ? `${one(fileOf(x) ?? "", 60)} ` : ""}entry ${x.entry}`;
     const findingLine = (x: Finding) =>
-      `      ${sev(x.severity)} ${c("cyan", x.rule)} ${c("dim", `${where(x)}${x.pointer ? " " + x.pointer : ""}`)}\n` +
+      `      ${sev(x.severity)} ${c("cyan", printable(x.rule))} ${c("dim", `${where(x)}${x.pointer ? " " + printable(x.pointer, 120) : ""}`)}\n` +
       `        ${one(x.message, 200)}`;
     for (const flow of f.flows) {
       flowCount++;
       const status = flow.status === "complete" ? c("green", flow.status) : flow.status === "pending" ? c("yellow", flow.status) : c("red", flow.status);
-      lines.push(`  ${c("bold", flow.id)} ${flow.kind} ${one(flow.revision ?? "unknown revision", 30)} ${one(flow.method, 60)}${flow.target ? " " + one(flow.target, 50) : ""} — ${flow.rounds.length} round${flow.rounds.length === 1 ? "" : "s"}, ${status}, server ${ms(flow.serverMs)}, user ${ms(flow.userMs)}`);
-      lines.push(c("dim", `    ${flow.server}${flow.via ? ` via ${flow.via}` : ""}${flow.envelope ? ` (${envelopeLabel(flow.envelope)})` : ""}`));
+      lines.push(`  ${c("bold", printable(flow.id, 80))} ${printable(flow.kind)} ${one(flow.revision ?? "unknown revision", 30)} ${one(flow.method, 60)}${flow.target ? " " + one(flow.target, 50) : ""} — ${flow.rounds.length} round${flow.rounds.length === 1 ? "" : "s"}, ${status}, server ${ms(flow.serverMs)}, user ${ms(flow.userMs)}`);
+      lines.push(c("dim", `    ${printable(flow.server, 200)}${flow.via ? ` via ${printable(flow.via, 200)}` : ""}${flow.envelope ? ` (${printable(envelopeLabel(flow.envelope))})` : ""}`));
       for (const e of flow.elicitations) {
         const answer = e.action ?? (e.mode === "url" ? "no answer on the wire" : "unanswered");
-        lines.push(`    • ${e.mode} ${c("bold", one(e.key, 40))} ${one(e.message, 60)} → ${answer}${e.completed ? c("green", " ✓ completed") : ""}`);
+        lines.push(`    • ${printable(e.mode)} ${c("bold", one(e.key, 40))} ${one(e.message, 60)} → ${printable(answer, 40)}${e.completed ? c("green", " ✓ completed") : ""}`);
       }
       for (const x of byFlow.get(flow.id) ?? []) lines.push(findingLine(x));
     }

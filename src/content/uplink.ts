@@ -1,17 +1,12 @@
 import { CONTENT_SOURCE, MAX_BATCH, MAX_ENVELOPE_CHARS, PROTOCOL_VERSION, TAP_ENVELOPE_PREFIX, WORKER_SOURCE } from "../shared/tags.ts";
 import type { ContentBatch, WorkerAck } from "../shared/contentProtocol.ts";
 import type { TapRecord } from "../shared/tapRecord.ts";
+import { createPortAdapter, type PortLike } from "../shared/portAdapter.ts";
 
 /** What the relay forwards: the tap's envelopes as JSON text (listen.ts), or single records (tests, older relays). */
 export type Relayed = string | TapRecord;
 
-/** The part of a runtime Port the uplink uses (tests pass a fake). */
-export interface PortLike {
-  postMessage(message: unknown): void;
-  disconnect(): void;
-  onMessage: { addListener(listener: (message: unknown) => void): void };
-  onDisconnect: { addListener(listener: () => void): void };
-}
+export type { PortLike };
 
 export interface UplinkOptions {
   connect(): PortLike;
@@ -62,27 +57,16 @@ export function createUplink(options: UplinkOptions) {
     rejected = dropped = tooLarge = 0;
   };
   let hello = options.top;
-  let port: PortLike | undefined;
-  let dead = false;
-  let failures = 0;
-  let retry: unknown;
   let idle: unknown;
 
-  const connect = (): PortLike | undefined => {
-    if (port || dead) return port;
-    let next: PortLike;
-    try {
-      next = options.connect();
-    } catch {
-      // "Extension context invalidated": the extension was reloaded or removed; this relay is orphaned for good.
-      dead = true;
-      return undefined;
-    }
-    port = next;
-    sent = base;
-    next.onMessage.addListener((message) => {
-      if (!isAck(message) || message.doc !== options.doc || port !== next) return;
-      failures = 0;
+  const link = createPortAdapter({
+    connect: options.connect,
+    setTimeout: later,
+    clearTimeout: clear,
+    // What a new port carries starts at the first item not acked: the worker drops numbers it already has.
+    onConnect: () => void (sent = base),
+    onMessage(message) {
+      if (!isAck(message) || message.doc !== options.doc) return;
       const upTo = Math.min(message.upTo, base + queue.length - 1);
       if (upTo >= base) {
         queue = queue.slice(upTo - base + 1);
@@ -93,39 +77,29 @@ export function createUplink(options: UplinkOptions) {
         flush();
       }
       armIdle();
-    });
-    next.onDisconnect.addListener(() => {
-      if (port !== next) return;
-      port = undefined;
+    },
+    onStatus(connected) {
+      if (connected) return;
       cancel(idle);
       idle = undefined;
-      if (queue.length > 0 || owed()) {
-        // Immediately after a worker restart; backing off while the worker cannot be reached.
-        failures++;
-        retry = later(flush, failures <= 1 ? 0 : Math.min(2000, 50 * 2 ** failures));
-      }
-    });
-    return next;
-  };
+    },
+    // Reconnects only while something is queued, so idle tabs do not keep waking a stopped worker.
+    wanted: () => queue.length > 0 || owed(),
+    resume: () => flush(),
+  });
 
   const armIdle = (): void => {
     cancel(idle);
     idle = undefined;
     if (queue.length === 0 && !owed()) {
       idle = later(() => {
-        if (port && queue.length === 0 && !owed()) {
-          const closing = port;
-          port = undefined;
-          closing.disconnect();
-        }
+        if (link.connected() && queue.length === 0 && !owed()) link.drop();
       }, idleMs);
     }
   };
 
   function flush(): void {
-    cancel(retry);
-    retry = undefined;
-    const p = connect();
+    const p = link.open();
     if (!p) return;
     while (sent < base + queue.length || hello) {
       const records = take(queue, sent - base);
@@ -161,7 +135,7 @@ export function createUplink(options: UplinkOptions) {
       if (options.top) flush();
     },
     /** Queue length and connection state, for tests. */
-    state: () => ({ queued: queue.length, base, connected: port !== undefined, dead }),
+    state: () => ({ queued: queue.length, base, connected: link.connected(), dead: link.dead() }),
   };
 }
 

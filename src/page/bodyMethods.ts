@@ -1,4 +1,4 @@
-import type { Entry, WatchState } from "./bodyWatch.ts";
+import type { Entry, WatchState } from "./bodyTypes.ts";
 import { PromisePrototypeThen, ReflectApply, Uint8ArrayCtor, WeakMapPrototypeHas, WeakMapPrototypeSet } from "./primordials.ts";
 
 /**

@@ -1,4 +1,4 @@
-import type { Entry, WatchState } from "./bodyWatch.ts";
+import type { Entry, WatchState } from "./bodyTypes.ts";
 import { PromisePrototypeThen, ReflectApply, uncurry } from "./primordials.ts";
 
 /**

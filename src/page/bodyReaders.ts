@@ -1,4 +1,4 @@
-import type { WatchState } from "./bodyWatch.ts";
+import type { WatchState } from "./bodyTypes.ts";
 import { ReflectApply, ReflectGetPrototypeOf, WeakMapCtor, WeakMapPrototypeDelete, WeakMapPrototypeGet, WeakMapPrototypeHas, WeakMapPrototypeSet } from "./primordials.ts";
 
 /**

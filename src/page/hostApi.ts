@@ -24,7 +24,11 @@ export function hostApiOf(url: string, method: string): HostApi | undefined {
   if (!StringPrototypeIncludes(url, API)) return undefined;
   const endpoint = endpointOf(url);
   for (let i = 0; i < ENDPOINTS.length; i++) {
-    const [api, path, wanted] = ENDPOINTS[i]!;
+    // Indexed, not destructured: array destructuring calls Array.prototype[Symbol.iterator], which the page can patch.
+    const entry = ENDPOINTS[i]!;
+    const api = entry[0];
+    const path = entry[1];
+    const wanted = entry[2];
     if (method === wanted && endpoint.length > path.length && StringPrototypeSlice(endpoint, endpoint.length - path.length) === path) return api;
   }
   return undefined;

@@ -1,7 +1,8 @@
 import { capped, looksJsonRpc, type Tap } from "./mcp.ts";
 import type { Natives } from "./natives.ts";
 import { dataJson } from "./json.ts";
-import { ArrayIsArray, JSONParse, ReflectGetOwnPropertyDescriptor, ReflectOwnKeys, RegExpPrototypeExec, WeakMapCtor, WeakMapPrototypeGet, WeakMapPrototypeSet } from "./primordials.ts";
+import { MESSAGE_CAP } from "../shared/tags.ts";
+import { ArrayIsArray, JSONParse, StringPrototypeSlice, ReflectGetOwnPropertyDescriptor, ReflectOwnKeys, RegExpPrototypeExec, WeakMapCtor, WeakMapPrototypeGet, WeakMapPrototypeSet } from "./primordials.ts";
 
 /** Methods only a client sends, and methods only a server sends (notifications included). */
 const CLIENT_METHOD = /^(initialize|server\/discover|(tools|prompts|resources|completion|logging|tasks)\/.*|notifications\/(initialized|roots\/list_changed|cancelled))$/;
@@ -39,8 +40,8 @@ function own(value: unknown, key: string | number): unknown {
 
 /** What a window message carries, when the tap keeps it. */
 interface Carried {
-  /** The data as JSON text (a string as it came). */
-  text: string;
+  /** The data as JSON text (a string as it came), cut at the cap. */
+  body: { text: string; truncated?: number };
   /** The JSON-RPC message inside, for the sender's role (senderRole). */
   message: unknown;
   /** The sender's role, when the envelope says it (MCP-B). */
@@ -89,14 +90,16 @@ function nestedMessage(value: unknown): unknown {
  */
 function carried(data: unknown, origin: string, tap: Tap): Carried | undefined {
   if (typeof data === "string") {
-    if (!looksJsonRpc(data) && !(tap.rules.any() && tap.rules.matches(origin, undefined))) return undefined;
+    // Looked at and parsed no further than the cap: a longer text is kept cut, its message unread (MESSAGE_CAP).
+    const head = data.length > MESSAGE_CAP ? StringPrototypeSlice(data, 0, MESSAGE_CAP) : data;
+    if (!looksJsonRpc(head) && !(tap.rules.any() && tap.rules.matches(origin, undefined))) return undefined;
     let message: unknown;
     try {
-      message = JSONParse(data);
+      message = head === data ? JSONParse(data) : undefined;
     } catch {
       message = undefined;
     }
-    return { text: data, message: isJsonRpc(message) ? message : nestedMessage(message) };
+    return { body: capped(data), message: isJsonRpc(message) ? message : nestedMessage(message) };
   }
   if (data === null || typeof data !== "object") return undefined;
   let message: unknown;
@@ -115,8 +118,8 @@ function carried(data: unknown, origin: string, tap: Tap): Carried | undefined {
     message = nestedMessage(data);
     if (message === undefined && !(tap.rules.any() && tap.rules.matches(origin, undefined))) return undefined;
   }
-  const text = dataJson(data, false);
-  return text === undefined ? undefined : { text, message, ...(role && { role }), ...(channel !== undefined && { channel }) };
+  const body = dataJson(data);
+  return body === undefined ? undefined : { body, message, ...(role && { role }), ...(channel !== undefined && { channel }) };
 }
 
 /**
@@ -134,6 +137,9 @@ export function tapMessages(win: Window & typeof globalThis, tap: Tap, N: Native
     "message",
     (event) => {
       try {
+        // A MessageEvent the page made and dispatched itself names any origin it likes: only the browser's own
+        // (postMessage, isTrusted: an own, unforgeable attribute) tells where a message came from.
+        if (!event.isTrusted) return;
         const origin = N.messageOrigin(event) || tap.client;
         const seen = carried(N.messageData(event), origin, tap);
         if (!seen) return;
@@ -153,7 +159,7 @@ export function tapMessages(win: Window & typeof globalThis, tap: Tap, N: Native
           kind: "message",
           direction: role === "server" ? "s2c" : "c2s",
           stream: "postMessage",
-          ...capped(seen.text),
+          ...seen.body,
         });
       } catch {
         // Never into the page.

@@ -59,11 +59,31 @@ export const StringPrototypeValueOf = uncurry(String.prototype.valueOf);
 export const BooleanPrototypeValueOf = uncurry(Boolean.prototype.valueOf);
 
 export const PromiseCtor = Promise;
-export const PromisePrototypeThen = uncurry(Promise.prototype.then) as <T, R1 = T, R2 = never>(
+const promiseThen = uncurry(Promise.prototype.then) as <T, R1 = T, R2 = never>(
   promise: PromiseLike<T>,
   onFulfilled?: ((value: T) => R1 | PromiseLike<R1>) | null,
   onRejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
 ) => Promise<R1 | R2>;
+const ReflectDeleteProperty = Reflect.deleteProperty;
+const UNDEFINED_CONSTRUCTOR = { __proto__: null, value: undefined, writable: true, configurable: true } as PropertyDescriptor;
+/**
+ * `promise.then(onFulfilled, onRejected)` that reads nothing the page can patch. The built-in `then` asks the promise
+ * for its `constructor` (SpeciesConstructor), found on Promise.prototype where a page may have put a getter, and
+ * then for that constructor's `Symbol.species`. An own `constructor` of undefined, there only for the call, makes
+ * `then` take the built-in Promise without looking further; it is gone before any page code can run.
+ */
+export function PromisePrototypeThen<T, R1 = T, R2 = never>(
+  promise: PromiseLike<T>,
+  onFulfilled?: ((value: T) => R1 | PromiseLike<R1>) | null,
+  onRejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
+): Promise<R1 | R2> {
+  if (ReflectGetOwnPropertyDescriptor(promise, "constructor") !== undefined || !ReflectDefineProperty(promise, "constructor", UNDEFINED_CONSTRUCTOR)) return promiseThen(promise, onFulfilled, onRejected);
+  try {
+    return promiseThen(promise, onFulfilled, onRejected);
+  } finally {
+    ReflectDeleteProperty(promise, "constructor");
+  }
+}
 const promiseResolve = Promise.resolve;
 export const PromiseResolve = <T>(value: T): Promise<Awaited<T>> => apply(promiseResolve, Promise, [value]) as Promise<Awaited<T>>;
 

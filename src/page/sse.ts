@@ -1,6 +1,6 @@
 import type { Natives } from "./natives.ts";
 import { failure } from "./mcp.ts";
-import { append, StringPrototypeCharCodeAt, StringPrototypeIndexOf, StringPrototypeSlice } from "./primordials.ts";
+import { append, PromiseCtor, PromisePrototypeThen, PromiseResolve, StringPrototypeCharCodeAt, StringPrototypeIndexOf, StringPrototypeSlice } from "./primordials.ts";
 
 export interface SseEventSeen {
   data: string;
@@ -105,20 +105,37 @@ export function createTextFeed(onEvent: (event: SseEventSeen) => void): (whole: 
  * is kept: a client that aborts its request right after reading the response (the SDKs' close()) errors the tap's
  * branch too, and the body it read must not be lost (Firefox fails `text()` there).
  */
-export async function readText(N: Natives, body: ReadableStream<Uint8Array> | null): Promise<{ text: string; error?: string }> {
-  if (!body) return { text: "" };
+export function readText(N: Natives, body: ReadableStream<Uint8Array> | null): Promise<{ text: string; error?: string }> {
+  // Results without a prototype: resolving a promise with an object reads its `then`, which a page may have put
+  // on Object.prototype.
+  if (!body) return PromiseResolve({ __proto__: null, text: "" } as { text: string });
   const decoder = new N.TextDecoder();
   const stream = { __proto__: null, stream: true } as TextDecodeOptions;
   let text = "";
-  try {
-    const reader = N.getReader(body);
-    for (;;) {
-      const result = await N.read(reader);
-      if (result.done) break;
-      text += N.decode(decoder, result.value, stream);
+  const failed = (error: unknown) => ({ __proto__: null, text: text + N.decode(decoder), error: failure(N, error) }) as { text: string; error?: string };
+  // Chained by hand, not awaited: `await` reads a promise's `constructor`, which a page may have made a getter.
+  return new PromiseCtor((resolve) => {
+    let reader: ReadableStreamDefaultReader<Uint8Array>;
+    try {
+      reader = N.getReader(body);
+    } catch (error) {
+      return resolve(failed(error));
     }
-    return { text: text + N.decode(decoder) };
-  } catch (error) {
-    return { text: text + N.decode(decoder), error: failure(N, error) };
-  }
+    const next = (): void => {
+      PromisePrototypeThen(
+        N.read(reader),
+        (result) => {
+          try {
+            if (result.done) return resolve({ __proto__: null, text: text + N.decode(decoder) } as { text: string });
+            text += N.decode(decoder, result.value, stream);
+            next();
+          } catch (error) {
+            resolve(failed(error));
+          }
+        },
+        (error) => resolve(failed(error)),
+      );
+    };
+    next();
+  });
 }

@@ -203,9 +203,9 @@ export function tapXhr(win: Window & typeof globalThis, tap: Tap, N: Natives, wr
     if (state !== 4 || status === 0) return;
     if (request.sse) return end(request);
     const head = { time: request.headAt, kind: "response", status, ...headers(xhr) };
-    const finish = (text: string | undefined): void => {
+    const finish = (text: string | undefined, cut?: { text: string; truncated?: number }): void => {
       const records = [draft(request, { ...head, ...(text !== undefined && { emptyBody: text.length === 0 }) })];
-      if (text && (isJsonType(N.xhrGetResponseHeader(xhr, "content-type")) || request.decoded)) append(records, draft(request, { time: tap.now(), kind: "message", direction: "s2c", stream: "body", method: request.method, ...capped(text) }));
+      if (text && (isJsonType(N.xhrGetResponseHeader(xhr, "content-type")) || request.decoded)) append(records, draft(request, { time: tap.now(), kind: "message", direction: "s2c", stream: "body", method: request.method, ...(cut ?? capped(text)) }));
       append(records, draft(request, { time: tap.now(), kind: "end" }));
       request.ended = true;
       request.fill?.(records);
@@ -213,7 +213,10 @@ export function tapXhr(win: Window & typeof globalThis, tap: Tap, N: Natives, wr
     };
     if (type === "" || type === "text") return finish(N.xhrResponseText(xhr));
     const response = N.xhrResponse(xhr);
-    if (type === "json") finish(response === null ? undefined : dataJson(response, true));
+    if (type === "json") {
+      const json = response === null ? undefined : dataJson(response);
+      finish(json?.text, json);
+    }
     else if (type === "arraybuffer" && response) finish(tap.decode(response as ArrayBuffer));
     else if (type === "blob" && response) {
       request.ended = true; // no abort can follow a completed load; the end comes with the text

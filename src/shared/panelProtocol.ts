@@ -29,6 +29,10 @@ export const PanelCommand = z.discriminatedUnion("kind", [
   /** Engine settings, the browser's (docs/panel.md "Settings"); answered as `decodeRules` are. */
   command("settings", {}),
   command("setSettings", { config: z.unknown() }),
+  /** DevTools is open on the tab (the DevTools page says so, src/panel/devtools.ts): record it while the port lives. */
+  command("inspect", {}),
+  /** Record the tab's site without DevTools (on), or no longer (off): "Record on this site without DevTools". */
+  command("recordSite", { on: z.boolean() }),
 ]);
 export type PanelCommand = z.infer<typeof PanelCommand>;
 
@@ -62,6 +66,15 @@ export interface TabStats {
    * absent in the panel's empty state before its first snapshot.
    */
   envelopes?: Record<string, number>;
+  /**
+   * When the worker started keeping this tab's traffic (ms since the epoch) and why: DevTools opened on it, or its
+   * site is recorded without DevTools. Earlier traffic was never kept. Absent before anything was recorded.
+   */
+  recordingSince?: number;
+  recordingReason?: "devtools" | "site";
+  /** The tab's site (scheme and host) as its top frame's relay told the browser, and whether it is recorded without DevTools. */
+  site?: string;
+  siteRecorded?: boolean;
 }
 
 /**

@@ -40,6 +40,10 @@ export const MAX_ENVELOPE_CHARS = 16 * 2 ** 20;
 export const DECODE_RULES_KEY = "decodeRules";
 /** storage.local key of the engine settings (rule levels, strict profile): a configuration file's value. */
 export const SETTINGS_KEY = "settings";
+/** storage.local: the sites recorded without DevTools (src/background/recording.ts). */
+export const RECORD_SITES_KEY = "recordSites";
+/** storage.session: the tabs DevTools is open on, kept across worker restarts. */
+export const INSPECTED_KEY = "inspectedTabs";
 /** Most decode rules kept; every frame matches each request of a rule-less kind against all of them. */
 export const MAX_DECODE_RULES = 64;
 /** Longest URL pattern of a decode rule (characters). */

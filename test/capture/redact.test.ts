@@ -165,7 +165,8 @@ describe("a capture with planted secrets", () => {
     const json = (needle: string): Record<string, any> => JSON.parse(texts.find((t) => t.includes(needle))!);
     assert.equal(redacted[0]!.url, `http://${REDACTED}@127.0.0.1:3000/mcp?access_token=${REDACTED}`);
     const call = messages(redacted).find((m) => m.text.includes('"connect"'))!;
-    assert.deepEqual(call.headers as Record<string, string>, { "mcp-session-id": "s1", "mcp-protocol-version": "2025-11-25", authorization: REDACTED, cookie: REDACTED });
+    // A session id is always replaced, by one placeholder per session.
+    assert.deepEqual(call.headers as Record<string, string>, { "mcp-session-id": "session-1", "mcp-protocol-version": "2025-11-25", authorization: REDACTED, cookie: REDACTED });
     const ask = json('"Connect your account"').params.requestedSchema.properties;
     assert.equal(ask.password.default, REDACTED);
     assert.equal(ask.count.default, 3);
@@ -280,9 +281,18 @@ describe("redactUrl and redactText", () => {
   });
 });
 
-test("the demo capture (real SDK traffic) has nothing to redact: redaction keeps every record as it was", () => {
+test("the demo capture (real SDK traffic) has nothing to redact but its session ids: one placeholder per session", () => {
   const { records } = importJsonl(readFileSync(new URL("../../demo/demo-capture.jsonl", import.meta.url), "utf8"), "demo.jsonl");
-  assert.deepEqual(redactRecords(records), records);
+  const sessions = new Map<string, string>();
+  const expected = records.map((r) => {
+    const headers = r.kind === "message" || r.kind === "response" ? r.headers : undefined;
+    const id = headers?.["mcp-session-id"];
+    if (id === undefined) return r;
+    if (!sessions.has(id)) sessions.set(id, `session-${sessions.size + 1}`);
+    return { ...r, headers: { ...headers, "mcp-session-id": sessions.get(id) } };
+  });
+  assert.ok(sessions.size > 3);
+  assert.deepEqual(redactRecords(records), expected);
 });
 
 test("page-request records: a credential in the URL or in OAuth metadata URLs is replaced, the rest kept (the URL rules still match)", () => {

@@ -4,6 +4,7 @@ import { join, resolve } from "node:path";
 import { chromium, type BrowserContext, type Page, type Worker } from "playwright-core";
 import type { CaptureRecord } from "../../src/capture/record.ts";
 import type { TabStats } from "../../src/shared/panelProtocol.ts";
+import { RECORD_SITES_KEY, settle, TEST_SITES } from "./recordSites.ts";
 
 /** Chromium with dist/chrome loaded (testing.md's recipe): a fresh profile, removed by close(). */
 export interface ExtensionBrowser {
@@ -19,18 +20,26 @@ export interface ExtensionBrowser {
    * worker message of kind `answer` (subscribe answers `snapshot`; the decode-rule commands answer `decodeRules`).
    */
   command<T>(tabId: number, kind: string, extra: object, answer: string): Promise<T>;
+  /** Sends one panel command that has no answer (`recordSite`, `record`, …). */
+  send(tabId: number, kind: string, extra: object): Promise<void>;
   /** The tab's counts as the worker gives them to its panel (the snapshot's stats). */
   stats(tabId: number): Promise<TabStats>;
   /** The toolbar badge text of a tab. */
   badge(tabId: number): Promise<string>;
   /** The ids of the tabs the worker holds records for, with the transports and clients of their records. */
   tabs(): Promise<{ tabId: number; transports: string[]; clients: string[] }[]>;
+  /**
+   * Opens DevTools on the tab, as far as the worker can tell: an extension page's port sends `inspect` for it, as
+   * the DevTools page does (panel/state/transport.ts announceInspection). Resolves with the function that closes it.
+   */
+  inspect(tabId: number): Promise<() => Promise<void>>;
   /** Opens a page in a new tab and tells its tab id (the one new id in `tabs.query`: the test cannot see tab ids otherwise). */
   openTab(url: string): Promise<{ page: Page; tabId: number }>;
   close(): Promise<void>;
 }
 
-export async function launchWithExtension(): Promise<ExtensionBrowser> {
+/** `recordSites`: the sites recorded without DevTools (default TEST_SITES; [] to test recording while inspected). */
+export async function launchWithExtension(options: { recordSites?: string[] } = {}): Promise<ExtensionBrowser> {
   const dir = resolve("dist/chrome");
   const profile = await mkdtemp(join(tmpdir(), "mcp-ext-chromium-"));
   let context: BrowserContext;
@@ -47,6 +56,11 @@ export async function launchWithExtension(): Promise<ExtensionBrowser> {
   }
   const worker = async (): Promise<Worker> => context.serviceWorkers()[0] ?? (await context.waitForEvent("serviceworker", { timeout: 15_000 }));
   const extensionId = new URL((await worker()).url()).host;
+  const sites = options.recordSites ?? TEST_SITES;
+  if (sites.length > 0) {
+    await (await worker()).evaluate(({ key, sites }) => chrome.storage.local.set({ [key]: sites }), { key: RECORD_SITES_KEY, sites });
+    await settle();
+  }
   let helper: Page | undefined;
   const extensionPage = async (): Promise<Page> => {
     if (!helper || helper.isClosed()) {
@@ -126,6 +140,34 @@ export async function launchWithExtension(): Promise<ExtensionBrowser> {
           }),
         { message: { source: "mcp-elicitation-inspector/panel", v: 1, kind, tabId, ...extra }, answer },
       );
+    },
+    async send(tabId, kind, extra) {
+      const page = await extensionPage();
+      await page.evaluate(async (message) => {
+        const port = chrome.runtime.connect({ name: "mcp-elicit/panel" });
+        port.postMessage(message);
+        // The worker takes the message before the port's end: a round trip on another port orders them.
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        port.disconnect();
+      }, { source: "mcp-elicitation-inspector/panel", v: 1, kind, tabId, ...extra });
+    },
+    async inspect(tabId) {
+      const page = await extensionPage();
+      const key = await page.evaluate((tabId) => {
+        const ports = ((globalThis as { __inspectors?: Map<string, chrome.runtime.Port> }).__inspectors ??= new Map());
+        const port = chrome.runtime.connect({ name: "mcp-elicit/panel" });
+        port.postMessage({ source: "mcp-elicitation-inspector/panel", v: 1, kind: "inspect", tabId });
+        const key = `${tabId}:${ports.size}`;
+        ports.set(key, port);
+        return key;
+      }, tabId);
+      return async () => {
+        await page.evaluate((key) => {
+          const ports = (globalThis as { __inspectors?: Map<string, chrome.runtime.Port> }).__inspectors;
+          ports?.get(key)?.disconnect();
+          ports?.delete(key);
+        }, key);
+      };
     },
     async badge(tabId) {
       const page = await extensionPage();

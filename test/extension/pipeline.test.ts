@@ -18,7 +18,8 @@ import { connectPanel, portPair, settle, tick, type FakePort } from "./fakes.ts"
 /** Real SDK traffic of both eras (demo/demo-capture.jsonl) as the tap would send it: no seq, no v. */
 const capture = importJsonl(readFileSync("demo/demo-capture.jsonl", "utf8"), "demo-capture.jsonl").records;
 const drafts = (records: readonly CaptureRecord[]): TapRecord[] => records.map(({ seq: _seq, v: _v, entry: _entry, ...rest }) => rest as TapRecord);
-const strip = (records: readonly CaptureRecord[]) => records.map(({ seq: _seq, ...rest }) => rest);
+/** What the tap sent: the worker adds the frame its relay runs in (frame 0, the port's sender origin). */
+const strip = (records: readonly CaptureRecord[]) => records.map(({ seq: _seq, frame: _frame, frameOrigin: _origin, ...rest }) => rest);
 
 /** A browser in miniature: one worker (hub) at a time over one store, relays that connect to whichever is up. */
 function world() {

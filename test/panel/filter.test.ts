@@ -177,4 +177,16 @@ describe("matchFlow", () => {
     assert.equal(parsed.errors.length, 1);
     assert.equal(matchFlow(parsed, facts()), true);
   });
+
+  test("frame: the browser's frame (top, a subframe's id, its origin); a capture that names none matches no frame:", () => {
+    const top: FlowFacts = { ...facts(), frame: "top http://127.0.0.1:3000" };
+    const sub: FlowFacts = { ...facts(), frame: "frame 7 http://localhost:3000" };
+    assert.equal(match("frame:top", top), true);
+    assert.equal(match("frame:top", sub), false);
+    assert.equal(match("frame:7", sub), true);
+    assert.equal(match("frame:7", top), false);
+    assert.equal(match("frame:localhost", sub), true);
+    assert.equal(match("-frame:top", sub), true);
+    assert.equal(match("frame:top", facts()), false);
+  });
 });

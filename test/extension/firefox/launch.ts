@@ -3,6 +3,7 @@ import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { RECORD_SITES_KEY, settle, TEST_SITES } from "../recordSites.ts";
 import puppeteer, { type Browser, type Page } from "puppeteer-core";
 import type { CaptureRecord } from "../../../src/capture/record.ts";
 import { prepareTestBuild } from "./testBuild.ts";
@@ -116,6 +117,17 @@ export async function launchFirefoxWithExtension(): Promise<FirefoxWithExtension
   const b = browser;
   const origin = `moz-extension://${EXTENSION_UUID}/`;
   const helper = await findPage(b, (href) => href === `${origin}panel.html`, "extension page (the test hook opens panel.html on install)");
+  // The page may be found before its document has the extension's APIs.
+  await helper.waitForFunction(() => typeof (globalThis as unknown as { browser?: typeof chrome }).browser?.storage?.local?.set === "function", { timeout: 15_000, polling: 100 });
+  await helper.evaluate(
+    async (key, sites) => {
+      const ext = (globalThis as unknown as { browser: typeof chrome }).browser;
+      await ext.storage.local.set({ [key]: sites });
+    },
+    RECORD_SITES_KEY,
+    TEST_SITES,
+  );
+  await settle();
 
   const records = (tabId: number): Promise<CaptureRecord[]> =>
     helper.evaluate(

@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { RECORD_SITES_KEY, settle, TEST_SITES } from "../recordSites.ts";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 import type { CaptureRecord } from "../../../src/capture/record.ts";
 import { PANEL_PORT, PANEL_SOURCE, PROTOCOL_VERSION } from "../../../src/shared/tags.ts";
@@ -57,6 +58,8 @@ export async function launchTapped(): Promise<TappedBrowser> {
   try {
     const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent("serviceworker", { timeout: 15_000 }));
     const extensionId = new URL(worker.url()).host;
+    await worker.evaluate(({ key, sites }) => chrome.storage.local.set({ [key]: sites }), { key: RECORD_SITES_KEY, sites: TEST_SITES });
+    await settle();
     let helper: Page | undefined;
     const extensionPage = async (): Promise<Page> => {
       if (!helper || helper.isClosed()) {

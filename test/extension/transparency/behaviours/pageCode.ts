@@ -104,6 +104,79 @@ const sorted = (counts: Map<string, number>): Record<string, number> => Object.f
 
 export const pageCodeBehaviours: Behaviour[] = [
   {
+    // The built-in `then` and `await` ask a promise for its constructor (SpeciesConstructor, PromiseResolve).
+    name: "page code: a getter the page put on Promise.prototype.constructor (MCP fetch with JSON and SSE bodies)",
+    mcp: { transport: "http", url: () => "/mcp" },
+    async run(ctx) {
+      const original = Object.getOwnPropertyDescriptor(Promise.prototype, "constructor")!;
+      let calls = 0;
+      Object.defineProperty(Promise.prototype, "constructor", {
+        configurable: true,
+        get() {
+          calls++;
+          return Promise;
+        },
+      });
+      try {
+        const r = await fetch(`/mcp?k=${ctx.token}`, { method: "POST", headers: mcpHeaders(), body: rpc("tools/call", { name: "a" }, 1) });
+        const json = await r.text();
+        const sse = await fetch(`/mcp/sse?k=${ctx.token}&n=3&gap=20`, { method: "POST", headers: mcpHeaders(), body: rpc("tools/call", { name: "b" }, 2) });
+        const text = await sse.text();
+        await new Promise((resolve) => setTimeout(resolve, 400)); // past the tap's post (src/page/emit.ts)
+        return { seen: { calls, json: json.length > 0, text: text.length > 0 } };
+      } finally {
+        Object.defineProperty(Promise.prototype, "constructor", original);
+      }
+    },
+  },
+  {
+    // Array destructuring calls Array.prototype[Symbol.iterator]; the tap looks at every request's URL for a host API.
+    name: "page code: Array.prototype[Symbol.iterator] patched while the page calls a host's /api/mcp/ endpoints",
+    async run(ctx) {
+      const original = Array.prototype[Symbol.iterator];
+      let calls = 0;
+      // eslint-disable-next-line no-extend-native
+      Array.prototype[Symbol.iterator] = function (this: unknown[]) {
+        calls++;
+        return original.call(this);
+      };
+      try {
+        const r = await fetch(`/api/mcp/send?k=${ctx.token}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ message: JSON.parse(rpc("tools/list", {}, 1)) }) });
+        const status = r.status;
+        await r.text();
+        await new Promise((resolve) => setTimeout(resolve, 400));
+        return { seen: { calls, status } };
+      } finally {
+        Array.prototype[Symbol.iterator] = original;
+      }
+    },
+  },
+  {
+    // JSON.stringify would call an own toJSON the page planted on the parsed response before the tap read it.
+    name: "page code: an own toJSON planted on xhr.response (responseType json) before the tap reads it",
+    mcp: { transport: "http", url: () => "/mcp" },
+    async run(ctx) {
+      let calls = 0;
+      const xhr = new XMLHttpRequest();
+      xhr.open("POST", `/mcp?k=${ctx.token}`);
+      xhr.setRequestHeader("Content-Type", "application/json");
+      xhr.setRequestHeader("Accept", "application/json, text/event-stream");
+      xhr.responseType = "json";
+      xhr.onreadystatechange = () => {
+        if (xhr.readyState !== 4 || xhr.response === null || typeof xhr.response !== "object") return;
+        (xhr.response as { toJSON?: () => unknown }).toJSON = () => {
+          calls++;
+          return "the page's";
+        };
+      };
+      const loaded = once(xhr, "loadend");
+      xhr.send(rpc("tools/call", { name: "a" }, 1));
+      await loaded;
+      await sleep(400);
+      return { seen: { calls, keys: Object.keys(xhr.response as object) } };
+    },
+  },
+  {
     // The tap posts its records as JSON; JSON.stringify would ask each record for `toJSON` through these prototypes.
     name: "page code: toJSON getters the page put on Object.prototype and Array.prototype (fetch JSON and SSE)",
     mcp: { transport: "http", url: () => "/mcp" },

@@ -103,4 +103,46 @@ export const postMessageBehaviours: Behaviour[] = [
       }
     },
   },
+  {
+    name: "postMessage: a JSON-RPC message holding an array of length 2^32 - 1 (sparse) arrives, and the next one after it",
+    mcp: { transport: "postMessage", url: (ctx) => ctx.origin },
+    async run() {
+      const got: unknown[] = [];
+      const listener = (e: MessageEvent): void => {
+        const data = e.data as { x?: unknown[]; id?: unknown };
+        got.push(Array.isArray(data?.x) ? { length: data.x.length, holes: !(0 in data.x), fifth: data.x[5] } : data);
+      };
+      addEventListener("message", listener);
+      try {
+        const sparse: unknown[] = [];
+        sparse.length = 2 ** 32 - 1;
+        sparse[5] = "kept";
+        const sent = performance.now();
+        postMessage({ jsonrpc: "2.0", x: sparse }, "*");
+        postMessage({ jsonrpc: "2.0", id: 1, result: {} }, "*");
+        await until(() => got.length === 2, "both messages", 20_000);
+        return { seen: got, measured: { nextAfter: performance.now() - sent } };
+      } finally {
+        removeEventListener("message", listener);
+      }
+    },
+  },
+  {
+    name: "postMessage: a MessageEvent the page dispatches itself, naming another origin, is the page's alone",
+    unrecorded: () => "forged-origin.example",
+    async run() {
+      const got: unknown[] = [];
+      const listener = (e: MessageEvent): void => void got.push({ data: e.data as unknown, origin: e.origin, trusted: e.isTrusted });
+      addEventListener("message", listener);
+      try {
+        const data = JSON.parse(rpc("elicitation/create", { message: "forged", requestedSchema: { type: "object", properties: {} } }, 1)) as unknown;
+        dispatchEvent(new MessageEvent("message", { data, origin: "https://forged-origin.example" }));
+        dispatchEvent(new MessageEvent("message", { data: rpc("notifications/message", { level: "info" }), origin: "https://forged-origin.example" }));
+        await sleep(50);
+        return { seen: got };
+      } finally {
+        removeEventListener("message", listener);
+      }
+    },
+  },
 ];
