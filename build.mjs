@@ -44,7 +44,8 @@ const POLYFILL = "browser-polyfill.min.js";
  * importer or exporter (those are the panel's and importer.js's). panel.js holds the UI only: the engine runs in
  * the extension's worker and, for imports, in importer.js.
  */
-const BUDGETS = { "background.js": 300_000, "panel.js": 450_000 };
+// background.js holds the hosted-agent join and its relay rules too (about 20 KB).
+const BUDGETS = { "background.js": 330_000, "panel.js": 450_000 };
 
 /** The bundles over their budget in one browser's folder. */
 function overBudget(dir) {

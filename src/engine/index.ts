@@ -19,6 +19,11 @@ export interface EngineOptions {
   disable?: Iterable<string>;
   /** SEP-2260 strict profile: del-r12-related-request and del-r12-standalone-stream become errors. */
   strict2260?: boolean;
+  /**
+   * The page's side is watched (the extension, live): an elicitation an agent backend answered without relaying it
+   * to the page is reported when the answer comes (`relay-ask-not-shown`). Files say so by holding page records.
+   */
+  pageWatched?: boolean;
 }
 
 /** What one `push` changed: flows created or updated, and findings and problems added. */
@@ -160,7 +165,7 @@ export function createEngine(options: EngineOptions = {}) {
       delta.problems.push(p);
     },
   };
-  const correlator = createCorrelator(env);
+  const correlator = createCorrelator(env, { pageWatched: options.pageWatched === true });
 
   return {
     /** Feeds one record; returns what it changed. Never throws on bad input: it becomes a Problem. */

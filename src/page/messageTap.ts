@@ -1,5 +1,6 @@
 import { capped, looksJsonRpc, type Tap } from "./mcp.ts";
 import type { Natives } from "./natives.ts";
+import { carriesRelay, looksRelayed } from "./relay.ts";
 import { dataJson } from "./json.ts";
 import { ArrayIsArray, JSONParse, ReflectGetOwnPropertyDescriptor, ReflectOwnKeys, RegExpPrototypeExec, WeakMapCtor, WeakMapPrototypeGet, WeakMapPrototypeSet } from "./primordials.ts";
 
@@ -89,7 +90,7 @@ function nestedMessage(value: unknown): unknown {
  */
 function carried(data: unknown, origin: string, tap: Tap): Carried | undefined {
   if (typeof data === "string") {
-    if (!looksJsonRpc(data) && !(tap.rules.any() && tap.rules.matches(origin, undefined))) return undefined;
+    if (!looksJsonRpc(data) && !looksRelayed(data) && !(tap.rules.any() && tap.rules.matches(origin, undefined))) return undefined;
     let message: unknown;
     try {
       message = JSONParse(data);
@@ -113,7 +114,7 @@ function carried(data: unknown, origin: string, tap: Tap): Carried | undefined {
   } else if (isJsonRpc(data)) message = data;
   else {
     message = nestedMessage(data);
-    if (message === undefined && !(tap.rules.any() && tap.rules.matches(origin, undefined))) return undefined;
+    if (message === undefined && !carriesRelay(data) && !(tap.rules.any() && tap.rules.matches(origin, undefined))) return undefined;
   }
   const text = dataJson(data, false);
   return text === undefined ? undefined : { text, message, ...(role && { role }), ...(channel !== undefined && { channel }) };

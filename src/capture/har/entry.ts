@@ -6,6 +6,7 @@ import type { HarStream } from "./order.ts";
 import { pageRequest } from "./page.ts";
 import { CAPTURE_VERSION, pickHeaders } from "../record.ts";
 import type { CaptureRecord, EndRecord, MessageRecord, ResponseRecord, StreamKind, Transport } from "../record.ts";
+import { looksRelayed } from "../relay/find.ts";
 import { splitSse } from "../sseEvents.ts";
 
 /**
@@ -99,7 +100,13 @@ export function importEntry(raw: unknown, index: number, ctx: EntryContext, out:
     (wsMessages?.some((m) => isObj(m) && typeof m.data === "string" && m.data.includes('"jsonrpc"')) ?? false) ||
     (decode(), responseText?.includes('"jsonrpc"') === true) ||
     ctx.envelope(url, method);
-  if (!looksLikeMcp) {
+  // An elicitation relayed in an app's own shape (relay/find.ts): only its texts are kept, as the tap keeps them.
+  const relayed =
+    !looksLikeMcp &&
+    ((requestBody !== undefined && looksRelayed(requestBody)) ||
+      (wsMessages?.some((m) => isObj(m) && typeof m.data === "string" && looksRelayed(m.data)) ?? false) ||
+      (responseText !== undefined && /json|event-stream/.test(mimeType) && looksRelayed(responseText)));
+  if (!looksLikeMcp && !relayed) {
     return pageRequest(raw, index, url, method, ctx.creator, out.drafts, () => {
       decode();
       return responseText;
@@ -179,7 +186,20 @@ export function importEntry(raw: unknown, index: number, ctx: EntryContext, out:
 
   // `_mcpOpen`: our export's mark of an exchange that had not ended when it was saved.
   if (raw._mcpOpen !== true) push(Object.assign(made(lastAt), { kind: "end", ...(error !== undefined && { error }) } as const) satisfies EndRecord);
+  if (relayed) keepRelays(out);
   return start;
+}
+
+/** A relay-only entry keeps the messages that may be relays, without exchange, head or end (as the tap records them). */
+function keepRelays(out: EntryOut): void {
+  const kept: CaptureRecord[] = [];
+  for (const record of out.drafts) {
+    if (record.kind !== "message" || !looksRelayed(record.text)) continue;
+    delete record.exchange;
+    kept.push(record);
+  }
+  out.drafts = kept;
+  delete out.stream;
 }
 
 /** A new object of the members every record of an entry has, at `time`. */

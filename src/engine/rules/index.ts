@@ -10,6 +10,7 @@ import { moduleMetas, type ModuleName } from "./metas.ts";
 import { mrtr } from "./mrtr/index.ts";
 import { notify } from "./notify.ts";
 import { payload } from "./payload.ts";
+import { relay } from "./relay.ts";
 import { revision } from "./revision.ts";
 import { revisionFeature } from "./revisionFeature.ts";
 import { tasks } from "./tasks.ts";
@@ -18,7 +19,7 @@ import { unchecked } from "./unchecked.ts";
 import { urlFlow } from "./urlFlow.ts";
 
 /** Each module metas.ts names, with its checks (the type holds the two to the same names). */
-const modules: Record<ModuleName, RuleModule> = { revision, payload, capability, revisionFeature, tasks, delivery, lifecycle, mrtr, errors, notify, urlFlow, advisory, unchecked };
+const modules: Record<ModuleName, RuleModule> = { revision, payload, capability, revisionFeature, tasks, delivery, lifecycle, mrtr, errors, notify, urlFlow, relay, advisory, unchecked };
 
 export const registry: readonly RuleModule[] = (Object.keys(moduleMetas) as ModuleName[]).map((name) => modules[name]);
 

@@ -10,6 +10,7 @@ import { meta as form } from "./form.ts";
 import { meta as lifecycle } from "./lifecycle.ts";
 import { meta as mrtr } from "./mrtr/index.ts";
 import { meta as notify } from "./notify.ts";
+import { meta as relay } from "./relay.ts";
 import { meta as request } from "./request.ts";
 import { meta as result } from "./result.ts";
 import { meta as revision } from "./revision.ts";
@@ -37,6 +38,7 @@ export const moduleMetas = {
   errors,
   notify,
   urlFlow,
+  relay,
   advisory,
   unchecked,
 } as const satisfies Record<string, readonly RuleMeta[]>;
