@@ -47,8 +47,10 @@ export function layOut(flows: readonly Flow[], now: number): { lanes: Lane[]; mi
     const end = flowEnd(flow, now);
     if (flow.startedAt < min) min = flow.startedAt;
     if (end > max) max = end;
-    let lane = lanes.get(flow.server);
-    if (!lane) lanes.set(flow.server, (lane = { server: flow.server, via: viaText(flow), rows: 0, placed: [], ends: [] }));
+    // An agent backend's flows (mcp-elicit proxy) have a lane of their own, apart from the page's flows to the same server.
+    const name = flow.source === "backend" ? `agent → ${flow.server}` : flow.kind === "relay" ? `page ← ${flow.server}` : flow.server;
+    let lane = lanes.get(name);
+    if (!lane) lanes.set(name, (lane = { server: name, via: viaText(flow), rows: 0, placed: [], ends: [] }));
     const ends = lane.ends;
     let row = -1;
     for (let r = 0; r < ends.length; r++) {

@@ -20,6 +20,8 @@ export function createIntake(meta: TabMeta, rules: readonly DecodeRule[], stored
         return;
       }
       const record = parsed.data;
+      // A page's record is never the agent backend's: only mcp-elicit proxy's feed says `source: "backend"`.
+      delete record.source;
       if (record.kind === "message") {
         // Only the envelope stage says what a message came through: a page (or a stale tap) must not name the
         // server of what it sends, nor pass a record off as unwrapped already (which the stage would let through).
