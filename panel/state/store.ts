@@ -2,7 +2,7 @@ import { batch, computed, signal } from "@preact/signals";
 import type { CaptureRecord } from "../../src/capture/record.ts";
 import type { Finding, Flow, Problem } from "../../src/engine/index.ts";
 import type { Severity } from "../../src/engine/rules/types.ts";
-import type { DecodeRule } from "../../src/shared/decodeRules.ts";
+import type { Decoder } from "../../src/shared/decoders.ts";
 import type { TabStats, WorkerToPanel } from "../../src/shared/panelProtocol.ts";
 import type { ImportCounts } from "../io/importFile.ts";
 import { createCapture, type Changes } from "./capture.ts";
@@ -53,7 +53,7 @@ export function createFlowStore() {
   const filterInput = signal("");
   const severityFilter = signal<SeverityFilter>({ error: true, warning: true, info: true });
   /** The worker's "Decode as MCP" rules (global, not per tab); empty until it sends them, and with no tab. */
-  const decodeRules = signal<readonly DecodeRule[]>([]);
+  const decoders = signal<readonly Decoder[]>([]);
   /** Why the worker refused the last rule change (an unknown id, the rule cap), until the next answer. */
   const decodeError = signal<string | null>(null);
 
@@ -145,7 +145,7 @@ export function createFlowStore() {
     flowText: search.flowText,
     warmText: search.warmText,
 
-    decodeRules,
+    decoders,
     decodeError,
     /**
      * How many messages a decode rule unwrapped: in the tab, as the worker's envelope stage counted them (over
@@ -162,9 +162,9 @@ export function createFlowStore() {
      * is shown, but for the decode rules (they are the worker's, not the tab's).
      */
     apply(message: WorkerToPanel): void {
-      if (message.kind === "decodeRules") {
+      if (message.kind === "decoders") {
         batch(() => {
-          decodeRules.value = message.rules;
+          decoders.value = message.rules;
           decodeError.value = message.error ?? null;
         });
         return;

@@ -1,6 +1,6 @@
 /// <reference types="chrome" />
 import browser from "webextension-polyfill";
-import type { DecodeRuleInput } from "../../src/shared/decodeRules.ts";
+import type { DecoderInput } from "../../src/shared/decoders.ts";
 import type { PanelCommand, WorkerToPanel } from "../../src/shared/panelProtocol.ts";
 import { PANEL_PORT, PANEL_SOURCE, PROTOCOL_VERSION, WORKER_SOURCE } from "../../src/shared/tags.ts";
 
@@ -12,9 +12,9 @@ export type Command =
   | { kind: "preserveLog"; on: boolean }
   | { kind: "record"; on: boolean }
   | { kind: "records" }
-  | { kind: "decodeRules" }
-  | { kind: "addDecodeRule"; rule: DecodeRuleInput }
-  | { kind: "removeDecodeRule"; id: string };
+  | { kind: "decoders" }
+  | { kind: "addDecoder"; rule: DecoderInput }
+  | { kind: "removeDecoder"; id: string };
 
 export interface Transport {
   send(command: Command): void;
@@ -102,7 +102,7 @@ export function connectTransport(tabId: number, onMessage: (message: WorkerToPan
     });
     next.postMessage(command({ kind: "subscribe" }));
     // The worker's decode rules (the browser's, not the tab's): asked again on every port, as the snapshot is.
-    next.postMessage(command({ kind: "decodeRules" }));
+    next.postMessage(command({ kind: "decoders" }));
   };
   connect();
 

@@ -1,7 +1,7 @@
 import { useComputed, useSignal, useSignalEffect } from "@preact/signals";
 import { useEffect, useRef } from "preact/hooks";
 import { CoverageBanner } from "./CoverageBanner.tsx";
-import { DecodeRules } from "./DecodeRules.tsx";
+import { Decoders } from "./Decoders.tsx";
 import { download, exportCapture, type ExportFormat } from "../io/exportCapture.ts";
 import { FindingDetail } from "./FindingDetail.tsx";
 import { FindingList } from "./FindingList.tsx";
@@ -75,7 +75,7 @@ export function App({ store, tabId, send }: AppProps) {
     importNote.value = null;
     performance.mark("mcp:import-start");
     const run = startImport(file, store, {
-      rules: store.decodeRules.value,
+      rules: store.decoders.value,
       onFirstRows: () => requestAnimationFrame(() => setTimeout(() => performance.mark("mcp:first-rows"))),
     });
     running.current = run;
@@ -147,7 +147,7 @@ export function App({ store, tabId, send }: AppProps) {
       />
       <Alerts store={store} tabId={tabId} importError={importError.value} importNote={importNote.value} />
       {decodeOpen.value && (
-        <DecodeRules
+        <Decoders
           store={store}
           send={send}
           editable={tabId !== undefined}

@@ -112,7 +112,7 @@ export function FlowList({ store, onOpen }: { store: FlowStore; onOpen(): void }
 function FlowRow({ flow, index, store, selected, withVia, onOpen }: { flow: Flow; index: number; store: FlowStore; selected: boolean; withVia: boolean; onOpen(): void }) {
   const worst = store.worstOf(flow.id);
   const outcome = flowOutcome(flow, store.record);
-  const via = withVia ? viaText(flow, store.decodeRules.value) : null;
+  const via = withVia ? viaText(flow, store.decoders.value) : null;
   return (
     <tr
       aria-label={`flow ${flow.id}`}

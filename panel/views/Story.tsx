@@ -22,7 +22,7 @@ export function Story({ view, store }: { view: FlowView; store: FlowStore }) {
   const flow = view.flow;
   const at = (t: number | undefined) => (t === undefined ? "" : `+${duration(Math.max(0, t - flow.startedAt))}`);
   const findings = store.findingsOf(flow.id);
-  const via = viaText(flow, store.decodeRules.value);
+  const via = viaText(flow, store.decoders.value);
   return (
     <div class="story">
       <p>

@@ -120,7 +120,7 @@ export function Toolbar({ store, tabId, send, filterRef, onImport, onCancelImpor
         title="Decode as MCP: tell the panel where a host's own envelope carries MCP messages (URL pattern, method, JSON pointer, direction)"
         onClick={() => (decodeOpen.value = !decodeOpen.value)}
       >
-        Decode as…{store.decodeRules.value.length > 0 ? ` (${store.decodeRules.value.length})` : ""}
+        Decode as…{store.decoders.value.length > 0 ? ` (${store.decoders.value.length})` : ""}
       </button>
       {source.kind === "file" && (
         <>

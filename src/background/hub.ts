@@ -6,7 +6,7 @@ import { DEFAULT_LIMITS, recordsIn, type Limits } from "./budget.ts";
 import { createPanels, type PanelLink } from "./panels.ts";
 import { envelope, post, type HubPort } from "./ports.ts";
 import { ACK_MS, createRelayAcks } from "./relayAcks.ts";
-import { createMemoryRuleStorage, createRuleBook, type RuleChange, type RuleStorage } from "./ruleBook.ts";
+import { createMemoryRuleStorage, createDecoderBook, type DecoderChange, type DecoderStorage } from "./decoderBook.ts";
 import { newMeta, type RecordStore } from "./store.ts";
 import { createTabSession, type SessionDelta, type TabSession } from "./tabSession.ts";
 
@@ -24,7 +24,7 @@ export interface HubOptions {
   /** Least time between two acks on one relay's port (ACK_MS). */
   ackMs?: number;
   /** Where the decode rules are kept (storage.local in the extension; memory by default). */
-  rules?: RuleStorage;
+  rules?: DecoderStorage;
 }
 
 /**
@@ -44,7 +44,7 @@ export function createHub(options: HubOptions) {
   const badges = new Map<number, string>();
   let barrier: Promise<unknown> = Promise.resolve();
   // Rules apply to what arrives from then on: the sessions already loaded get them too, and every panel is told.
-  const book = createRuleBook(options.rules ?? createMemoryRuleStorage(), (rules) => {
+  const book = createDecoderBook(options.rules ?? createMemoryRuleStorage(), (rules) => {
     for (const [tabId, s] of sessions) void serial(tabId, async () => (await s).setRules(rules));
   });
 
@@ -147,10 +147,10 @@ export function createHub(options: HubOptions) {
 
     /** A panel's port: commands in (validated), a snapshot then deltas out. */
     connectPanel(port: HubPort): void {
-      const tellRules = (tabId: number, change: RuleChange, changed: boolean): void => {
-        post(port, { ...envelope, kind: "decodeRules", tabId, rules: change.rules, ...(change.error !== undefined && { error: change.error }) });
+      const tellRules = (tabId: number, change: DecoderChange, changed: boolean): void => {
+        post(port, { ...envelope, kind: "decoders", tabId, rules: change.rules, ...(change.error !== undefined && { error: change.error }) });
         if (!changed || change.error !== undefined) return;
-        for (const other of panels.all()) if (other.port !== port) post(other.port, { ...envelope, kind: "decodeRules", tabId: other.tabId, rules: change.rules });
+        for (const other of panels.all()) if (other.port !== port) post(other.port, { ...envelope, kind: "decoders", tabId: other.tabId, rules: change.rules });
       };
       let link: PanelLink | undefined;
       const unlink = (): void => {
@@ -164,9 +164,9 @@ export function createHub(options: HubOptions) {
         const command = parsed.data;
         const tabId = command.tabId;
         // The rules are the browser's, not the tab's: they change in the rule book's own order.
-        if (command.kind === "decodeRules") return void book.loaded.then(() => tellRules(tabId, { rules: [...book.rules()] }, false));
-        if (command.kind === "addDecodeRule") return void book.add(command.rule).then((change) => tellRules(tabId, change, true));
-        if (command.kind === "removeDecodeRule") return void book.remove(command.id).then((change) => tellRules(tabId, change, true));
+        if (command.kind === "decoders") return void book.loaded.then(() => tellRules(tabId, { rules: [...book.rules()] }, false));
+        if (command.kind === "addDecoder") return void book.add(command.rule).then((change) => tellRules(tabId, change, true));
+        if (command.kind === "removeDecoder") return void book.remove(command.id).then((change) => tellRules(tabId, change, true));
         void serial(tabId, async () => {
           const s = await session(tabId);
           switch (command.kind) {

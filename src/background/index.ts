@@ -1,17 +1,14 @@
 // The background worker (a service worker in Chrome, an event page in Firefox). Wiring only: hub.ts.
 import "../shared/jitless.ts";
 import browser from "webextension-polyfill";
-import { CONTENT_PORT, DECODE_RULES_KEY, PANEL_PORT } from "../shared/tags.ts";
+import { storedDecoders } from "../shared/decoderStorage.ts";
+import { CONTENT_PORT, PANEL_PORT } from "../shared/tags.ts";
 import { createHub } from "./hub.ts";
 import { openIdbStore } from "./idbStore.ts";
 
 const hub = createHub({
   store: openIdbStore(),
-  // storage.local, not IndexedDB: every relay reads the rules there at document_start and follows its onChanged.
-  rules: {
-    read: () => browser.storage.local.get(DECODE_RULES_KEY).then((items) => items[DECODE_RULES_KEY]),
-    write: (value) => browser.storage.local.set({ [DECODE_RULES_KEY]: value }),
-  },
+  rules: storedDecoders,
   badge(tabId, badge) {
     // The tab may be gone already; a badge is never worth an error.
     void browser.action.setBadgeText({ tabId, text: badge.text }).catch(() => undefined);

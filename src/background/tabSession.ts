@@ -2,7 +2,7 @@ import type { CaptureRecord } from "../capture/record.ts";
 import { createEngine, type Finding, type Flow, type Problem } from "../engine/index.ts";
 import type { Severity } from "../engine/rules/types.ts";
 import { tapEnvelopeRecords, type ContentBatch } from "../shared/contentProtocol.ts";
-import type { DecodeRule } from "../shared/decodeRules.ts";
+import type { Decoder } from "../shared/decoders.ts";
 import type { TabStats } from "../shared/panelProtocol.ts";
 import { DEFAULT_LIMITS, recordBytes, recordsIn, type Limits } from "./budget.ts";
 import { createHold, isWindowMessage } from "./hold.ts";
@@ -37,7 +37,7 @@ const MAX_DOCS = 500;
  * (intake.ts: checked, then the envelope stage), window messages after their wait (hold.ts), then the budget
  * (budget.ts), numbered, stored and given to the engine.
  */
-export function createTabSession(meta: TabMeta, stored: readonly CaptureRecord[], limits: Limits = DEFAULT_LIMITS, rules: readonly DecodeRule[] = []) {
+export function createTabSession(meta: TabMeta, stored: readonly CaptureRecord[], limits: Limits = DEFAULT_LIMITS, rules: readonly Decoder[] = []) {
   let engine = createEngine();
   let records: CaptureRecord[] = [];
   const severities: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
@@ -162,7 +162,7 @@ export function createTabSession(meta: TabMeta, stored: readonly CaptureRecord[]
     },
     clear,
     /** New decode rules, for what arrives from now on. */
-    setRules(next: readonly DecodeRule[]): void {
+    setRules(next: readonly Decoder[]): void {
       intake.setRules(next, records);
     },
     records: (): readonly CaptureRecord[] => records,

@@ -1,7 +1,7 @@
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import { parseArgs } from "node:util";
-import { envelopeLabel, type DecodeRule } from "../capture/envelopes/index.ts";
+import { envelopeLabel, type Decoder } from "../capture/envelopes/index.ts";
 import { readDecodeRules } from "./decode.ts";
 import { createEngine } from "../engine/index.ts";
 import { notChecked, rules as catalogue } from "../engine/rules/index.ts";
@@ -93,7 +93,7 @@ export async function main(argv: string[]): Promise<number> {
     console.error(`mcp-elicit: ${decoded}\n\n${USAGE}`);
     return 2;
   }
-  const rules: DecodeRule[] = decoded;
+  const rules: Decoder[] = decoded;
 
   let unreadable = false;
   const reports: FileReport[] = [];

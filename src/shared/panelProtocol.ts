@@ -1,7 +1,7 @@
 import * as z from "zod/mini";
 import type { Finding, Flow, Problem } from "../engine/index.ts";
 import type { CaptureRecord } from "../capture/record.ts";
-import { DecodeRuleInput, type DecodeRule } from "./decodeRules.ts";
+import { DecoderInput, type Decoder } from "./decoders.ts";
 import { PANEL_SOURCE, PROTOCOL_VERSION, WORKER_SOURCE } from "./tags.ts";
 
 /** Panel → worker, validated by the worker. */
@@ -19,12 +19,12 @@ export const PanelCommand = z.discriminatedUnion("kind", [
   command("records", {}),
   /**
    * "Decode as MCP" rules. They are the browser's, not the tab's (`tabId` only names the asking panel): the worker
-   * answers each of these with `decodeRules`, and sends `decodeRules` to every panel after a change. A new rule
+   * answers each of these with `decoders`, and sends `decoders` to every panel after a change. A new rule
    * gets its id from the worker and applies to what the tap records from then on.
    */
-  command("decodeRules", {}),
-  command("addDecodeRule", { rule: DecodeRuleInput }),
-  command("removeDecodeRule", { id: z.string().check(z.maxLength(16)) }),
+  command("decoders", {}),
+  command("addDecoder", { rule: DecoderInput }),
+  command("removeDecoder", { id: z.string().check(z.maxLength(16)) }),
 ]);
 export type PanelCommand = z.infer<typeof PanelCommand>;
 
@@ -73,7 +73,7 @@ export type WorkerToPanel =
   /** One chunk of the answer to the `records` command; `more`: further chunks follow. */
   | Envelope<"records", { records: CaptureRecord[]; more: boolean }>
   /** Every decode rule, in the order they were added; `error` when the command that asked was refused. */
-  | Envelope<"decodeRules", { rules: DecodeRule[]; error?: string }>;
+  | Envelope<"decoders", { rules: Decoder[]; error?: string }>;
 
 /** Splits records into chunks of at most RECORD_CHUNK_CHARS of message text (a record over it goes alone). */
 export function chunkRecords(records: readonly CaptureRecord[], limit = RECORD_CHUNK_CHARS): CaptureRecord[][] {

@@ -16,7 +16,7 @@ export interface ExtensionBrowser {
   records(tabId: number): Promise<CaptureRecord[]>;
   /**
    * Sends one panel command (src/shared/panelProtocol.ts) from an extension page and resolves with the first
-   * worker message of kind `answer` (subscribe answers `snapshot`; the decode-rule commands answer `decodeRules`).
+   * worker message of kind `answer` (subscribe answers `snapshot`; the decode-rule commands answer `decoders`).
    */
   command<T>(tabId: number, kind: string, extra: object, answer: string): Promise<T>;
   /** The tab's counts as the worker gives them to its panel (the snapshot's stats). */

@@ -5,8 +5,8 @@ import type { CaptureRecord, MessageRecord } from "../record.ts";
  * run it; record.ts is imported for its types only).
  */
 
-/** "Decode as MCP": a user's rule for a host no built-in adapter knows (decodeRules.ts). */
-export interface DecodeRule {
+/** "Decode as MCP": a user's rule for a host no built-in adapter knows (decoders.ts). */
+export interface Decoder {
   /** Stable id, e.g. "d1"; messages it finds are stamped `envelope: "decode:<id>"`. */
   id: string;
   label?: string;

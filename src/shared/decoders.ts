@@ -1,14 +1,14 @@
 import * as z from "zod/mini";
-import type { DecodeRule as EnvelopeRule } from "../capture/envelopes/index.ts";
+import type { Decoder as EnvelopeRule } from "../capture/envelopes/index.ts";
 import { MAX_DECODE_RULES, MAX_RULE_URL } from "./tags.ts";
 
 /**
  * "Decode as MCP" rules (issue 9 item 4), as the panel asks for one and as the worker keeps them. The worker checks
- * every rule the panel sends against `DecodeRuleInput` and gives it its id; what it stores (storage.local,
- * `StoredRules`) is read back through the same schema on every wake. The engine side of a rule (what its pointer
- * and direction do to a record) is src/capture/envelopes/decodeRules.ts.
+ * every rule the panel sends against `DecoderInput` and gives it its id; what it stores (storage.local,
+ * `StoredDecoders`) is read back through the same schema on every wake. The engine side of a rule (what its pointer
+ * and direction do to a record) is src/capture/envelopes/decoders.ts.
  */
-export const DecodeRuleInput = z.object({
+export const DecoderInput = z.object({
   label: z.optional(z.string().check(z.maxLength(200))),
   /** Matched against the full request URL (the origin, for window messages): `*` wildcards, else a substring. */
   url: z.string().check(z.minLength(1), z.maxLength(MAX_RULE_URL)),
@@ -21,24 +21,24 @@ export const DecodeRuleInput = z.object({
   ),
   direction: z.enum(["c2s", "s2c", "both"]),
 });
-export type DecodeRuleInput = z.infer<typeof DecodeRuleInput>;
+export type DecoderInput = z.infer<typeof DecoderInput>;
 
-export const DecodeRule = z.extend(DecodeRuleInput, {
+export const Decoder = z.extend(DecoderInput, {
   /** Given by the worker: `d1`, `d2`, …, never reused (the panel's counts and the records' `decode:<id>` name it). */
   id: z.string().check(z.regex(/^d[1-9]\d{0,8}$/)),
 });
-export type DecodeRule = z.infer<typeof DecodeRule>;
+export type Decoder = z.infer<typeof Decoder>;
 
-/** The storage.local value (tags.ts DECODE_RULES_KEY); `rev` grows with each change (src/content/rules.ts). */
-export const StoredRules = z.object({
+/** The storage.local value (tags.ts DECODERS_KEY); `rev` grows with each change (src/content/decoders.ts). */
+export const StoredDecoders = z.object({
   rev: z.int().check(z.nonnegative()),
   /** The number of the next rule's id. */
   next: z.int().check(z.positive()),
-  rules: z.array(DecodeRule).check(z.maxLength(MAX_DECODE_RULES)),
+  rules: z.array(Decoder).check(z.maxLength(MAX_DECODE_RULES)),
 });
-export type StoredRules = z.infer<typeof StoredRules>;
+export type StoredDecoders = z.infer<typeof StoredDecoders>;
 
 // The rule the worker keeps is the rule the envelope stage applies (src/capture/envelopes/types.ts).
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const sameRule: Same<DecodeRule, EnvelopeRule> = true;
+const sameRule: Same<Decoder, EnvelopeRule> = true;
 void sameRule;

@@ -1,6 +1,7 @@
+import { compilePattern, matchesPattern } from "../../util/urlPattern.ts";
 import { httpUrl } from "../url.ts";
 import { isJsonRpc, namesJsonRpc } from "./jsonRpc.ts";
-import { carried, connectionOf, isObj, NOT_JSON, type Adapter, type DecodeRule, type Draft, type MessageDraft, type Seen, type Stamp, type Tally } from "./types.ts";
+import { carried, connectionOf, isObj, NOT_JSON, type Adapter, type Decoder, type Draft, type MessageDraft, type Seen, type Stamp, type Tally } from "./types.ts";
 
 /**
  * "Decode as MCP" (Wireshark's Decode As…): the user says that traffic to a URL carries MCP at a JSON pointer.
@@ -14,7 +15,7 @@ const DIRECTIONS = new Set(["c2s", "s2c", "both"]);
 const KEYS = new Set(["id", "label", "url", "method", "pointer", "direction"]);
 
 /** One rule from untrusted JSON (a CLI argument, a rules file, storage): the rule, or what is wrong with it. */
-export function validateDecodeRule(value: unknown): DecodeRule | string {
+export function validateDecoder(value: unknown): Decoder | string {
   if (!isObj(value)) return "a decode rule is a JSON object";
   const unknown = Object.keys(value).filter((k) => !KEYS.has(k));
   if (unknown.length) return `unknown member${unknown.length > 1 ? "s" : ""} ${unknown.map((k) => JSON.stringify(k)).join(", ")} (a rule has id, url, pointer, direction, and optionally method and label)`;
@@ -32,18 +33,18 @@ export function validateDecodeRule(value: unknown): DecodeRule | string {
     url,
     ...(method !== undefined && { method: method.toUpperCase() }),
     pointer,
-    direction: direction as DecodeRule["direction"],
+    direction: direction as Decoder["direction"],
   };
 }
 
 /** A list of rules (an array of rule objects): the rules, or every problem found, each naming the rule. */
-export function validateDecodeRules(value: unknown): { rules: DecodeRule[]; errors: string[] } {
+export function validateDecoders(value: unknown): { rules: Decoder[]; errors: string[] } {
   if (!Array.isArray(value)) return { rules: [], errors: ["decode rules are a JSON array of rule objects"] };
-  const rules: DecodeRule[] = [];
+  const rules: Decoder[] = [];
   const errors: string[] = [];
   const ids = new Set<string>();
   value.forEach((raw, i) => {
-    const rule = validateDecodeRule(raw);
+    const rule = validateDecoder(raw);
     if (typeof rule === "string") return void errors.push(`rule ${i + 1}: ${rule}`);
     if (ids.has(rule.id)) return void errors.push(`rule ${i + 1}: id ${JSON.stringify(rule.id)} is used twice`);
     ids.add(rule.id);
@@ -54,10 +55,8 @@ export function validateDecodeRules(value: unknown): { rules: DecodeRule[]; erro
 
 /** `*` matches any run of characters and the pattern must match the whole URL; without `*`, a substring. */
 export function urlMatcher(pattern: string): (url: string) => boolean {
-  if (!pattern.includes("*")) return (url) => url.includes(pattern);
-  const source = pattern.split("*").map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*");
-  const re = new RegExp(`^${source}$`, "s");
-  return (url) => re.test(url);
+  const parts = compilePattern(pattern);
+  return (url) => matchesPattern(parts, url);
 }
 
 /** RFC 6901 evaluation; undefined when the pointer names nothing in the document. */
@@ -84,7 +83,7 @@ export function resolvePointer(document: unknown, pointer: string): unknown {
  * exchange `decode:<rule id>`, server `<origin> (<label, or the pattern less that origin>)`, via the origin (the
  * host; one for the whole scope, so every flow says the same: each record's own endpoint stays its `url`).
  */
-function placeOf(record: MessageDraft, rule: DecodeRule, envelope: string): { stamp: Stamp & { envelope: string }; exchange: string | undefined } {
+function placeOf(record: MessageDraft, rule: Decoder, envelope: string): { stamp: Stamp & { envelope: string }; exchange: string | undefined } {
   if (record.transport !== "http" && record.transport !== "eventsource") return { stamp: { envelope }, exchange: connectionOf(record) };
   const parsed = record.url === undefined ? undefined : httpUrl(record.url);
   if (!parsed) return { stamp: { envelope }, exchange: connectionOf(record) };
@@ -92,7 +91,7 @@ function placeOf(record: MessageDraft, rule: DecodeRule, envelope: string): { st
   return { stamp: { envelope, server: `${parsed.origin} (${name})`, via: parsed.origin }, exchange: envelope };
 }
 
-export function createDecodeRules(rules: readonly DecodeRule[]): Adapter {
+export function createDecoders(rules: readonly Decoder[]): Adapter {
   const compiled = rules.map((rule) => ({ rule, matches: urlMatcher(rule.url), envelope: DECODE_PREFIX + rule.id }));
   /** HTTP exchanges a rule matched, by id: their heads and ends are the host's. */
   const matched = new Set<string>();

@@ -1,7 +1,7 @@
 import { useSignal } from "@preact/signals";
 import { useEffect, useRef } from "preact/hooks";
-import { validateDecodeRule } from "../../src/capture/envelopes/index.ts";
-import { DecodeRuleInput } from "../../src/shared/decodeRules.ts";
+import { validateDecoder } from "../../src/capture/envelopes/index.ts";
+import { DecoderInput } from "../../src/shared/decoders.ts";
 import type { FlowStore } from "../state/store.ts";
 import { shown } from "../model/text.ts";
 import type { Command } from "../state/transport.ts";
@@ -18,9 +18,9 @@ const METHODS = ["", "POST", "GET", "PUT", "PATCH", "DELETE"];
  * answers a rule its schema refuses with nothing, so the panel checks that schema first too.
  */
 function problemOf(rule: Record<string, unknown>): string | null {
-  const checked = validateDecodeRule({ id: "new", ...rule });
+  const checked = validateDecoder({ id: "new", ...rule });
   if (typeof checked === "string") return `This rule cannot be used: ${checked}.`;
-  return DecodeRuleInput.safeParse(rule).success ? null : "This rule is too long to keep (URL up to 2048 characters, pointer up to 1024, label up to 200).";
+  return DecoderInput.safeParse(rule).success ? null : "This rule is too long to keep (URL up to 2048 characters, pointer up to 1024, label up to 200).";
 }
 
 /**
@@ -29,7 +29,7 @@ function problemOf(rule: Record<string, unknown>): string | null {
  * (for every tab, across sessions) and the tap applies them from then on; an import applies them as it reads.
  * Each rule says how many of the messages shown it unwrapped.
  */
-export function DecodeRules({ store, send, editable, onReimport, onClose }: { store: FlowStore; send(command: Command): void; editable: boolean; onReimport?: (() => void) | undefined; onClose(): void }) {
+export function Decoders({ store, send, editable, onReimport, onClose }: { store: FlowStore; send(command: Command): void; editable: boolean; onReimport?: (() => void) | undefined; onClose(): void }) {
   const url = useSignal("");
   const method = useSignal("");
   const pointer = useSignal("");
@@ -41,7 +41,7 @@ export function DecodeRules({ store, send, editable, onReimport, onClose }: { st
   // The keyboard goes into the section as it opens: its first field, or the section itself when rules cannot be edited.
   useEffect(() => (editable ? first.current : root.current)?.focus(), []);
   void store.version.value;
-  const rules = store.decodeRules.value;
+  const rules = store.decoders.value;
   const source = store.source.value;
 
   const add = (event: Event) => {
@@ -52,7 +52,7 @@ export function DecodeRules({ store, send, editable, onReimport, onClose }: { st
     const why = problemOf(rule);
     problem.value = why;
     if (why) return;
-    send({ kind: "addDecodeRule", rule: rule as DecodeRuleInput });
+    send({ kind: "addDecoder", rule: rule as DecoderInput });
     url.value = pointer.value = label.value = "";
     first.current?.focus();
   };
@@ -66,7 +66,7 @@ export function DecodeRules({ store, send, editable, onReimport, onClose }: { st
         reads the file.
       </p>
       {!editable && <p class="warn">No tab is inspected: rules live in the extension's worker. Open the panel from DevTools to add or remove them.</p>}
-      <form class="decode-form" onSubmit={add} aria-label="Add a decode rule">
+      <form class="decode-form" onSubmit={add} aria-label="Add a decoder">
         <label>
           URL pattern
           <input ref={first} type="text" value={url.value} onInput={(e) => (url.value = e.currentTarget.value)} placeholder="https://host/api/agent/* or /agent/" spellcheck={false} required disabled={!editable} />
@@ -100,7 +100,7 @@ export function DecodeRules({ store, send, editable, onReimport, onClose }: { st
           <input type="text" value={label.value} onInput={(e) => (label.value = e.currentTarget.value)} placeholder="optional" disabled={!editable} />
         </label>
         <button type="submit" disabled={!editable}>
-          Add rule
+          Add decoder
         </button>
       </form>
       {(problem.value ?? store.decodeError.value) && (
@@ -109,9 +109,9 @@ export function DecodeRules({ store, send, editable, onReimport, onClose }: { st
         </p>
       )}
       {rules.length === 0 ? (
-        <p class="empty">No decode rules.</p>
+        <p class="empty">No decoders.</p>
       ) : (
-        <table class="decode-rules" aria-label="Decode rules">
+        <table class="decode-rules" aria-label="Decoders">
           <thead>
             <tr>
               <th scope="col">Rule</th>
@@ -129,7 +129,7 @@ export function DecodeRules({ store, send, editable, onReimport, onClose }: { st
           </thead>
           <tbody>
             {rules.map((r) => (
-              <tr key={r.id} data-rule={r.id} aria-label={`decode rule ${r.id}`}>
+              <tr key={r.id} data-rule={r.id} aria-label={`decoder ${r.id}`}>
                 <td>{r.label ? `${shown(r.label, 60)} (${r.id})` : r.id}</td>
                 <td title={shown(r.url, 2048)}>
                   <code>{shown(r.url, 120)}</code>
@@ -143,7 +143,7 @@ export function DecodeRules({ store, send, editable, onReimport, onClose }: { st
                   {store.matchedBy(r.id)}
                 </td>
                 <td>
-                  <button type="button" aria-label={`Remove decode rule ${r.id}`} disabled={!editable} onClick={() => send({ kind: "removeDecodeRule", id: r.id })}>
+                  <button type="button" aria-label={`Remove decoder ${r.id}`} disabled={!editable} onClick={() => send({ kind: "removeDecoder", id: r.id })}>
                     Remove
                   </button>
                 </td>
