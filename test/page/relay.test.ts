@@ -52,3 +52,11 @@ test("a window message's structured clone is tested by own members, one level do
   assert.equal(carriesRelay({ type: "hello", data: { text: "hi" } }), false);
   assert.equal(carriesRelay("requestedSchema"), false);
 });
+
+test("the worker's schema takes a relay decoder from the panel, and refuses one that says where nothing lies", async () => {
+  const { DecoderInput } = await import("../../src/shared/decoders.ts");
+  assert.equal(DecoderInput.safeParse({ url: "/bus", kind: "relay", ask: "/form", action: "/reply/decision" }).success, true);
+  assert.equal(DecoderInput.safeParse({ url: "/bus", kind: "relay" }).success, false);
+  assert.equal(DecoderInput.safeParse({ url: "/bus", kind: "relay", ask: "form" }).success, false);
+  assert.equal(DecoderInput.safeParse({ url: "/bus", pointer: "", direction: "both" }).success, true);
+});

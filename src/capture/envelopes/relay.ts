@@ -1,6 +1,6 @@
 import { findRelay, looksRelayed, pathId } from "../relay/find.ts";
 import { isBareJsonRpc } from "./jsonRpc.ts";
-import { carried, NOT_JSON, type Adapter, type Draft, type Seen, type Tally } from "./types.ts";
+import { carried, NOT_JSON, type Adapter, type Draft, type MessageDraft, type Seen, type Tally } from "./types.ts";
 
 /**
  * Relayed elicitations (src/capture/relay/find.ts): an ask the page receives or an answer it sends in an app's
@@ -12,6 +12,12 @@ import { carried, NOT_JSON, type Adapter, type Draft, type Seen, type Tally } fr
  * message without an exchange; such a record that holds no relay after all is dropped here.
  */
 export const RELAY_PREFIX = "relay:";
+
+/** The record of a relayed ask (s2c) or answer (c2s): the elicitation alone, stamped. */
+export function relayDraft(record: MessageDraft, kind: "ask" | "answer", id: string | undefined, value: Record<string, unknown>, envelope: string): MessageDraft {
+  const body = kind === "ask" ? { relay: "ask", ...(id !== undefined && { id }), params: value } : { relay: "answer", ...(id !== undefined && { id }), result: value };
+  return carried(record, JSON.stringify(body), kind === "ask" ? "s2c" : "c2s", { envelope }, undefined);
+}
 
 export function createRelay(): Adapter {
   return {
@@ -28,10 +34,9 @@ export function createRelay(): Adapter {
       const wrongWay = found !== undefined && record.transport !== "postMessage" && (found.kind === "ask") !== (record.direction === "s2c");
       if (found === undefined || wrongWay) return only ? [] : undefined;
       const id = found.id ?? (found.kind === "answer" ? pathId(record.url) : undefined);
-      const body = found.kind === "ask" ? { relay: "ask", ...(id !== undefined && { id }), params: found.value } : { relay: "answer", ...(id !== undefined && { id }), result: found.value };
       const envelope = `${RELAY_PREFIX}${found.shape ?? "json"}`;
       tally.found(envelope);
-      return [carried(record, JSON.stringify(body), found.kind === "ask" ? "s2c" : "c2s", { envelope }, undefined)];
+      return [relayDraft(record, found.kind, id, found.value, envelope)];
     },
   };
 }

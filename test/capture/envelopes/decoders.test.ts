@@ -116,3 +116,33 @@ test("URL patterns and JSON pointers", () => {
   assert.equal(resolvePointer(doc, "/missing"), undefined);
   assert.equal(resolvePointer(doc, ""), doc);
 });
+
+test("a relay decoder: where an app's ask, its id, the answer's action and content lie", async () => {
+  const { createUnwrapper } = await import("../../../src/capture/envelopes/index.ts");
+  const { analyze } = await import("../../../src/engine/index.ts");
+  const rule = validateDecoder({ id: "d2", kind: "relay", url: "/bus", ask: "/form", askId: "/ticket", action: "/reply/decision", content: "/reply/values", answerId: "/ticket" });
+  assert.ok(typeof rule === "object", String(rule));
+  const unwrapper = createUnwrapper({ rules: [rule] });
+  const frame = (direction: "c2s" | "s2c", json: unknown, time: number) =>
+    unwrapper.push({ kind: "message", time, transport: "websocket", exchange: "w1", url: "ws://app.example/bus", client: "https://app.example", direction, stream: "websocket", text: JSON.stringify(json) });
+  // A shape the built-in recognition misses: the schema is a string, the answer has no `action`.
+  const ask = frame("s2c", { ticket: "t-9", form: { message: "Which region?", fields: '{"region":"string"}' } }, 1000);
+  const answer = frame("c2s", { ticket: "t-9", reply: { decision: "accept", values: { region: "eu" } } }, 1500);
+  const noise = frame("s2c", { ticket: "t-9", status: "thinking" }, 1200);
+  assert.deepEqual(noise, []);
+  assert.deepEqual([...ask, ...answer].map((r) => (r.kind === "message" ? [r.envelope, r.direction, JSON.parse(r.text).id] : [])), [
+    ["relay:decode:d2", "s2c", "t-9"],
+    ["relay:decode:d2", "c2s", "t-9"],
+  ]);
+  assert.equal(unwrapper.counts()["decode:d2"], 2);
+  const { flows, problems } = analyze([...ask, ...answer].map((r, seq) => ({ v: 1, seq, ...r }) as never));
+  assert.deepEqual(problems, []);
+  assert.deepEqual(flows.map((f) => [f.kind, f.elicitations[0]!.message, f.elicitations[0]!.action, f.elicitations[0]!.content]), [["relay", "Which region?", "accept", { region: "eu" }]]);
+});
+
+test("relay decoder validation names what is wrong", () => {
+  assert.match(String(validateDecoder({ id: "d1", kind: "relay", url: "/x" })), /needs "ask" or "action"/);
+  assert.match(String(validateDecoder({ id: "d1", kind: "relay", url: "/x", ask: "form" })), /"ask" must be a JSON pointer/);
+  assert.match(String(validateDecoder({ id: "d1", kind: "relay", url: "/x", ask: "/f", pointer: "" })), /unknown member "pointer"/);
+  assert.match(String(validateDecoder({ id: "d1", kind: "mcp", url: "/x" })), /"kind" must be "relay"/);
+});
