@@ -1,17 +1,16 @@
-import { createReadStream } from "node:fs";
-import { stat } from "node:fs/promises";
 import { parseArgs } from "node:util";
-import { envelopeLabel, type Decoder } from "../capture/envelopes/index.ts";
+import type { Decoder } from "../capture/envelopes/index.ts";
 import { readDecodeRules } from "./decode.ts";
-import { createEngine } from "../engine/index.ts";
 import { notChecked, rules as catalogue } from "../engine/rules/index.ts";
 import pkg from "../../package.json" with { type: "json" };
 import type { Severity } from "../engine/rules/types.ts";
-import { readCapture, readError } from "./read.ts";
-import { atLeast, toJson, toText, type FileReport } from "./report.ts";
+import { proxyCommand } from "./proxy/command.ts";
+import { toJson, toText } from "./report.ts";
+import { lintFiles } from "./session.ts";
 
 const USAGE = `Usage: mcp-elicit lint [options] <capture.har|capture.jsonl|->…
        mcp-elicit rules [--json]
+       mcp-elicit proxy <upstream-url> [--port N] [--out capture.jsonl]   (mcp-elicit proxy --help)
 
 lint: analyses MCP elicitation traffic in HAR or JSONL captures and checks it against the rule catalogue.
 "-" reads a capture from standard input.
@@ -22,6 +21,7 @@ Options:
   --min-severity <level>  show findings of this severity and above: info (default), warning, error
   --disable <rule>        drop a rule (repeatable, or comma-separated)
   --strict-2260           SEP-2260 strict profile: unrelated and GET-stream elicitations are errors
+  --session               analyse all the files as one session (automatic when one is an mcp-elicit proxy capture)
   --decode <rule>         "decode as MCP": a JSON rule {"id","url","pointer","direction"[,"method","label"]}
                           saying where MCP travels inside a host's own envelope (repeatable; docs/cli.md)
   --decode-file <file>    a JSON array of such rules (repeatable)
@@ -32,6 +32,7 @@ Options:
 Exit status: 0 no error-severity finding, 1 at least one, 2 an input that could not be read.`;
 
 export async function main(argv: string[]): Promise<number> {
+  if (argv[0] === "proxy") return proxyCommand(argv.slice(1));
   let args;
   try {
     args = parseArgs({
@@ -42,6 +43,7 @@ export async function main(argv: string[]): Promise<number> {
         "min-severity": { type: "string", default: "info" },
         disable: { type: "string", multiple: true, default: [] },
         "strict-2260": { type: "boolean", default: false },
+        session: { type: "boolean", default: false },
         decode: { type: "string", multiple: true, default: [] },
         "decode-file": { type: "string", multiple: true, default: [] },
         "no-color": { type: "boolean", default: false },
@@ -95,30 +97,12 @@ export async function main(argv: string[]): Promise<number> {
   }
   const rules: Decoder[] = decoded;
 
-  let unreadable = false;
-  const reports: FileReport[] = [];
-  for (const file of files) {
-    // One engine per file, fed as the file is read: no record is kept once the engine has seen it.
-    const engine = createEngine({ disable, strict2260: values["strict-2260"] });
-    let imported;
-    try {
-      const input = file === "-" ? process.stdin : createReadStream(file, { highWaterMark: 1 << 20 });
-      imported = await readCapture(input, file, {
-        rules,
-        onRecords(records) {
-          for (const record of records) engine.push(record);
-        },
-      });
-    } catch (e) {
-      const why = readError(e, await stat(file).then((s) => s.size, () => undefined));
-      console.error(`mcp-elicit: cannot read ${file}: ${why}`);
-      unreadable = true;
-      reports.push({ file, flows: [], findings: [], problems: [{ file, message: `cannot read the file: ${why}` }] });
-      continue;
-    }
-    if (imported.problems.length) unreadable = true;
-    reports.push({ file, flows: [...engine.flows()], findings: engine.findings().filter(atLeast(min)), problems: [...imported.problems, ...engine.problems()] });
-  }
+  const { reports, unreadable } = await lintFiles(files, {
+    engine: { disable, strict2260: values["strict-2260"] },
+    rules,
+    min,
+    session: values.session,
+  });
 
   const color = !values["no-color"] && !values.json && process.stdout.isTTY === true && !process.env.NO_COLOR;
   process.stdout.write((values.json ? JSON.stringify(toJson(reports), null, 2) : toText(reports, color)) + "\n");

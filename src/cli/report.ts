@@ -9,7 +9,12 @@ export interface FileReport {
   findings: Finding[];
   /** Problems of the input itself: import errors and messages the engine could not read. */
   problems: Problem[];
+  /** Set when several files were analysed as one session (`file` is then their names joined by " + "). */
+  session?: string[];
 }
+
+/** In a session, each finding names its file (src/cli/session.ts). */
+const fileOf = (x: Finding): string | undefined => (x as Finding & { file?: string }).file;
 
 /** The stable `--json` schema (docs/cli.md). */
 export function toJson(files: FileReport[]) {
@@ -18,6 +23,7 @@ export function toJson(files: FileReport[]) {
     for (const x of f.findings) summary[x.severity === "error" ? "errors" : x.severity === "warning" ? "warnings" : "info"]++;
     return {
       file: f.file,
+      ...(f.session && { session: f.session }),
       flows: f.flows.map((flow) => ({
         id: flow.id,
         kind: flow.kind,
@@ -28,8 +34,17 @@ export function toJson(files: FileReport[]) {
         status: flow.status,
         elicitations: flow.elicitations.map((e) => ({ key: e.key, mode: e.mode, action: e.action, elicitationId: e.elicitationId ?? null, completed: e.completed })),
       })),
-      findings: f.findings.map((x) => ({ rule: x.rule, severity: x.severity, violator: x.violator, flow: x.flow, entry: x.entry, pointer: x.pointer, message: x.message })),
-      problems: f.problems.map((p) => ({ entry: p.entry ?? null, line: p.line ?? null, message: p.message })),
+      findings: f.findings.map((x) => ({
+        rule: x.rule,
+        severity: x.severity,
+        violator: x.violator,
+        flow: x.flow,
+        ...(f.session && { file: fileOf(x) ?? null }),
+        entry: x.entry,
+        pointer: x.pointer,
+        message: x.message,
+      })),
+      problems: f.problems.map((p) => ({ ...(f.session && { file: p.file ?? null }), entry: p.entry ?? (f.session ? p.record : undefined) ?? null, line: p.line ?? null, message: p.message })),
     };
   });
   return { files: out, summary };
@@ -69,7 +84,8 @@ export function toText(files: FileReport[], color: boolean): string {
       else info++;
       byFlow.set(x.flow, [...(byFlow.get(x.flow) ?? []), x]);
     }
-    const findingLine = (x: Finding) => `      ${sev(x.severity)} ${c("cyan", x.rule)} ${c("dim", `entry ${x.entry}${x.pointer ? " " + x.pointer : ""}`)}\n        ${one(x.message, 200)}`;
+    const where = (x: Finding) => `${f.session ? `${one(fileOf(x) ?? "", 60)} ` : ""}entry ${x.entry}`;
+    const findingLine = (x: Finding) => `      ${sev(x.severity)} ${c("cyan", x.rule)} ${c("dim", `${where(x)}${x.pointer ? " " + x.pointer : ""}`)}\n        ${one(x.message, 200)}`;
     for (const flow of f.flows) {
       flowCount++;
       const status = flow.status === "complete" ? c("green", flow.status) : flow.status === "pending" ? c("yellow", flow.status) : c("red", flow.status);

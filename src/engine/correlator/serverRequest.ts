@@ -103,7 +103,9 @@ export function onClientResponse(s: State, ctx: MessageContext, id: unknown, res
   const flow = el.flow;
   (scope.answeredElicitations ??= new Map()).set(key, { record: record.seq, flow });
   const elicitation = flow.elicitations[el.index]!;
-  if (ctx.exchange) {
+  // "202 Accepted with no body" is Streamable HTTP's (transports.mdx); a POST to an HTTP+SSE `endpoint` (2024-11-05,
+  // which says nothing of the answer's body: sdk 1.32.2 answers "Accepted") is not checked for it.
+  if (ctx.exchange && !s.endpointAliases.has(record.url ?? "")) {
     ctx.exchange.elicitResultRecord = record.seq;
     ctx.exchange.elicitResultFlow = flow;
     if (ctx.exchange.status !== undefined) check202(s, ctx.exchange);
