@@ -14,7 +14,8 @@ export type Command =
   | { kind: "records" }
   | { kind: "decoders" }
   | { kind: "addDecoder"; rule: DecoderInput }
-  | { kind: "removeDecoder"; id: string };
+  | { kind: "removeDecoder"; id: string }
+  | { kind: "backendRecords"; feed: string; records: unknown[] };
 
 export interface Transport {
   send(command: Command): void;

@@ -1,6 +1,8 @@
 import { useComputed, useSignal, useSignalEffect } from "@preact/signals";
-import { useEffect, useRef } from "preact/hooks";
+import { useEffect, useMemo, useRef } from "preact/hooks";
 import { CoverageBanner } from "./CoverageBanner.tsx";
+import { createBackends } from "../state/backends.ts";
+import { Backends } from "./Backends.tsx";
 import { Decoders } from "./Decoders.tsx";
 import { download, exportCapture, type ExportFormat } from "../io/exportCapture.ts";
 import { FindingDetail } from "./FindingDetail.tsx";
@@ -34,6 +36,10 @@ export function App({ store, tabId, send }: AppProps) {
   /** The import under way: a new import, Close file and Back to tab stop it. */
   const running = useRef<ImportRun | null>(null);
   const decodeOpen = useSignal(false);
+  const backendOpen = useSignal(false);
+  // The agent backends read by this panel: their feeds close with it.
+  const backends = useMemo(() => createBackends(send), [send]);
+  useEffect(() => () => backends.closeAll(), [backends]);
   /** The file shown, to import it again with other decode rules. */
   const lastFile = useRef<File | null>(null);
 
@@ -144,6 +150,8 @@ export function App({ store, tabId, send }: AppProps) {
         onExport={onExport}
         onLive={onLive}
         decodeOpen={decodeOpen}
+        backendOpen={backendOpen}
+        backendCount={backends.list.value.length}
       />
       <Alerts store={store} tabId={tabId} importError={importError.value} importNote={importNote.value} />
       {decodeOpen.value && (
@@ -153,6 +161,16 @@ export function App({ store, tabId, send }: AppProps) {
           editable={tabId !== undefined}
           onReimport={lastFile.current && source.kind === "file" ? () => onImport(lastFile.current!) : undefined}
           onClose={closeDecode}
+        />
+      )}
+      {backendOpen.value && (
+        <Backends
+          backends={backends}
+          editable={tabId !== undefined}
+          onClose={() => {
+            backendOpen.value = false;
+            requestAnimationFrame(() => document.querySelector<HTMLElement>(".toolbar .backend-toggle")?.focus());
+          }}
         />
       )}
       {source.kind === "live" && tabId !== undefined && <CoverageBanner />}

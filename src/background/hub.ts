@@ -188,6 +188,12 @@ export function createHub(options: HubOptions) {
               s.meta.paused = !command.on;
               await store.append(s.meta, []);
               return publish(tabId, s, "reset");
+            case "backendRecords": {
+              const result = s.ingestBackend(command.feed, command.records);
+              await store.append(s.meta, result.stored);
+              if (result.stored.length > 0) publish(tabId, s, result.delta);
+              return;
+            }
             case "records": {
               // Chunked like a snapshot's records: one runtime message may not exceed 64 MiB.
               const chunks = chunkRecords(s.records(), chunkChars);

@@ -1,4 +1,3 @@
-import type { CaptureRecord } from "../capture/record.ts";
 import { createEngine, type Finding, type Flow, type Problem } from "../engine/index.ts";
 import type { Severity } from "../engine/rules/types.ts";
 import { tapEnvelopeRecords, type ContentBatch } from "../shared/contentProtocol.ts";
@@ -6,6 +5,7 @@ import type { Decoder } from "../shared/decoders.ts";
 import type { TabStats } from "../shared/panelProtocol.ts";
 import { DEFAULT_LIMITS, recordBytes, recordsIn, type Limits } from "./budget.ts";
 import { createHold, isWindowMessage } from "./hold.ts";
+import { CaptureRecord } from "../capture/record.ts";
 import { addCounts, createIntake } from "./intake.ts";
 import type { TabMeta } from "./store.ts";
 
@@ -38,7 +38,9 @@ const MAX_DOCS = 500;
  * (budget.ts), numbered, stored and given to the engine.
  */
 export function createTabSession(meta: TabMeta, stored: readonly CaptureRecord[], limits: Limits = DEFAULT_LIMITS, rules: readonly Decoder[] = []) {
-  let engine = createEngine();
+  // The tab is inspected: its page's side is watched, so an ask an agent backend never relayed to it is known.
+  const newEngine = () => createEngine({ pageWatched: true });
+  let engine = newEngine();
   let records: CaptureRecord[] = [];
   const severities: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
   const intake = createIntake(meta, rules, stored);
@@ -57,7 +59,7 @@ export function createTabSession(meta: TabMeta, stored: readonly CaptureRecord[]
   for (const record of stored) feed(record);
 
   const clear = (): void => {
-    engine = createEngine();
+    engine = newEngine();
     records = [];
     severities.error = severities.warning = severities.info = 0;
     meta.nextSeq = 0;
@@ -67,6 +69,7 @@ export function createTabSession(meta: TabMeta, stored: readonly CaptureRecord[]
     meta.bytes = 0;
     meta.skipped = 0;
     meta.envelopes = {};
+    meta.backends = {};
     hold.clear();
   };
 
@@ -150,6 +153,29 @@ export function createTabSession(meta: TabMeta, stored: readonly CaptureRecord[]
       const next = hold.firstOf(batch.doc);
       const last = batch.first + batch.records.length - 1;
       return { navigated, ...result, ackUpTo: next === undefined ? last : next - 1 };
+    },
+    /**
+     * Records of an agent backend's MCP wire (`mcp-elicit proxy`'s feed, read by the panel's Backend… control):
+     * checked, marked `source: "backend"` (only this path may), numbered in the tab's order, each feed seq once.
+     */
+    ingestBackend(feed: string, raws: readonly unknown[]): { stored: CaptureRecord[]; delta: SessionDelta } {
+      return step(() => {
+        for (const raw of raws) {
+          const parsed = CaptureRecord.safeParse(raw);
+          if (!parsed.success || parsed.data.kind === "page-request") {
+            meta.rejected++;
+            continue;
+          }
+          const record = parsed.data;
+          const backends = (meta.backends ??= {});
+          if (record.seq <= (backends[feed] ?? -1)) continue;
+          backends[feed] = record.seq;
+          record.source = "backend";
+          // The proxy stamps nothing; a stamp would let the record pass the envelope stage unchecked.
+          if (record.kind === "message") delete record.envelope;
+          keep(record);
+        }
+      });
     },
     /** When waiting items may go (ms since the epoch), or undefined when none waits (hold.ts). */
     nextRelease: hold.nextRelease,

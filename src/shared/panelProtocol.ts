@@ -4,6 +4,9 @@ import type { CaptureRecord } from "../capture/record.ts";
 import { DecoderInput, type Decoder } from "./decoders.ts";
 import { PANEL_SOURCE, PROTOCOL_VERSION, WORKER_SOURCE } from "./tags.ts";
 
+/** Most backend records one `backendRecords` command carries (the panel sends a feed's burst in pieces). */
+export const MAX_BACKEND_BATCH = 500;
+
 /** Panel → worker, validated by the worker. */
 const command = <K extends string, S extends z.core.$ZodLooseShape>(kind: K, shape: S) =>
   z.object({ source: z.literal(PANEL_SOURCE), v: z.literal(PROTOCOL_VERSION), kind: z.literal(kind), tabId: z.int().check(z.nonnegative()), ...shape });
@@ -25,6 +28,12 @@ export const PanelCommand = z.discriminatedUnion("kind", [
   command("decoders", {}),
   command("addDecoder", { rule: DecoderInput }),
   command("removeDecoder", { id: z.string().check(z.maxLength(16)) }),
+  /**
+   * Records of an agent backend's MCP wire, as `mcp-elicit proxy`'s feed gives them (the panel's Backend… control
+   * reads it): `feed` names the backend (the feed URL's origin and path, never its token), each record is checked
+   * by the worker, which alone marks it `source: "backend"`.
+   */
+  command("backendRecords", { feed: z.string().check(z.maxLength(2048)), records: z.array(z.unknown()).check(z.maxLength(MAX_BACKEND_BATCH)) }),
 ]);
 export type PanelCommand = z.infer<typeof PanelCommand>;
 

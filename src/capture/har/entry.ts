@@ -134,7 +134,11 @@ export function importEntry(raw: unknown, index: number, ctx: EntryContext, out:
   const client = str(raw.pageref) ?? ctx.creator;
   // Each record is made whole from the members its entry gives all of them: on Node 20, members added after a
   // spread (`{ ...common, time, … }`) cost about 2 µs each, which was most of the import's time.
-  const made: Made = (time) => ({ v: CAPTURE_VERSION, seq: 0, time, transport, exchange, url, client, entry: index });
+  // `_mcpSource`: our export's mark of an agent backend's exchange (records with `source: "backend"`).
+  const made: Made =
+    raw._mcpSource === "backend"
+      ? (time) => ({ v: CAPTURE_VERSION, seq: 0, time, transport, exchange, url, client, entry: index, source: "backend" })
+      : (time) => ({ v: CAPTURE_VERSION, seq: 0, time, transport, exchange, url, client, entry: index });
   const push = (record: CaptureRecord): void => void out.drafts.push(record);
   const picked = pickHeaders(requestHeaders);
 
@@ -203,7 +207,7 @@ function keepRelays(out: EntryOut): void {
 }
 
 /** A new object of the members every record of an entry has, at `time`. */
-type Made = (time: number) => Pick<CaptureRecord, "v" | "seq" | "transport" | "exchange" | "url" | "client" | "entry" | "time">;
+type Made = (time: number) => Pick<CaptureRecord, "v" | "seq" | "transport" | "exchange" | "url" | "client" | "entry" | "time" | "source">;
 
 /**
  * A HAR has no time per SSE event, only the first byte (`wait`) and the last (`receive`): the first event is placed
