@@ -69,6 +69,11 @@ export function createFeeder(step: (changes: Changes, done: boolean, restart: bo
       importProblems.length = 0;
     },
     async finish(): Promise<{ records: number; flows: number; findings: number }> {
+      // The file is whole: what waited on time (relay judgements) is judged now.
+      const delta = engine.settle(Infinity);
+      for (const f of delta.flows) flows.add(f);
+      findings.push(...delta.findings);
+      problems.push(...delta.problems);
       problems.unshift(...importProblems);
       await flush(true);
       return { records: analysed, flows: engine.flows().length, findings: engine.findings().length };

@@ -1,3 +1,4 @@
+import { RELAY_GRACE_MS } from "../engine/index.ts";
 import { ContentBatch } from "../shared/contentProtocol.ts";
 import { chunkRecords, PanelCommand, RECORD_CHUNK_CHARS } from "../shared/panelProtocol.ts";
 import { debug } from "../shared/debug.ts";
@@ -81,9 +82,28 @@ export function createHub(options: HubOptions) {
     options.badge?.(tabId, badge);
   };
 
+  const settles = new Map<number, ReturnType<typeof setTimeout>>();
   const publish = (tabId: number, s: TabSession, delta: SessionDelta | "reset"): void => {
     showBadge(tabId, s);
     panels.publish(tabId, s, delta);
+    scheduleSettle(tabId, s);
+  };
+  /** A relay judgement that waits on time (engine `settle`, RELAY_GRACE_MS) is made once the time has passed. */
+  const scheduleSettle = (tabId: number, s: TabSession): void => {
+    if (!s.unsettled() || settles.has(tabId) || stopped) return;
+    const current = sessions.get(tabId);
+    settles.set(
+      tabId,
+      setTimeout(() => {
+        settles.delete(tabId);
+        void serial(tabId, async () => {
+          if (sessions.get(tabId) !== current) return; // the tab was closed or the browser restarted meanwhile
+          const delta = s.settle();
+          if (delta.flows.size > 0 || delta.findings.length > 0) publish(tabId, s, delta);
+          else scheduleSettle(tabId, s);
+        });
+      }, RELAY_GRACE_MS + 100),
+    );
   };
 
   /** Each document's ack, through the port its relay uses now: items that waited (TabSession `release`) are acked later. */
@@ -229,6 +249,8 @@ export function createHub(options: HubOptions) {
     session,
     /** Cancels the hub's timers: a stopped worker runs nothing (tests that stop a worker stop its hub). */
     stop(): void {
+      for (const timer of settles.values()) clearTimeout(timer);
+      settles.clear();
       for (const timer of releases.values()) clearTimeout(timer);
       releases.clear();
       stopped = true;

@@ -177,6 +177,18 @@ export function createTabSession(meta: TabMeta, stored: readonly CaptureRecord[]
         }
       });
     },
+    /** Relay judgements whose grace has passed by `now` (engine `settle`): what they changed, for the panel. */
+    settle(now = Date.now()): SessionDelta {
+      const out = emptyDelta();
+      const changed = engine.settle(now);
+      for (const finding of changed.findings) severities[finding.severity]++;
+      for (const flow of changed.flows) out.flows.set(flow.id, flow);
+      out.findings.push(...changed.findings);
+      out.problems.push(...changed.problems);
+      return out;
+    },
+    /** Whether the engine waits to judge something (the hub settles it later). */
+    unsettled: (): boolean => engine.unsettled(),
     /** When waiting items may go (ms since the epoch), or undefined when none waits (hold.ts). */
     nextRelease: hold.nextRelease,
     /** Stores the waiting items that may go (hold.ts `take`), merged by time. Says what each document may ack. */

@@ -45,6 +45,7 @@ export async function lintFiles(files: readonly string[], options: LintOptions):
     const reports = read.map((r) => {
       const engine = createEngine(options.engine);
       for (const record of r.records) engine.push(record);
+      engine.settle(Infinity);
       return { file: r.file, flows: [...engine.flows()], findings: engine.findings().filter(atLeast(options.min)), problems: [...r.problems, ...engine.problems()] };
     });
     return { reports, unreadable };
@@ -52,6 +53,8 @@ export async function lintFiles(files: readonly string[], options: LintOptions):
   const { records, origins } = joinCaptures(read.map((r) => r.records));
   const engine = createEngine(options.engine);
   for (const record of records) engine.push(record);
+  // The capture is whole: what waited on time is judged now.
+  engine.settle(Infinity);
   // Findings and problems name their file and the entry (HAR) or seq (JSONL) in it, as linting that file alone would.
   const place = (seq: number) => {
     const origin = origins[seq];
@@ -73,6 +76,7 @@ async function lintOne(file: string, options: LintOptions): Promise<{ report: Fi
   const read = await readFile(file, options.rules, (records) => {
     for (const record of records) engine.push(record);
   });
+  engine.settle(Infinity);
   return {
     report: { file, flows: [...engine.flows()], findings: engine.findings().filter(atLeast(options.min)), problems: [...read.problems, ...engine.problems()] },
     unreadable: read.unreadable,

@@ -34,6 +34,7 @@ export interface EngineDelta {
 }
 
 export { ruleMeta };
+export { RELAY_GRACE_MS } from "./correlator/relay.ts";
 
 const SPEC = "https://modelcontextprotocol.io/specification";
 /** The spec page of a rule, at the flow's revision where the rule's page exists in it. */
@@ -192,6 +193,22 @@ export function createEngine(options: EngineOptions = {}) {
       delta = { flows: [], findings: [], problems: [] };
       return out;
     },
+    /**
+     * Judgements that wait on time (an ask an agent answered that the page may still be about to show: see
+     * RELAY_GRACE_MS) made at `now` (ms since the epoch; Infinity: the capture is whole). Returns what it changed.
+     */
+    settle(now: number): EngineDelta {
+      try {
+        correlator.settle(now);
+      } catch (e) {
+        problems.push({ record: -1, message: `Internal error while settling: ${e instanceof Error ? e.message : "unknown"}` });
+      }
+      const out = delta;
+      delta = { flows: [], findings: [], problems: [] };
+      return out;
+    },
+    /** Whether `settle` has something to judge later. */
+    unsettled: (): boolean => correlator.unsettled(),
     flows: (): readonly Flow[] => flows,
     findings: (): readonly Finding[] => findings,
     problems: (): readonly Problem[] => problems,
@@ -204,5 +221,6 @@ export type Engine = ReturnType<typeof createEngine>;
 export function analyze(records: Iterable<CaptureRecord>, options: EngineOptions = {}): { flows: Flow[]; findings: Finding[]; problems: Problem[] } {
   const engine = createEngine(options);
   for (const r of records) engine.push(r);
+  engine.settle(Infinity);
   return { flows: [...engine.flows()], findings: [...engine.findings()], problems: [...engine.problems()] };
 }

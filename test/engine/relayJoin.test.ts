@@ -86,3 +86,13 @@ test("an ask joined by its id (the elicitation's JSON-RPC id) is not a guess eve
   assert.equal(relay.joinedBy, "id");
   assert.equal(relay.inferred, undefined);
 });
+
+test("the backend's answer may reach the engine before the page's ask (two roads): judged by time, not arrival", () => {
+  const accept = { action: "accept", content: { confirm: true } };
+  // The proxy's feed is quicker than the tap's batches: the backend's whole flow first, then the page's records.
+  const drafts = [...backendFlow(1000, accept), aiSdkAsk(1030, "e1"), aiSdkAnswer(1990, "e1", accept)];
+  const { flows, findings } = run(drafts, { pageWatched: true });
+  assert.deepEqual(findings.filter((f) => f.rule.startsWith("relay-")), []);
+  const relay = flows.find((f) => f.source === "backend")!.elicitations[0]!.relay!;
+  assert.equal(relay.answerMs, 10);
+});

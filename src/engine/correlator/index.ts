@@ -24,11 +24,15 @@ export function createCorrelator(env: Env, options: RelayOptions = {}) {
   return {
     push(record: CaptureRecord): void {
       if (record.source === undefined) s.relays.pageRecord();
+      s.relays.settle(record.time);
       if (record.kind === "message") onMessage(s, record);
       else if (record.kind === "response") onResponse(s, record);
       else if (record.kind === "page-request") onPageRequest(s, record);
       else onEnd(s, record);
     },
+    /** Relay judgements that wait for their grace, at `now` (src/engine/correlator/relay.ts). */
+    settle: (now: number): void => s.relays.settle(now),
+    unsettled: (): boolean => s.relays.unsettled(),
   };
 }
 

@@ -13,6 +13,12 @@ import { attachState } from "../flowState.ts";
 
 /** Clocks of the proxy and of the page may differ a little (two processes, one machine): asks this close still join. */
 const SKEW_MS = 2000;
+/**
+ * How long after the agent's answer the page's ask may still come: the two wires reach the engine by different
+ * roads (the tap batches up to 250 ms, the proxy's feed streams at once), so an ask is judged unshown only once
+ * records (or the clock, `settle`) have passed this far beyond the answer.
+ */
+export const RELAY_GRACE_MS = 2000;
 const RELAY_PREFIX = "relay:";
 
 interface BackendAsk {
@@ -43,6 +49,8 @@ export function createRelays(env: Env, emit: Emit, options: RelayOptions = {}) {
   /** Page asks in the order they came, and by `url NUL id` for their answers and repeats. */
   const pageAsks: PageAsk[] = [];
   const byId = new Map<string, PageAsk>();
+  /** Backend asks the agent answered with no page ask joined yet: judged once RELAY_GRACE_MS have passed. */
+  let unshown: { b: BackendAsk; record: number; at: number }[] = [];
   /** Whether the capture holds the page's side at all: otherwise an unrelayed ask says nothing. */
   let pageSeen = options.pageWatched === true;
 
@@ -239,8 +247,23 @@ export function createRelays(env: Env, emit: Emit, options: RelayOptions = {}) {
         if (b.page.relay.answeredAt !== undefined) forwarded(b);
         return;
       }
-      if (pageSeen) emit("relayUnshown", { flow, revision: flow.revision, record: record.seq, el });
+      unshown.push({ b, record: record.seq, at: record.time });
     },
+
+    /** Judges the asks whose grace has passed by `now` (a record's time, the worker's clock, or Infinity at the end). */
+    settle(now: number): void {
+      if (unshown.length === 0) return;
+      const due = unshown.filter((u) => u.at + RELAY_GRACE_MS <= now);
+      if (due.length === 0) return;
+      unshown = unshown.filter((u) => u.at + RELAY_GRACE_MS > now);
+      for (const { b, record } of due) {
+        if (b.page || !pageSeen) continue;
+        emit("relayUnshown", { flow: b.flow, revision: b.flow.revision, record, el: b.el });
+      }
+    },
+
+    /** Whether some judgement waits for its grace (the worker sets a timer for it). */
+    unsettled: (): boolean => unshown.length > 0,
 
     /** A backend flow ended: answers the page gave that never reached the server are lost. */
     backendEnded(flow: Flow): void {
