@@ -12,7 +12,7 @@
 // 95% bootstrap interval over rounds; the same for pass-through B over A is the A/A noise. CPU per MB: each proxy
 // carries a 4 MiB SSE answer (256 events of 16 KiB) in turns; its process's CPU time over the bytes carried.
 //
-// BENCH_PROXY_ROUNDS (default 24), BENCH_PROXY_CPU_ROUNDS (default 8).
+// BENCH_PROXY_ROUNDS (default 60), BENCH_PROXY_CPU_ROUNDS (default 8).
 import { fork, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -20,7 +20,7 @@ import { join } from "node:path";
 import { createParser } from "eventsource-parser";
 import { median, quantile, ratioOfAdded, shuffle } from "./proxy/stats.ts";
 
-const ROUNDS = Number(process.env.BENCH_PROXY_ROUNDS ?? 24);
+const ROUNDS = Number(process.env.BENCH_PROXY_ROUNDS ?? 60);
 const CPU_ROUNDS = Number(process.env.BENCH_PROXY_CPU_ROUNDS ?? 8);
 const JSON_BLOCK = 10;
 const SSE_BLOCK = 2;
@@ -44,7 +44,9 @@ async function start(script: string, args: string[]): Promise<Child> {
   });
   const cpu = () =>
     new Promise<number>((resolve) => {
-      child.once("message", (m: { cpu: { user: number; system: number } }) => resolve((m.cpu.user + m.cpu.system) / 1000));
+      child.once("message", (m: { cpu: { user: number; system: number } }) =>
+        resolve((m.cpu.user + m.cpu.system) / 1000),
+      );
       child.send({ cpu: true });
     });
   return { process: child, origin, cpu };
@@ -60,31 +62,53 @@ interface Path {
   child?: Child;
 }
 
-const HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25" };
+const HEADERS = {
+  "content-type": "application/json",
+  accept: "application/json, text/event-stream",
+  "mcp-protocol-version": "2025-11-25",
+};
 let ids = 0;
-const call = (name: string) => JSON.stringify({ jsonrpc: "2.0", id: ++ids, method: "tools/call", params: { name, arguments: {} } });
+const call = (name: string) =>
+  JSON.stringify({ jsonrpc: "2.0", id: ++ids, method: "tools/call", params: { name, arguments: {} } });
 
 async function open(origin: string, path: "json" | "sse"): Promise<string> {
-  const init = { jsonrpc: "2.0", id: ++ids, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "bench", version: "1" } } };
+  const init = {
+    jsonrpc: "2.0",
+    id: ++ids,
+    method: "initialize",
+    params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "bench", version: "1" } },
+  };
   const res = await fetch(`${origin}/${path}`, { method: "POST", headers: HEADERS, body: JSON.stringify(init) });
   await res.text();
   const session = res.headers.get("mcp-session-id");
   if (!session) throw new Error(`no session from ${origin}/${path} (${res.status})`);
-  const note = await fetch(`${origin}/${path}`, { method: "POST", headers: { ...HEADERS, "mcp-session-id": session }, body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) });
+  const note = await fetch(`${origin}/${path}`, {
+    method: "POST",
+    headers: { ...HEADERS, "mcp-session-id": session },
+    body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }),
+  });
   await note.text();
   return session;
 }
 
 async function jsonPost(path: Path): Promise<number> {
   const started = now();
-  const res = await fetch(`${path.origin}/json`, { method: "POST", headers: { ...HEADERS, "mcp-session-id": path.sessions.json }, body: call("echo") });
+  const res = await fetch(`${path.origin}/json`, {
+    method: "POST",
+    headers: { ...HEADERS, "mcp-session-id": path.sessions.json },
+    body: call("echo"),
+  });
   await res.text();
   return now() - started;
 }
 
 /** One POST answered by SSE: the delay of each event from the server's send to this read, and the bytes read. */
 async function ssePost(path: Path, tool: "stream" | "bulk"): Promise<{ delays: number[]; bytes: number }> {
-  const res = await fetch(`${path.origin}/sse`, { method: "POST", headers: { ...HEADERS, "mcp-session-id": path.sessions.sse }, body: call(tool) });
+  const res = await fetch(`${path.origin}/sse`, {
+    method: "POST",
+    headers: { ...HEADERS, "mcp-session-id": path.sessions.sse },
+    body: call(tool),
+  });
   const delays: number[] = [];
   let bytes = 0;
   let readAt = 0;
@@ -126,7 +150,12 @@ async function main(): Promise<void> {
   for (const arm of ARMS) {
     const child = arm === "direct" ? undefined : children[arm];
     const origin = child?.origin ?? upstream.origin;
-    paths.push({ arm, origin, sessions: { json: await open(origin, "json"), sse: await open(origin, "sse") }, ...(child && { child }) });
+    paths.push({
+      arm,
+      origin,
+      sessions: { json: await open(origin, "json"), sse: await open(origin, "sse") },
+      ...(child && { child }),
+    });
   }
 
   // Warm-up: every path, both kinds, twice.
@@ -138,12 +167,19 @@ async function main(): Promise<void> {
   }
 
   const rounds: Record<Arm, RoundFigures>[] = [];
-  const pooled: Record<Arm, { later: number[]; first: number[] }> = Object.fromEntries(ARMS.map((a) => [a, { later: [], first: [] }])) as never;
+  const pooled: Record<Arm, { later: number[]; first: number[] }> = Object.fromEntries(
+    ARMS.map((a) => [a, { later: [], first: [] }]),
+  ) as never;
   for (let r = 0; r < ROUNDS; r++) {
     const figures = {} as Record<Arm, RoundFigures>;
     const json = new Map<Arm, number[]>();
     const sse = new Map<Arm, { later: number[]; first: number[] }>();
-    const blocks = shuffle(paths.flatMap((path) => [{ path, kind: "json" as const }, { path, kind: "sse" as const }]));
+    const blocks = shuffle(
+      paths.flatMap((path) => [
+        { path, kind: "json" as const },
+        { path, kind: "sse" as const },
+      ]),
+    );
     for (const { path, kind } of blocks) {
       if (kind === "json") {
         const times: number[] = [];
@@ -164,7 +200,12 @@ async function main(): Promise<void> {
     }
     for (const arm of ARMS) {
       const s = sse.get(arm)!;
-      figures[arm] = { json: median(json.get(arm)!), sseP50: median(s.later), sseP99: quantile(s.later, 0.99), firstP50: median(s.first) };
+      figures[arm] = {
+        json: median(json.get(arm)!),
+        sseP50: median(s.later),
+        sseP99: quantile(s.later, 0.99),
+        firstP50: median(s.first),
+      };
     }
     rounds.push(figures);
     process.stderr.write(`round ${r + 1}/${ROUNDS}\r`);
@@ -187,25 +228,49 @@ async function main(): Promise<void> {
   rmSync(dir, { recursive: true, force: true });
 }
 
-function report(rounds: Record<Arm, RoundFigures>[], pooled: Record<Arm, { later: number[]; first: number[] }>, cpu: Record<string, number[]>, captured: number): void {
+function report(
+  rounds: Record<Arm, RoundFigures>[],
+  pooled: Record<Arm, { later: number[]; first: number[] }>,
+  cpu: Record<string, number[]>,
+  captured: number,
+): void {
   const added = (arm: Arm, key: keyof RoundFigures) => rounds.map((r) => r[arm][key] - r.direct[key]);
-  const passMean = (key: keyof RoundFigures) => rounds.map((r) => (r["pass-A"][key] + r["pass-B"][key]) / 2 - r.direct[key]);
+  const passMean = (key: keyof RoundFigures) =>
+    rounds.map((r) => (r["pass-A"][key] + r["pass-B"][key]) / 2 - r.direct[key]);
   const us = (ms: number) => `${(ms * 1000).toFixed(0).padStart(6)} µs`;
-  const interval = (x: { ratio: number; low: number; high: number }) => `${x.ratio.toFixed(2)}× [${x.low.toFixed(2)}–${x.high.toFixed(2)}]`;
+  const interval = (x: { ratio: number; low: number; high: number }) =>
+    `${x.ratio.toFixed(2)}× [${x.low.toFixed(2)}–${x.high.toFixed(2)}]`;
   const lines: string[] = [];
-  lines.push(`mcp-elicit proxy bench: ${rounds.length} rounds; per round ${JSON_BLOCK} JSON POSTs and ${SSE_BLOCK} SSE answers of 40 events per path`);
+  lines.push(
+    `mcp-elicit proxy bench: ${rounds.length} rounds; per round ${JSON_BLOCK} JSON POSTs and ${SSE_BLOCK} SSE answers of 40 events per path`,
+  );
   lines.push("");
   lines.push("figure (median over rounds)        no proxy   pass-through A   pass-through B   mcp-elicit proxy");
-  for (const [label, key] of [["JSON POST round trip", "json"], ["SSE event delay p50 (later events)", "sseP50"], ["SSE event delay p99 (later events)", "sseP99"], ["SSE first event delay p50", "firstP50"]] as const) {
+  for (const [label, key] of [
+    ["JSON POST round trip", "json"],
+    ["SSE event delay p50 (later events)", "sseP50"],
+    ["SSE event delay p99 (later events)", "sseP99"],
+    ["SSE first event delay p50", "firstP50"],
+  ] as const) {
     const m = (arm: Arm) => median(rounds.map((r) => r[arm][key]));
-    lines.push(`${label.padEnd(34)} ${us(m("direct"))}   ${us(m("pass-A"))}        ${us(m("pass-B"))}        ${us(m("mcp-elicit"))}`);
+    lines.push(
+      `${label.padEnd(34)} ${us(m("direct"))}   ${us(m("pass-A"))}        ${us(m("pass-B"))}        ${us(m("mcp-elicit"))}`,
+    );
   }
   lines.push("");
-  lines.push("added over no proxy (median of per-round paired differences)   pass-through (A+B)/2   mcp-elicit   ratio [95% CI]        A/A: B over A");
-  for (const [label, key] of [["JSON POST", "json"], ["SSE event p50", "sseP50"], ["SSE first event p50", "firstP50"]] as const) {
+  lines.push(
+    "added over no proxy (median of per-round paired differences)   pass-through (A+B)/2   mcp-elicit   ratio [95% CI]        A/A: B over A",
+  );
+  for (const [label, key] of [
+    ["JSON POST", "json"],
+    ["SSE event p50", "sseP50"],
+    ["SSE first event p50", "firstP50"],
+  ] as const) {
     const ratio = ratioOfAdded(added("mcp-elicit", key), passMean(key));
     const aa = ratioOfAdded(added("pass-B", key), added("pass-A", key));
-    lines.push(`${label.padEnd(62)} ${us(median(passMean(key)))}            ${us(median(added("mcp-elicit", key)))}   ${interval(ratio).padEnd(21)} ${interval(aa)}`);
+    lines.push(
+      `${label.padEnd(62)} ${us(median(passMean(key)))}            ${us(median(added("mcp-elicit", key)))}   ${interval(ratio).padEnd(21)} ${interval(aa)}`,
+    );
   }
   const p99 = (arm: Arm) => quantile(pooled[arm].later, 0.99);
   lines.push(
@@ -214,15 +279,22 @@ function report(rounds: Record<Arm, RoundFigures>[], pooled: Record<Arm, { later
   );
   lines.push("");
   const c = (arm: string) => median(cpu[arm]!);
-  lines.push(`CPU per MB carried (4 MiB SSE answers, ${cpu["pass-A"]!.length} each, median): pass-through A ${c("pass-A").toFixed(1)} ms, B ${c("pass-B").toFixed(1)} ms, mcp-elicit ${c("mcp-elicit").toFixed(1)} ms`);
+  lines.push(
+    `CPU per MB carried (4 MiB SSE answers, ${cpu["pass-A"]!.length} each, median): pass-through A ${c("pass-A").toFixed(1)} ms, B ${c("pass-B").toFixed(1)} ms, mcp-elicit ${c("mcp-elicit").toFixed(1)} ms`,
+  );
   const passCpu = cpu["pass-A"]!.map((a, i) => (a + cpu["pass-B"]![i]!) / 2);
-  lines.push(`  mcp-elicit over pass-through: ${interval(ratioOfAdded(cpu["mcp-elicit"]!, passCpu))}; A/A (B over A): ${interval(ratioOfAdded(cpu["pass-B"]!, cpu["pass-A"]!))}`);
+  lines.push(
+    `  mcp-elicit over pass-through: ${interval(ratioOfAdded(cpu["mcp-elicit"]!, passCpu))}; A/A (B over A): ${interval(ratioOfAdded(cpu["pass-B"]!, cpu["pass-A"]!))}`,
+  );
   lines.push(`  (the recording proxy's capture file: ${(captured / MB).toFixed(1)} MiB)`);
   lines.push("");
   const gate = ratioOfAdded(added("mcp-elicit", "sseP50"), passMean("sseP50"));
   const gateJson = ratioOfAdded(added("mcp-elicit", "json"), passMean("json"));
-  const verdict = (x: { low: number; high: number }) => (x.high <= 1.2 ? "passes" : x.low > 1.2 ? "fails" : "inconclusive");
-  lines.push(`target (adds at most 1.2× what the pass-through adds): SSE event p50 ${verdict(gate)} (${interval(gate)}), JSON POST ${verdict(gateJson)} (${interval(gateJson)})`);
+  const verdict = (x: { low: number; high: number }) =>
+    x.high <= 1.2 ? "passes" : x.low > 1.2 ? "fails" : "inconclusive";
+  lines.push(
+    `target (adds at most 1.2× what the pass-through adds): SSE event p50 ${verdict(gate)} (${interval(gate)}), JSON POST ${verdict(gateJson)} (${interval(gateJson)})`,
+  );
   process.stdout.write(`${lines.join("\n")}\n`);
 }
 

@@ -21,10 +21,20 @@ async function start(): Promise<string> {
   const target = new URL(upstream);
   const agent = new Agent({ keepAlive: true, noDelay: true });
   const server = createServer((req, res) => {
-    const up = request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: target.host }, agent }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
+    const up = request(
+      {
+        host: target.hostname,
+        port: target.port,
+        method: req.method,
+        path: req.url,
+        headers: { ...req.headers, host: target.host },
+        agent,
+      },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     up.on("error", () => res.destroy());
     req.pipe(up);
   });
@@ -37,3 +47,4 @@ process.on("message", (m: { cpu?: boolean }) => {
   if (m.cpu) process.send!({ cpu: process.cpuUsage() });
 });
 process.on("disconnect", () => process.exit(0));
+process.on("SIGINT", () => process.exit(0));

@@ -25,7 +25,11 @@ function random(seed: number): () => number {
  * The ratio of two added costs, `num` over `den`, each a per-round paired difference (arm minus no proxy): the
  * ratio of their medians, and a 95% percentile-bootstrap interval resampling whole rounds.
  */
-export function ratioOfAdded(num: readonly number[], den: readonly number[], resamples = 4000): { ratio: number; low: number; high: number } {
+export function ratioOfAdded(
+  num: readonly number[],
+  den: readonly number[],
+  resamples = 4000,
+): { ratio: number; low: number; high: number } {
   const ratio = median(num) / median(den);
   const next = random(19);
   const ratios: number[] = [];

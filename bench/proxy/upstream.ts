@@ -19,13 +19,21 @@ const BULK = { count: 256, size: 16_384, gapMs: 0 };
 
 function makeServer(): McpServer {
   const mcp = new McpServer({ name: "bench-upstream", version: "1.0.0" }, { capabilities: { logging: {} } });
-  mcp.registerTool("echo", { description: "Answers at once." }, async () => ({ content: [{ type: "text", text: "ok" }] }));
-  for (const [name, { count, size, gapMs }] of [["stream", STREAM], ["bulk", BULK]] as const) {
+  mcp.registerTool("echo", { description: "Answers at once." }, async () => ({
+    content: [{ type: "text", text: "ok" }],
+  }));
+  for (const [name, { count, size, gapMs }] of [
+    ["stream", STREAM],
+    ["bulk", BULK],
+  ] as const) {
     mcp.registerTool(name, { description: "Sends notifications on the request's stream." }, async (extra) => {
       const pad = "x".repeat(size);
       for (let i = 0; i < count; i++) {
         if (gapMs > 0) await sleep(gapMs);
-        await extra.sendNotification({ method: "notifications/message", params: { level: "info", data: { i, sentAt: now(), pad } } });
+        await extra.sendNotification({
+          method: "notifications/message",
+          params: { level: "info", data: { i, sentAt: now(), pad } },
+        });
       }
       return { content: [{ type: "text", text: `sent ${count}` }] };
     });

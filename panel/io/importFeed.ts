@@ -1,5 +1,5 @@
 import type { CaptureRecord } from "../../src/capture/record.ts";
-import { createEngine, type Finding, type Flow, type Problem } from "../../src/engine/index.ts";
+import { createEngine, type EngineOptions, type Finding, type Flow, type Problem } from "../../src/engine/index.ts";
 import type { Changes } from "../state/store.ts";
 
 export type Feeder = ReturnType<typeof createFeeder>;
@@ -8,8 +8,8 @@ export type Feeder = ReturnType<typeof createFeeder>;
  * The engine of one import and what it made since the last step: records go in (`push`), a step goes out
  * (`flush`) with the flows they changed, their findings and problems, and the records themselves.
  */
-export function createFeeder(step: (changes: Changes, done: boolean, restart: boolean) => void | Promise<void>) {
-  let engine = createEngine();
+export function createFeeder(step: (changes: Changes, done: boolean, restart: boolean) => void | Promise<void>, options: EngineOptions = {}) {
+  let engine = createEngine(options);
   let flows = new Set<Flow>();
   let findings: Finding[] = [];
   let problems: Problem[] = [];
@@ -57,7 +57,7 @@ export function createFeeder(step: (changes: Changes, done: boolean, restart: bo
     flush,
     /** Starts again from nothing; the next step says so (`restart`). */
     restart(): void {
-      engine = createEngine();
+      engine = createEngine(options);
       flows = new Set();
       findings = [];
       problems = [];

@@ -1,3 +1,4 @@
+import type { EngineOptions } from "../../src/engine/index.ts";
 import { createUnwrapper, type Decoder } from "../../src/capture/envelopes/index.ts";
 import { importHarStream } from "../../src/capture/har/stream.ts";
 import { detectFormat } from "../../src/capture/import.ts";
@@ -46,6 +47,8 @@ const STEP_MS = 40;
 export type ImportOptions = {
   /** Decode rules for the envelope stage (the extension worker's). */
   rules?: readonly Decoder[];
+  /** The engine settings (rule levels, strict profile): the worker's, as the panel has them. */
+  engine?: EngineOptions;
   /** Analysis time between two steps, in ms (STEP_MS); 0 makes a step of every piece, as tests of the step flow need. */
   stepMs?: number;
   /** Stops the import between two pieces: importFile rejects with the signal's reason. */
@@ -97,7 +100,7 @@ export async function importFile(file: ImportSource, onProgress: OnProgress, opt
     if (total !== undefined) step.total = total;
     if (restart) step.restart = true;
     return onProgress(step);
-  });
+  }, options.engine);
   const rules = options.rules ?? [];
   const { signal } = options;
   signal?.throwIfAborted();

@@ -1,3 +1,4 @@
+import type { EngineOptions } from "../../src/engine/index.ts";
 import type { Decoder } from "../../src/capture/envelopes/index.ts";
 import type { FlowStore } from "../state/store.ts";
 import type { ImportProgress, ImportResult } from "./importFile.ts";
@@ -72,7 +73,7 @@ const takeWorker = (): Worker => {
  * thread, nor sit in panel.js. The worker reads the File itself (a File is posted, not its text) and sends
  * steps, which go to the store as they come; Cancel terminates the worker.
  */
-export function startImport(file: File, store: FlowStore, options: { rules?: readonly Decoder[]; onFirstRows?(): void } = {}): ImportRun {
+export function startImport(file: File, store: FlowStore, options: { rules?: readonly Decoder[]; engine?: EngineOptions; onFirstRows?(): void } = {}): ImportRun {
   const feed = feedStore(store, file, options.onFirstRows);
   const worker = takeWorker();
   let settle: (outcome: ImportOutcome) => void = () => undefined;
@@ -107,7 +108,7 @@ export function startImport(file: File, store: FlowStore, options: { rules?: rea
     event.preventDefault();
     end({ kind: "failed", message: `the import worker stopped (${event.message || "it could not be started"})` });
   };
-  const request: ToImporter = { kind: "import", file, rules: options.rules ?? [] };
+  const request: ToImporter = { kind: "import", file, rules: options.rules ?? [], ...(options.engine && { engine: options.engine }) };
   worker.postMessage(request);
   return {
     outcome,

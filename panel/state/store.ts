@@ -3,7 +3,7 @@ import type { CaptureRecord } from "../../src/capture/record.ts";
 import type { Finding, Flow, Problem } from "../../src/engine/index.ts";
 import type { Severity } from "../../src/engine/rules/types.ts";
 import type { Decoder } from "../../src/shared/decoders.ts";
-import type { TabStats, WorkerToPanel } from "../../src/shared/panelProtocol.ts";
+import type { ConfigValue, TabStats, WorkerToPanel } from "../../src/shared/panelProtocol.ts";
 import type { ImportCounts } from "../io/importFile.ts";
 import { createCapture, type Changes } from "./capture.ts";
 import { createReveal } from "./reveal.ts";
@@ -56,6 +56,10 @@ export function createFlowStore() {
   const decoders = signal<readonly Decoder[]>([]);
   /** Why the worker refused the last rule change (an unknown id, the rule cap), until the next answer. */
   const decodeError = signal<string | null>(null);
+  /** The worker's engine settings (rule levels, strict profile) as a configuration file's value. */
+  const settings = signal<ConfigValue>({});
+  /** Why the worker refused the last settings change, until the next answer. */
+  const settingsError = signal<string | null>(null);
 
   /** A computed that follows `version`: what the capture holds, read again after each batch. */
   const held = <T>(read: () => T) =>
@@ -147,6 +151,8 @@ export function createFlowStore() {
 
     decoders,
     decodeError,
+    settings,
+    settingsError,
     /**
      * How many messages a decode rule unwrapped: in the tab, as the worker's envelope stage counted them (over
      * worker restarts); in a file, among its records. Read `version` to follow.
@@ -162,6 +168,13 @@ export function createFlowStore() {
      * is shown, but for the decode rules (they are the worker's, not the tab's).
      */
     apply(message: WorkerToPanel): void {
+      if (message.kind === "settings") {
+        batch(() => {
+          settings.value = message.config;
+          settingsError.value = message.error ?? null;
+        });
+        return;
+      }
       if (message.kind === "decoders") {
         batch(() => {
           decoders.value = message.rules;

@@ -15,7 +15,9 @@ export type Command =
   | { kind: "decoders" }
   | { kind: "addDecoder"; rule: DecoderInput }
   | { kind: "removeDecoder"; id: string }
-  | { kind: "backendRecords"; feed: string; records: unknown[] };
+  | { kind: "backendRecords"; feed: string; records: unknown[] }
+  | { kind: "settings" }
+  | { kind: "setSettings"; config: unknown };
 
 export interface Transport {
   send(command: Command): void;
@@ -104,6 +106,7 @@ export function connectTransport(tabId: number, onMessage: (message: WorkerToPan
     next.postMessage(command({ kind: "subscribe" }));
     // The worker's decode rules (the browser's, not the tab's): asked again on every port, as the snapshot is.
     next.postMessage(command({ kind: "decoders" }));
+    next.postMessage(command({ kind: "settings" }));
   };
   connect();
 

@@ -1,10 +1,17 @@
 import { useComputed, useSignal, useSignalEffect } from "@preact/signals";
 import { useEffect, useMemo, useRef } from "preact/hooks";
+import { ContextMenu, menuAt, type MenuAt, type MenuItem } from "./ContextMenu.tsx";
 import { CoverageBanner } from "./CoverageBanner.tsx";
 import { createBackends } from "../state/backends.ts";
 import { Backends } from "./Backends.tsx";
 import { Decoders } from "./Decoders.tsx";
-import { download, exportCapture, type ExportFormat } from "../io/exportCapture.ts";
+import { blobOf, download, exportCapture, type ExportFormat } from "../io/exportCapture.ts";
+import { flowFileName, flowRecords } from "../io/exportFlow.ts";
+import { jsonlParts } from "../../src/capture/jsonl.ts";
+import { redactRecords } from "../../src/capture/redact.ts";
+import type { Flow } from "../../src/engine/flow.ts";
+import { engineOptionsOf } from "../model/settings.ts";
+import { levelItems, Settings } from "./Settings.tsx";
 import { FindingDetail } from "./FindingDetail.tsx";
 import { FindingList } from "./FindingList.tsx";
 import { FlowDetail, type DetailTab } from "./FlowDetail.tsx";
@@ -36,12 +43,23 @@ export function App({ store, tabId, send }: AppProps) {
   /** The import under way: a new import, Close file and Back to tab stop it. */
   const running = useRef<ImportRun | null>(null);
   const decodeOpen = useSignal(false);
+  const settingsOpen = useSignal(false);
   const backendOpen = useSignal(false);
   // The agent backends read by this panel: their feeds close with it.
   const backends = useMemo(() => createBackends(send), [send]);
   useEffect(() => () => backends.closeAll(), [backends]);
+  const menu = useSignal<{ at: MenuAt; label: string; items: MenuItem[] } | null>(null);
   /** The file shown, to import it again with other decode rules. */
   const lastFile = useRef<File | null>(null);
+
+  // New settings while a file is shown: the file is analysed again with them, as the tab is by the worker.
+  const settingsSeen = useRef<string | null>(null);
+  useSignalEffect(() => {
+    const now = JSON.stringify(store.settings.value);
+    const before = settingsSeen.current;
+    settingsSeen.current = now;
+    if (before !== null && before !== now && store.source.peek().kind === "file" && lastFile.current) onImport(lastFile.current);
+  });
 
   // A finding picked anywhere (the list, a note in the detail) shows its evidence in the Messages tab.
   useSignalEffect(() => {
@@ -82,6 +100,7 @@ export function App({ store, tabId, send }: AppProps) {
     performance.mark("mcp:import-start");
     const run = startImport(file, store, {
       rules: store.decoders.value,
+      engine: engineOptionsOf(store.settings.peek()),
       onFirstRows: () => requestAnimationFrame(() => setTimeout(() => performance.mark("mcp:first-rows"))),
     });
     running.current = run;
@@ -105,10 +124,29 @@ export function App({ store, tabId, send }: AppProps) {
   };
   const onCancelImport = () => running.current?.cancel();
   const onExport = (format: ExportFormat, unredacted: boolean) => {
-    const source = store.source.value;
-    const base = source.kind === "file" ? source.name.replace(/\.(har|jsonl|ndjson|json)$/i, "") : `mcp-capture-tab${tabId ?? ""}`;
-    const file = exportCapture(store.records(), format, unredacted, base);
+    const file = exportCapture(store.records(), format, unredacted, exportBase());
     download(file.name, file.blob);
+  };
+  const exportBase = (): string => {
+    const source = store.source.value;
+    return source.kind === "file" ? source.name.replace(/\.(har|jsonl|ndjson|json)$/i, "") : `mcp-capture-tab${tabId ?? ""}`;
+  };
+  const exportFlow = (flow: Flow, unredacted: boolean) => {
+    const records = flowRecords(store.records(), flow);
+    download(flowFileName(flow, exportBase()), blobOf(jsonlParts(unredacted ? records : redactRecords(records)), "application/x-ndjson"));
+  };
+  const onFlowMenu = (event: MouseEvent, flow: Flow) => {
+    event.preventDefault();
+    store.select(flow.id);
+    const items = [
+      { label: "Export flow as JSONL", onSelect: () => exportFlow(flow, false) },
+      { label: "Export flow as JSONL (unredacted)", onSelect: () => exportFlow(flow, true) },
+    ];
+    menu.value = { at: menuAt(event), label: `Flow ${flow.id}`, items };
+  };
+  const onFindingMenu = (event: MouseEvent, rule: string) => {
+    event.preventDefault();
+    menu.value = { at: menuAt(event), label: `Level of rule ${rule}`, items: levelItems(store, rule, send) };
   };
   const onLive = () => {
     stopImport();
@@ -150,6 +188,7 @@ export function App({ store, tabId, send }: AppProps) {
         onExport={onExport}
         onLive={onLive}
         decodeOpen={decodeOpen}
+        settingsOpen={settingsOpen}
         backendOpen={backendOpen}
         backendCount={backends.list.value.length}
       />
@@ -173,13 +212,15 @@ export function App({ store, tabId, send }: AppProps) {
           }}
         />
       )}
+      {settingsOpen.value && <Settings store={store} send={send} editable={tabId !== undefined} onClose={() => (settingsOpen.value = false)} />}
+      {menu.value && <ContextMenu at={menu.value.at} label={menu.value.label} items={menu.value.items} onClose={() => (menu.value = null)} />}
       {source.kind === "live" && tabId !== undefined && <CoverageBanner />}
       <div class="body">
         <section aria-label="flows section" class="flows-pane">
           <h2>Flows ({filtering ? `${visible.length} of ${flows.length}` : flows.length})</h2>
           {flows.length > 0 && <Timeline store={store} now={now} />}
           {visible.length > 0 ? (
-            <FlowList store={store} onOpen={openDetail} />
+            <FlowList store={store} onOpen={openDetail} onMenu={onFlowMenu} />
           ) : (
             <FlowsEmpty store={store} tabId={tabId} />
           )}
@@ -191,7 +232,7 @@ export function App({ store, tabId, send }: AppProps) {
       <section aria-label="findings section" class="findings-pane">
         <h2>Findings ({filtering || visibleFindings.length !== findings.length ? `${visibleFindings.length} of ${findings.length}` : findings.length})</h2>
         <div class="findings-split">
-          <FindingList store={store} onEvidence={showEvidence} />
+          <FindingList store={store} onEvidence={showEvidence} onMenu={onFindingMenu} />
           <aside aria-label="finding detail" class="finding-detail-pane">
             <FindingDetail store={store} onEvidence={showEvidence} />
           </aside>

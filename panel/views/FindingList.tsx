@@ -22,7 +22,7 @@ type Item = { kind: "group"; group: Group } | { kind: "finding"; finding: Findin
  * severity, each group with the catalogue's explanation. Selecting a finding selects its flow and jumps to the
  * evidence (the message, its JSON path highlighted) in the flow's detail.
  */
-export function FindingList({ store, onEvidence }: { store: FlowStore; onEvidence(): void }) {
+export function FindingList({ store, onEvidence, onMenu }: { store: FlowStore; onEvidence(): void; onMenu?(event: MouseEvent, rule: string): void }) {
   const collapsed = useSignal<ReadonlySet<string>>(new Set());
   const cursor = useSignal<string | null>(null); // a group row with the keyboard on it ("group:<rule>")
   const root = useRef<HTMLDivElement>(null);
@@ -148,6 +148,7 @@ export function FindingList({ store, onEvidence }: { store: FlowStore; onEvidenc
                       activate(item);
                       toggle(item.group.rule);
                     }}
+                    onContextMenu={onMenu && ((event) => onMenu(event, item.group.rule))}
                   >
                     <td class={`sev ${item.group.severity}`}>
                       <span aria-hidden="true">{open ? "▾ " : "▸ "}</span>
@@ -177,6 +178,7 @@ export function FindingList({ store, onEvidence }: { store: FlowStore; onEvidenc
                     activate(item);
                     onEvidence();
                   }}
+                  onContextMenu={onMenu && ((event) => onMenu(event, f.rule))}
                 >
                   <td data-col="severity" class={`sev ${f.severity}`}>
                     {f.severity}

@@ -13,7 +13,7 @@ export const FLOW_ROW_HEIGHT = 22;
  * while records stream in. Every cell is text: captured payloads are hostile. `data-col` names the columns the
  * tests read.
  */
-export function FlowList({ store, onOpen }: { store: FlowStore; onOpen(): void }) {
+export function FlowList({ store, onOpen, onMenu }: { store: FlowStore; onOpen(): void; onMenu?(event: MouseEvent, flow: Flow): void }) {
   const flows = store.visibleFlows.value;
   // A Via column while any flow of the capture went through a proxy, a host backend or an envelope (over all
   // flows, so it does not come and go with the filter).
@@ -103,13 +103,14 @@ export function FlowList({ store, onOpen }: { store: FlowStore; onOpen(): void }
             <th scope="col">Worst</th>
           </tr>
         }
-        renderRow={(i) => <FlowRow key={flows[i]!.id} flow={flows[i]!} index={i} store={store} selected={i === index} withVia={withVia} onOpen={onOpen} />}
+        renderRow={(i) => <FlowRow key={flows[i]!.id} flow={flows[i]!} index={i} store={store} selected={i === index} withVia={withVia} onOpen={onOpen} onMenu={onMenu} />}
       />
     </div>
   );
 }
 
-function FlowRow({ flow, index, store, selected, withVia, onOpen }: { flow: Flow; index: number; store: FlowStore; selected: boolean; withVia: boolean; onOpen(): void }) {
+function FlowRow(props: { flow: Flow; index: number; store: FlowStore; selected: boolean; withVia: boolean; onOpen(): void; onMenu?(event: MouseEvent, flow: Flow): void }) {
+  const { flow, index, store, selected, withVia, onOpen, onMenu } = props;
   const worst = store.worstOf(flow.id);
   const outcome = flowOutcome(flow, store.record);
   const via = withVia ? viaText(flow, store.decoders.value) : null;
@@ -123,6 +124,7 @@ function FlowRow({ flow, index, store, selected, withVia, onOpen }: { flow: Flow
       class={`${selected ? "selected" : ""} status-${flow.status}`}
       onClick={() => store.select(flow.id)}
       onDblClick={onOpen}
+      onContextMenu={onMenu && ((event) => onMenu(event, flow))}
     >
       <td data-col="id">{flow.id}</td>
       <td data-col="server" title={shown(flow.server, 2000)}>

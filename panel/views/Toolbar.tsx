@@ -27,10 +27,12 @@ interface ToolbarProps {
   /** The Backend… section is open, and how many backends are added. */
   backendOpen: Signal<boolean>;
   backendCount: number;
+  /** The Settings section (rule levels, strict profile, configuration file) is open. */
+  settingsOpen: Signal<boolean>;
 }
 
 /** Record/pause, clear, preserve log, the filter box, import and export: one row, as in DevTools' Network panel. */
-export function Toolbar({ store, tabId, send, filterRef, onImport, onCancelImport, onPrepareImport, onExport, onLive, decodeOpen, backendOpen, backendCount }: ToolbarProps) {
+export function Toolbar({ store, tabId, send, filterRef, onImport, onCancelImport, onPrepareImport, onExport, onLive, decodeOpen, settingsOpen, backendOpen, backendCount }: ToolbarProps) {
   const stats = store.stats.value;
   const source = store.source.value;
   const live = source.kind === "live" && tabId !== undefined;
@@ -133,6 +135,15 @@ export function Toolbar({ store, tabId, send, filterRef, onImport, onCancelImpor
         onClick={() => (backendOpen.value = !backendOpen.value)}
       >
         Backend…{backendCount > 0 ? ` (${backendCount})` : ""}
+      </button>
+      <button
+        type="button"
+        class="settings-toggle"
+        aria-expanded={settingsOpen.value}
+        title="Rule levels and the strict SEP-2260 profile; import or export mcp-elicit.config.json"
+        onClick={() => (settingsOpen.value = !settingsOpen.value)}
+      >
+        Settings…
       </button>
       {source.kind === "file" && (
         <>

@@ -8,6 +8,7 @@ import { createPanels, type PanelLink } from "./panels.ts";
 import { envelope, post, type HubPort } from "./ports.ts";
 import { ACK_MS, createRelayAcks } from "./relayAcks.ts";
 import { createMemoryRuleStorage, createDecoderBook, type DecoderChange, type DecoderStorage } from "./decoderBook.ts";
+import { createSettingsBook, type SettingsStorage } from "./settingsBook.ts";
 import { newMeta, type RecordStore } from "./store.ts";
 import { createTabSession, type SessionDelta, type TabSession } from "./tabSession.ts";
 
@@ -26,6 +27,8 @@ export interface HubOptions {
   ackMs?: number;
   /** Where the decode rules are kept (storage.local in the extension; memory by default). */
   rules?: DecoderStorage;
+  /** Where the engine settings are kept (storage.local in the extension; none by default). */
+  settings?: SettingsStorage;
 }
 
 /**
@@ -49,6 +52,17 @@ export function createHub(options: HubOptions) {
     for (const [tabId, s] of sessions) void serial(tabId, async () => (await s).setRules(rules));
   });
 
+  // New settings: every loaded tab is analysed again and its panels get a fresh snapshot.
+  const settings = createSettingsBook(options.settings ?? { read: async () => undefined, write: async () => undefined }, (engine) => {
+    for (const [tabId, s] of sessions) {
+      void serial(tabId, async () => {
+        const session = await s;
+        session.reanalyse(engine);
+        publish(tabId, session, "reset");
+      });
+    }
+  });
+
   const serial = <T>(tabId: number, step: () => Promise<T>): Promise<T | undefined> => {
     const previous = chains.get(tabId) ?? Promise.resolve();
     const next = Promise.all([previous, barrier])
@@ -66,8 +80,8 @@ export function createHub(options: HubOptions) {
   const session = (tabId: number): Promise<TabSession> => {
     let s = sessions.get(tabId);
     if (!s) {
-      s = Promise.all([store.load(tabId).catch(() => undefined), book.loaded]).then(([loaded]) =>
-        createTabSession(loaded?.meta ?? newMeta(tabId), loaded?.records ?? [], limits, book.rules()),
+      s = Promise.all([store.load(tabId).catch(() => undefined), book.loaded, settings.loaded]).then(([loaded]) =>
+        createTabSession(loaded?.meta ?? newMeta(tabId), loaded?.records ?? [], limits, book.rules(), settings.options()),
       );
       sessions.set(tabId, s);
     }
@@ -172,6 +186,12 @@ export function createHub(options: HubOptions) {
         if (!changed || change.error !== undefined) return;
         for (const other of panels.all()) if (other.port !== port) post(other.port, { ...envelope, kind: "decoders", tabId: other.tabId, rules: change.rules });
       };
+      const tellSettings = (tabId: number, error: string | undefined, changed: boolean): void => {
+        const config = settings.config();
+        post(port, { ...envelope, kind: "settings", tabId, config, ...(error !== undefined && { error }) });
+        if (!changed || error !== undefined) return;
+        for (const other of panels.all()) if (other.port !== port) post(other.port, { ...envelope, kind: "settings", tabId: other.tabId, config });
+      };
       let link: PanelLink | undefined;
       const unlink = (): void => {
         if (link) panels.unlink(link);
@@ -187,6 +207,8 @@ export function createHub(options: HubOptions) {
         if (command.kind === "decoders") return void book.loaded.then(() => tellRules(tabId, { rules: [...book.rules()] }, false));
         if (command.kind === "addDecoder") return void book.add(command.rule).then((change) => tellRules(tabId, change, true));
         if (command.kind === "removeDecoder") return void book.remove(command.id).then((change) => tellRules(tabId, change, true));
+        if (command.kind === "settings") return void settings.loaded.then(() => tellSettings(tabId, undefined, false));
+        if (command.kind === "setSettings") return void settings.set(command.config).then((r) => tellSettings(tabId, r.error, true));
         void serial(tabId, async () => {
           const s = await session(tabId);
           switch (command.kind) {

@@ -2,13 +2,17 @@
 import "../shared/jitless.ts";
 import browser from "webextension-polyfill";
 import { storedDecoders } from "../shared/decoderStorage.ts";
-import { CONTENT_PORT, PANEL_PORT } from "../shared/tags.ts";
+import { CONTENT_PORT, PANEL_PORT, SETTINGS_KEY } from "../shared/tags.ts";
 import { createHub } from "./hub.ts";
 import { openIdbStore } from "./idbStore.ts";
 
 const hub = createHub({
   store: openIdbStore(),
   rules: storedDecoders,
+  settings: {
+    read: () => browser.storage.local.get(SETTINGS_KEY).then((items) => items[SETTINGS_KEY]),
+    write: (value) => browser.storage.local.set({ [SETTINGS_KEY]: value }),
+  },
   badge(tabId, badge) {
     // The tab may be gone already; a badge is never worth an error.
     void browser.action.setBadgeText({ tabId, text: badge.text }).catch(() => undefined);

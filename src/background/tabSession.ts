@@ -1,4 +1,4 @@
-import { createEngine, type Finding, type Flow, type Problem } from "../engine/index.ts";
+import { createEngine, type EngineOptions, type Finding, type Flow, type Problem } from "../engine/index.ts";
 import type { Severity } from "../engine/rules/types.ts";
 import { tapEnvelopeRecords, type ContentBatch } from "../shared/contentProtocol.ts";
 import type { Decoder } from "../shared/decoders.ts";
@@ -37,10 +37,16 @@ const MAX_DOCS = 500;
  * (intake.ts: checked, then the envelope stage), window messages after their wait (hold.ts), then the budget
  * (budget.ts), numbered, stored and given to the engine.
  */
-export function createTabSession(meta: TabMeta, stored: readonly CaptureRecord[], limits: Limits = DEFAULT_LIMITS, rules: readonly Decoder[] = []) {
+export function createTabSession(
+  meta: TabMeta,
+  stored: readonly CaptureRecord[],
+  limits: Limits = DEFAULT_LIMITS,
+  rules: readonly Decoder[] = [],
+  options: EngineOptions = {},
+) {
   // The tab is inspected: its page's side is watched, so an ask an agent backend never relayed to it is known.
-  const newEngine = () => createEngine({ pageWatched: true });
-  let engine = newEngine();
+  let engineOptions: EngineOptions = { ...options, pageWatched: true };
+  let engine = createEngine(engineOptions);
   let records: CaptureRecord[] = [];
   const severities: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
   const intake = createIntake(meta, rules, stored);
@@ -59,7 +65,7 @@ export function createTabSession(meta: TabMeta, stored: readonly CaptureRecord[]
   for (const record of stored) feed(record);
 
   const clear = (): void => {
-    engine = newEngine();
+    engine = createEngine(engineOptions);
     records = [];
     severities.error = severities.warning = severities.info = 0;
     meta.nextSeq = 0;
@@ -199,6 +205,15 @@ export function createTabSession(meta: TabMeta, stored: readonly CaptureRecord[]
       return { ...result, acks: ready.acks };
     },
     clear,
+    /** New engine settings (rule levels, the strict profile): the records held are analysed again with them. */
+    reanalyse(next: EngineOptions): void {
+      engineOptions = { ...next, pageWatched: true };
+      engine = createEngine(engineOptions);
+      severities.error = severities.warning = severities.info = 0;
+      const held = records;
+      records = [];
+      for (const record of held) feed(record);
+    },
     /** New decode rules, for what arrives from now on. */
     setRules(next: readonly Decoder[]): void {
       intake.setRules(next, records);

@@ -1,23 +1,31 @@
 import { parseArgs } from "node:util";
-import type { Decoder } from "../capture/envelopes/index.ts";
 import { readDecodeRules } from "./decode.ts";
 import { notChecked, rules as catalogue } from "../engine/rules/index.ts";
+import { engineOptions, FAIL_ON, fails, type FailOn } from "../engine/settings.ts";
 import pkg from "../../package.json" with { type: "json" };
 import type { Severity } from "../engine/rules/types.ts";
+import { loadSettings } from "./config.ts";
+import { FORMATS, render, type Format } from "./formats/index.ts";
 import { proxyCommand } from "./proxy/command.ts";
-import { toJson, toText } from "./report.ts";
+import { replayMain, REPLAY_USAGE } from "./replay/main.ts";
 import { lintFiles } from "./session.ts";
 
 const USAGE = `Usage: mcp-elicit lint [options] <capture.har|capture.jsonl|->…
        mcp-elicit rules [--json]
+       ${REPLAY_USAGE}
        mcp-elicit proxy <upstream-url> [--port N] [--out capture.jsonl]   (mcp-elicit proxy --help)
 
 lint: analyses MCP elicitation traffic in HAR or JSONL captures and checks it against the rule catalogue.
 "-" reads a capture from standard input.
 rules: lists the catalogue's rules (id, default severity, revisions, whether lint checks it, title).
+replay: plays a captured server back to a client under test (docs/ci.md).
 
 Options:
-  --json                  print the stable JSON report (docs/cli.md)
+  --format <format>       text (default), json, sarif, junit or github (annotations); docs/cli.md
+  --json                  the same as --format json: the stable JSON report (docs/cli.md)
+  --config <file>         settings (rule levels, strict profile, decode rules, failOn); default: the nearest
+                          mcp-elicit.config.json from the working directory upward. Flags apply on top.
+  --fail-on <level>       exit 1 when a finding is this severe or more: error (default), warning, info, never
   --min-severity <level>  show findings of this severity and above: info (default), warning, error
   --disable <rule>        drop a rule (repeatable, or comma-separated)
   --strict-2260           SEP-2260 strict profile: unrelated and GET-stream elicitations are errors
@@ -29,9 +37,10 @@ Options:
   -h, --help              this help
   --version               the version
 
-Exit status: 0 no error-severity finding, 1 at least one, 2 an input that could not be read.`;
+Exit status: 0 no finding at the failing threshold, 1 at least one, 2 an input or configuration that could not be read.`;
 
 export async function main(argv: string[]): Promise<number> {
+  if (argv[0] === "replay") return replayMain(argv.slice(1));
   if (argv[0] === "proxy") return proxyCommand(argv.slice(1));
   let args;
   try {
@@ -40,6 +49,9 @@ export async function main(argv: string[]): Promise<number> {
       allowPositionals: true,
       options: {
         json: { type: "boolean", default: false },
+        format: { type: "string" },
+        config: { type: "string" },
+        "fail-on": { type: "string" },
         "min-severity": { type: "string", default: "info" },
         disable: { type: "string", multiple: true, default: [] },
         "strict-2260": { type: "boolean", default: false },
@@ -90,24 +102,51 @@ export async function main(argv: string[]): Promise<number> {
     return 2;
   }
 
+  const format = (values.format ?? (values.json ? "json" : "text")) as Format;
+  if (!FORMATS.includes(format) || (values.json && format !== "json")) {
+    console.error(`mcp-elicit: --format must be one of ${FORMATS.join(", ")}${values.json ? " (and --json means json)" : ""}, not "${values.format}"`);
+    return 2;
+  }
+  const failOn = values["fail-on"] as FailOn | undefined;
+  if (failOn !== undefined && !FAIL_ON.includes(failOn)) {
+    console.error(`mcp-elicit: --fail-on must be ${FAIL_ON.join(", ")}, not "${failOn}"`);
+    return 2;
+  }
+  const loaded = await loadSettings(values.config);
+  if (typeof loaded === "string") {
+    console.error(`mcp-elicit: ${loaded}`);
+    return 2;
+  }
   const decoded = await readDecodeRules(values.decode, values["decode-file"]);
   if (typeof decoded === "string") {
     console.error(`mcp-elicit: ${decoded}\n\n${USAGE}`);
     return 2;
   }
-  const rules: Decoder[] = decoded;
+  // Flags go on top of the file: --disable turns rules off, --strict-2260 and --fail-on win, --decode adds rules.
+  const settings = loaded.settings;
+  for (const id of disable) settings.levels[id] = "off";
+  if (values["strict-2260"]) settings.strict2260 = true;
+  if (failOn !== undefined) settings.failOn = failOn;
+  const rules = [...settings.decode, ...decoded];
+  const ids = new Set<string>();
+  const twice = rules.find((r) => ids.size === ids.add(r.id).size);
+  if (twice) {
+    console.error(`mcp-elicit: decode rule id ${JSON.stringify(twice.id)} is given twice (configuration and --decode)`);
+    return 2;
+  }
+  settings.decode = rules;
 
   const { reports, unreadable } = await lintFiles(files, {
-    engine: { disable, strict2260: values["strict-2260"] },
+    engine: engineOptions(settings),
     rules,
     min,
     session: values.session,
   });
 
-  const color = !values["no-color"] && !values.json && process.stdout.isTTY === true && !process.env.NO_COLOR;
-  process.stdout.write((values.json ? JSON.stringify(toJson(reports), null, 2) : toText(reports, color)) + "\n");
+  const color = !values["no-color"] && format === "text" && process.stdout.isTTY === true && !process.env.NO_COLOR;
+  process.stdout.write(render(format, { files: reports, settings, version: pkg.version }, color) + "\n");
   if (unreadable) return 2;
-  return reports.some((r) => r.findings.some((f) => f.severity === "error")) ? 1 : 0;
+  return reports.some((r) => r.findings.some((f) => fails(settings, f.severity))) ? 1 : 0;
 }
 
 /** The registry's rules as `mcp-elicit rules` prints them, module by module: every rule id, so `--disable` can be written without guessing. */

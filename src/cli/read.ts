@@ -19,7 +19,7 @@ export async function readCapture(
   input: AsyncIterable<Uint8Array>,
   file: string,
   options: { rules: readonly Decoder[]; onRecords(records: CaptureRecord[]): void },
-): Promise<{ format: CaptureFormat; problems: Problem[] }> {
+): Promise<{ format: CaptureFormat; problems: Problem[]; lines?: Map<number, number> }> {
   const pieces = input[Symbol.asyncIterator]();
   try {
     const head = await readHead(pieces, HEAD);
@@ -37,7 +37,7 @@ export async function readCapture(
     const text = head.encoding === "utf-8" ? bytes.toString("utf8") : new TextDecoder(head.encoding).decode(bytes);
     const imported = importJsonl(text, file, options);
     if (imported.records.length) options.onRecords(imported.records);
-    return { format, problems: imported.problems };
+    return { format, problems: imported.problems, lines: jsonlLines(text) };
   } finally {
     await pieces.return?.();
   }
@@ -53,6 +53,30 @@ export function readError(error: unknown, size?: number): string {
   if (e.code === "ENOENT") return "no such file";
   if (e.code === "EISDIR") return "a directory, not a file";
   return e.message;
+}
+
+/**
+ * The line (1-based) of each record of a JSONL capture, by seq, for reports that point into the file (SARIF regions,
+ * GitHub annotations). A top-level `"seq":` cannot occur inside a record's string values, where quotes are escaped;
+ * a file without seqs is numbered in line order, as the importer numbers it.
+ */
+function jsonlLines(text: string): Map<number, number> {
+  const lines = new Map<number, number>();
+  let ordinal = 0;
+  let at = 0;
+  for (let line = 1; at <= text.length; line++) {
+    const found = text.indexOf("\n", at);
+    const end = found < 0 ? text.length : found;
+    // The head of the line is enough: the tap and the exporter write seq second, after v.
+    const head = text.slice(at, Math.min(end, at + 200));
+    const blank = head.trim() === "" && end - at <= 200;
+    at = end + 1;
+    if (blank) continue;
+    const seq = /"seq":\s*(\d+)/.exec(head);
+    lines.set(seq ? Number(seq[1]) : ordinal, line);
+    ordinal++;
+  }
+  return lines;
 }
 
 const mb = (bytes: number): string => `${Math.round(bytes / 2 ** 20)} MB`;

@@ -44,7 +44,12 @@ export function toJson(files: FileReport[]) {
         pointer: x.pointer,
         message: x.message,
       })),
-      problems: f.problems.map((p) => ({ ...(f.session && { file: p.file ?? null }), entry: p.entry ?? (f.session ? p.record : undefined) ?? null, line: p.line ?? null, message: p.message })),
+      problems: f.problems.map((p) => ({
+        ...(f.session && { file: p.file ?? null }),
+        entry: p.entry ?? (f.session ? p.record : undefined) ?? null,
+        line: p.line ?? null,
+        message: p.message,
+      })),
     };
   });
   return { files: out, summary };
@@ -85,7 +90,9 @@ export function toText(files: FileReport[], color: boolean): string {
       byFlow.set(x.flow, [...(byFlow.get(x.flow) ?? []), x]);
     }
     const where = (x: Finding) => `${f.session ? `${one(fileOf(x) ?? "", 60)} ` : ""}entry ${x.entry}`;
-    const findingLine = (x: Finding) => `      ${sev(x.severity)} ${c("cyan", x.rule)} ${c("dim", `${where(x)}${x.pointer ? " " + x.pointer : ""}`)}\n        ${one(x.message, 200)}`;
+    const findingLine = (x: Finding) =>
+      `      ${sev(x.severity)} ${c("cyan", x.rule)} ${c("dim", `${where(x)}${x.pointer ? " " + x.pointer : ""}`)}\n` +
+      `        ${one(x.message, 200)}`;
     for (const flow of f.flows) {
       flowCount++;
       const status = flow.status === "complete" ? c("green", flow.status) : flow.status === "pending" ? c("yellow", flow.status) : c("red", flow.status);

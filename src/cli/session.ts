@@ -5,9 +5,10 @@ import type { Problem } from "../capture/problem.ts";
 import type { CaptureRecord } from "../capture/record.ts";
 import { joinCaptures } from "../capture/session.ts";
 import { createEngine, type EngineOptions, type Finding } from "../engine/index.ts";
-import { readCapture, readError } from "./read.ts";
-import { atLeast, type FileReport } from "./report.ts";
 import type { Severity } from "../engine/rules/types.ts";
+import type { Linted } from "./formats/types.ts";
+import { readCapture, readError } from "./read.ts";
+import { atLeast } from "./report.ts";
 
 export interface LintOptions {
   engine: EngineOptions;
@@ -17,14 +18,31 @@ export interface LintOptions {
   session: boolean;
 }
 
-interface Read {
-  file: string;
-  records: CaptureRecord[];
+/** What reading a file told besides its records: its format, JSONL line numbers, problems. */
+interface Imported {
+  format?: "har" | "jsonl";
+  lines?: ReadonlyMap<number, number>;
   problems: Problem[];
   unreadable: boolean;
 }
 
+type Engine = ReturnType<typeof createEngine>;
+
 const open = (file: string) => (file === "-" ? process.stdin : createReadStream(file, { highWaterMark: 1 << 20 }));
+
+/** A file's report with what the formats need to place its findings (formats/types.ts). */
+function linted(file: string, read: Imported, engine: Engine, min: Severity): Linted {
+  // The file is whole: what waited on time (relay judgements) is judged now.
+  engine.settle(Infinity);
+  return {
+    file,
+    ...(read.format && { format: read.format }),
+    ...(read.lines && { lines: read.lines }),
+    flows: [...engine.flows()],
+    findings: engine.findings().filter(atLeast(min)),
+    problems: [...read.problems, ...engine.problems()],
+  };
+}
 
 /**
  * `lint` over its files: each alone, as it streams (one engine per file, no record kept once seen), or, when a file
@@ -32,21 +50,33 @@ const open = (file: string) => (file === "-" ? process.stdin : createReadStream(
  * as one session: merged by time into one record sequence (src/capture/session.ts), as the live panel joins the
  * page's capture and the proxy's feed, and reported once, each finding and problem naming its file.
  */
-export async function lintFiles(files: readonly string[], options: LintOptions): Promise<{ reports: FileReport[]; unreadable: boolean }> {
+export async function lintFiles(
+  files: readonly string[],
+  options: LintOptions,
+): Promise<{ reports: Linted[]; unreadable: boolean }> {
   if (files.length === 1) {
-    const report = await lintOne(files[0]!, options);
-    return { reports: [report.report], unreadable: report.unreadable };
+    const file = files[0]!;
+    const engine = createEngine(options.engine);
+    const read = await readFile(file, options.rules, (records) => {
+      for (const record of records) engine.push(record);
+    });
+    return { reports: [linted(file, read, engine, options.min)], unreadable: read.unreadable };
   }
-  const read: Read[] = [];
-  for (const file of files) read.push(await readAll(file, options.rules));
+  const read: (Imported & { records: CaptureRecord[] })[] = [];
+  for (const file of files) {
+    const records: CaptureRecord[] = [];
+    const imported = await readFile(file, options.rules, (batch) => {
+      for (const record of batch) records.push(record);
+    });
+    read.push({ ...imported, records });
+  }
   const unreadable = read.some((r) => r.unreadable);
   const joined = options.session || read.some((r) => r.records.some((record) => record.source === "backend"));
   if (!joined) {
-    const reports = read.map((r) => {
+    const reports = read.map((r, i) => {
       const engine = createEngine(options.engine);
       for (const record of r.records) engine.push(record);
-      engine.settle(Infinity);
-      return { file: r.file, flows: [...engine.flows()], findings: engine.findings().filter(atLeast(options.min)), problems: [...r.problems, ...engine.problems()] };
+      return linted(files[i]!, r, engine, options.min);
     });
     return { reports, unreadable };
   }
@@ -58,45 +88,50 @@ export async function lintFiles(files: readonly string[], options: LintOptions):
   // Findings and problems name their file and the entry (HAR) or seq (JSONL) in it, as linting that file alone would.
   const place = (seq: number) => {
     const origin = origins[seq];
-    return origin && { file: files[origin.capture]!, entry: origin.entry ?? origin.seq };
+    return origin && { file: files[origin.capture]!, entry: origin.entry ?? origin.seq, har: origin.entry !== undefined };
   };
-  const findings: Finding[] = engine.findings().filter(atLeast(options.min)).map((f) => ({ ...f, ...place(f.record) }));
+  const findings: Finding[] = engine
+    .findings()
+    .filter(atLeast(options.min))
+    .map((f) => {
+      const at = place(f.record);
+      return at ? { ...f, file: at.file, entry: at.entry } : f;
+    });
   const problems: Problem[] = engine.problems().map((p) => {
     const at = p.record === undefined ? undefined : place(p.record);
-    return at ? { ...p, file: at.file, ...(origins[p.record!]!.entry !== undefined ? { entry: at.entry } : { record: at.entry }) } : p;
+    return at ? { ...p, file: at.file, ...(at.har ? { entry: at.entry } : { record: at.entry }) } : p;
   });
-  return {
-    reports: [{ file: files.join(" + "), session: [...files], flows: [...engine.flows()], findings, problems: [...read.flatMap((r) => r.problems), ...problems] }],
-    unreadable,
+  const session: Linted = {
+    file: files.join(" + "),
+    session: [...files],
+    flows: [...engine.flows()],
+    findings,
+    problems: [...read.flatMap((r) => r.problems), ...problems],
   };
+  return { reports: [session], unreadable };
 }
 
-async function lintOne(file: string, options: LintOptions): Promise<{ report: FileReport; unreadable: boolean }> {
-  const engine = createEngine(options.engine);
-  const read = await readFile(file, options.rules, (records) => {
-    for (const record of records) engine.push(record);
-  });
-  engine.settle(Infinity);
-  return {
-    report: { file, flows: [...engine.flows()], findings: engine.findings().filter(atLeast(options.min)), problems: [...read.problems, ...engine.problems()] },
-    unreadable: read.unreadable,
-  };
-}
-
-async function readAll(file: string, rules: readonly Decoder[]): Promise<Read> {
-  const records: CaptureRecord[] = [];
-  const read = await readFile(file, rules, (batch) => {
-    for (const record of batch) records.push(record);
-  });
-  return { file, records, ...read };
-}
-
-async function readFile(file: string, rules: readonly Decoder[], onRecords: (records: CaptureRecord[]) => void): Promise<{ problems: Problem[]; unreadable: boolean }> {
+async function readFile(
+  file: string,
+  rules: readonly Decoder[],
+  onRecords: (records: CaptureRecord[]) => void,
+): Promise<Imported> {
   try {
     const imported = await readCapture(open(file), file, { rules, onRecords });
-    return { problems: imported.problems, unreadable: imported.problems.length > 0 };
+    return {
+      format: imported.format,
+      ...(imported.lines && { lines: imported.lines }),
+      problems: imported.problems,
+      unreadable: imported.problems.length > 0,
+    };
   } catch (e) {
-    const why = readError(e, await stat(file).then((s) => s.size, () => undefined));
+    const why = readError(
+      e,
+      await stat(file).then(
+        (s) => s.size,
+        () => undefined,
+      ),
+    );
     console.error(`mcp-elicit: cannot read ${file}: ${why}`);
     return { problems: [{ file, message: `cannot read the file: ${why}` }], unreadable: true };
   }

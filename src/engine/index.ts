@@ -10,6 +10,10 @@ import type { Problem } from "../capture/problem.ts";
 import { registry, ruleMeta, rules } from "./rules/index.ts";
 import type { FindingInput, Listeners, RuleContext, RuleMeta, Severity, Violator } from "./rules/types.ts";
 
+/** A rule's level as a team sets it: off, or the severity its findings take. */
+export type Level = "off" | Severity;
+const graded = (level: Level | undefined): Severity | undefined => (level === "off" ? undefined : level);
+
 export type { Finding } from "./finding.ts";
 export type { Flow, Elicitation, Round, FlowKind, FlowStatus } from "./flow.ts";
 export type { Problem } from "../capture/problem.ts";
@@ -20,8 +24,13 @@ export interface EngineOptions {
   /** SEP-2260 strict profile: del-r12-related-request and del-r12-standalone-stream become errors. */
   strict2260?: boolean;
   /**
+   * A level per rule id, as a team sets it (settings.ts): `off` turns the rule off like `disable`; a severity is
+   * the severity of every finding of that rule, whatever the rule or the strict profile would have given.
+   */
+  levels?: Readonly<Record<string, Level>>;
+  /**
    * The page's side is watched (the extension, live): an elicitation an agent backend answered without relaying it
-   * to the page is reported when the answer comes (`relay-ask-not-shown`). Files say so by holding page records.
+   * to the page is reported once its grace has passed (`relay-ask-not-shown`). Files say so by holding page records.
    */
   pageWatched?: boolean;
 }
@@ -76,7 +85,8 @@ function repeats(ofRecord: readonly Finding[], input: FindingInput): boolean {
  * worker, the panel's file import and the CLI all run it unchanged.
  */
 export function createEngine(options: EngineOptions = {}) {
-  const disabled = new Set(options.disable ?? []);
+  const levels = options.levels ?? {};
+  const disabled = new Set([...(options.disable ?? []), ...Object.keys(levels).filter((id) => levels[id] === "off")]);
   const flows: Flow[] = [];
   const findings: Finding[] = [];
   const problems: Problem[] = [];
@@ -105,7 +115,7 @@ export function createEngine(options: EngineOptions = {}) {
     const finding: Finding = {
       id: `F${findings.length + 1}`,
       rule: input.rule,
-      severity: input.severity ?? facts.severity,
+      severity: graded(levels[input.rule]) ?? input.severity ?? facts.severity,
       violator: input.violator ?? facts.violator,
       flow: flow?.id ?? null,
       record,

@@ -2,6 +2,7 @@ import * as z from "zod/mini";
 import type { Finding, Flow, Problem } from "../engine/index.ts";
 import type { CaptureRecord } from "../capture/record.ts";
 import { DecoderInput, type Decoder } from "./decoders.ts";
+import type { configValue } from "../engine/settings.ts";
 import { PANEL_SOURCE, PROTOCOL_VERSION, WORKER_SOURCE } from "./tags.ts";
 
 /** Most backend records one `backendRecords` command carries (the panel sends a feed's burst in pieces). */
@@ -34,8 +35,13 @@ export const PanelCommand = z.discriminatedUnion("kind", [
    * by the worker, which alone marks it `source: "backend"`.
    */
   command("backendRecords", { feed: z.string().check(z.maxLength(2048)), records: z.array(z.unknown()).check(z.maxLength(MAX_BACKEND_BATCH)) }),
+  /** Engine settings, the browser's (docs/panel.md "Settings"); answered as `decoders` are. */
+  command("settings", {}),
+  command("setSettings", { config: z.unknown() }),
 ]);
 export type PanelCommand = z.infer<typeof PanelCommand>;
+
+export type ConfigValue = ReturnType<typeof configValue>;
 
 /** What a tab holds besides flows and findings; shown in the panel's header. */
 export interface TabStats {
@@ -82,7 +88,9 @@ export type WorkerToPanel =
   /** One chunk of the answer to the `records` command; `more`: further chunks follow. */
   | Envelope<"records", { records: CaptureRecord[]; more: boolean }>
   /** Every decode rule, in the order they were added; `error` when the command that asked was refused. */
-  | Envelope<"decoders", { rules: Decoder[]; error?: string }>;
+  | Envelope<"decoders", { rules: Decoder[]; error?: string }>
+  /** The engine settings as a configuration file's value; `error` when the command that asked was refused. */
+  | Envelope<"settings", { config: ConfigValue; error?: string }>;
 
 /** Splits records into chunks of at most RECORD_CHUNK_CHARS of message text (a record over it goes alone). */
 export function chunkRecords(records: readonly CaptureRecord[], limit = RECORD_CHUNK_CHARS): CaptureRecord[][] {

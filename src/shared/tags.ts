@@ -41,6 +41,8 @@ export const MAX_ENVELOPE_CHARS = 16 * 2 ** 20;
  * builds wrote, so decoders saved by them are still read.
  */
 export const DECODERS_KEY = "decodeRules";
+/** storage.local key of the engine settings (rule levels, strict profile): a configuration file's value. */
+export const SETTINGS_KEY = "settings";
 /** Most decode rules kept; every frame matches each request of a rule-less kind against all of them. */
 export const MAX_DECODE_RULES = 64;
 /** Longest URL pattern of a decode rule (characters). */

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
+import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
@@ -22,6 +23,15 @@ after(async () => {
   await server.close();
   await rm(dir, { recursive: true, force: true });
 });
+
+/** A port nothing listens on right now. */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
 
 interface Running {
   child: ChildProcess;
@@ -69,16 +79,26 @@ test("prints the agent URL then the feed URL on 127.0.0.1; SIGINT writes every r
   // What lint says of the file: the same flows.
   const lint = spawnSync(process.execPath, [...CLI, "lint", out, "--json"], { encoding: "utf8" });
   assert.equal(lint.status, 0, lint.stderr);
-  const report = JSON.parse(lint.stdout) as { files: { flows: { kind: string; elicitations: { action: string }[] }[] }[] };
-  assert.deepEqual(report.files[0]!.flows.map((f) => [f.kind, f.elicitations.map((e) => e.action)]), [["server-request", ["accept"]]]);
+  const report = JSON.parse(lint.stdout) as {
+    files: { flows: { kind: string; elicitations: { action: string }[] }[] }[];
+  };
+  assert.deepEqual(
+    report.files[0]!.flows.map((f) => [f.kind, f.elicitations.map((e) => e.action)]),
+    [["server-request", ["accept"]]],
+  );
 });
 
-test("--upstream name=url: one name<TAB>url line each, the feed line last; SIGTERM stops it", async () => {
-  const proxy = await start(["--upstream", `one=${server.url}`, "--upstream", `two=${server.url}`], 3);
-  assert.match(proxy.lines[0]!, /^one\thttp:\/\/127\.0\.0\.1:\d+\/one$/);
-  assert.match(proxy.lines[1]!, /^two\thttp:\/\/127\.0\.0\.1:\d+\/two$/);
+test("--upstream name=url: one name<TAB>url line each, the feed line last, on --port; SIGTERM stops it", async () => {
+  const port = await freePort();
+  const proxy = await start(["--upstream", `one=${server.url}`, "--upstream", `two=${server.url}`, "--port", `${port}`], 3);
+  assert.equal(proxy.lines[0], `one\thttp://127.0.0.1:${port}/one`);
+  assert.equal(proxy.lines[1], `two\thttp://127.0.0.1:${port}/two`);
   assert.match(proxy.lines[2]!, /\/__mcp-elicit\/feed\?token=/);
-  const res = await fetch(proxy.lines[1]!.split("\t")[1]!, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+  const res = await fetch(proxy.lines[1]!.split("\t")[1]!, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: "{}",
+  });
   assert.equal(res.status, 400, "the upstream's own answer");
   proxy.child.kill("SIGTERM");
   assert.equal(await proxy.exit, 0);
@@ -95,7 +115,12 @@ test("loopback only: another address is refused and says why, unless --allow-rem
   assert.equal(await allowed.exit, 0);
   assert.match(allowed.stderr(), /WARNING: listening on 0\.0\.0\.0, not loopback/);
 
-  for (const bad of [["--port", "70000"], ["--upstream", "x"], ["ftp://example.com/"], ["--upstream", "__mcp-elicit=http://a/"]]) {
+  for (const bad of [
+    ["--port", "70000"],
+    ["--upstream", "x"],
+    ["ftp://example.com/"],
+    ["--upstream", "__mcp-elicit=http://a/"],
+  ]) {
     const run = spawnSync(process.execPath, [...CLI, "proxy", ...bad], { encoding: "utf8" });
     assert.equal(run.status, 2, bad.join(" "));
   }

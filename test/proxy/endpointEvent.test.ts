@@ -25,8 +25,10 @@ function run(pieces: string[]): { out: string; sentAfter: number[] } {
 }
 
 test("a relative endpoint becomes the proxy's path under the upstream's name, in every cut of the bytes", () => {
-  const stream = "event: endpoint\r\ndata: /messages?sessionId=abc\r\n\r\nevent: message\r\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"x\"}\r\n\r\n";
-  const expected = "event: endpoint\ndata: /up/messages?sessionId=abc\n\nevent: message\r\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"x\"}\r\n\r\n";
+  const stream =
+    'event: endpoint\r\ndata: /messages?sessionId=abc\r\n\r\nevent: message\r\ndata: {"jsonrpc":"2.0","method":"x"}\r\n\r\n';
+  const expected =
+    'event: endpoint\ndata: /up/messages?sessionId=abc\n\nevent: message\r\ndata: {"jsonrpc":"2.0","method":"x"}\r\n\r\n';
   for (let cut = 1; cut < stream.length; cut++) {
     assert.equal(run([stream.slice(0, cut), stream.slice(cut)]).out, expected, `cut at ${cut}`);
   }
@@ -34,7 +36,10 @@ test("a relative endpoint becomes the proxy's path under the upstream's name, in
 });
 
 test("an absolute endpoint stays absolute; data before event, ids and keep-alive comments are kept", () => {
-  const { out, sentAfter } = run([": hello\n\n", "data: http://10.0.0.5:3001/messages?sessionId=1\nid: 7\nevent: endpoint\n\n"]);
+  const { out, sentAfter } = run([
+    ": hello\n\n",
+    "data: http://10.0.0.5:3001/messages?sessionId=1\nid: 7\nevent: endpoint\n\n",
+  ]);
   assert.equal(out, ": hello\n\nevent: endpoint\nid: 7\ndata: http://127.0.0.1:7000/up/messages?sessionId=1\n\n");
   assert.deepEqual(sentAfter, [0, 1], "the comment went out before the endpoint arrived");
 });
@@ -50,7 +55,10 @@ test("another origin, a stream that is not HTTP+SSE, or an unfinished event pass
 test("routes: /<name> is the upstream URL, /<name>/<path> its origin's path; other names are not served", () => {
   assert.equal(routes.resolve("/up")!.target.href, "http://10.0.0.5:3001/sse");
   assert.equal(routes.resolve("/up?x=1")!.target.href, "http://10.0.0.5:3001/sse?x=1");
-  assert.equal(routes.resolve("/up/messages?sessionId=abc")!.target.href, "http://10.0.0.5:3001/messages?sessionId=abc");
+  assert.equal(
+    routes.resolve("/up/messages?sessionId=abc")!.target.href,
+    "http://10.0.0.5:3001/messages?sessionId=abc",
+  );
   assert.equal(routes.resolve("/up")!.via, "http://127.0.0.1:7000/up");
   assert.equal(routes.resolve("/down"), undefined);
   assert.equal(routes.resolve("/%E0%A4%A"), undefined);

@@ -46,13 +46,15 @@ const bodyOf = async (res: IncomingMessage): Promise<string> => {
   return text;
 };
 
-/** Reads feed events until `count` have come (or a second passes), then closes the stream. */
+/** Reads feed events until `count` have come (or five seconds pass), then closes the stream. */
 async function events(res: IncomingMessage, count: number): Promise<{ id?: string; data: string }[]> {
   const got: { id?: string; data: string }[] = [];
-  const parser = createParser({ onEvent: (e) => void got.push({ ...(e.id !== undefined && { id: e.id }), data: e.data }) });
+  const parser = createParser({
+    onEvent: (e) => void got.push({ ...(e.id !== undefined && { id: e.id }), data: e.data }),
+  });
   res.setEncoding("utf8");
   res.on("data", (text: string) => parser.feed(text));
-  await waitFor(() => got.length >= count, 1000).catch(() => {});
+  await waitFor(() => got.length >= count, 5000).catch(() => {});
   res.destroy();
   return got;
 }
@@ -115,7 +117,11 @@ test("CORS only for extension origins", async () => {
     const res = await open(proxy.feedUrl, { origin });
     assert.equal(res.headers["access-control-allow-origin"], allowed ? origin : undefined, origin);
     res.destroy();
-    const preflight = await open(proxy.feedUrl, { origin, "access-control-request-method": "GET", "access-control-request-headers": "last-event-id" }, "OPTIONS");
+    const preflight = await open(
+      proxy.feedUrl,
+      { origin, "access-control-request-method": "GET", "access-control-request-headers": "last-event-id" },
+      "OPTIONS",
+    );
     assert.equal(preflight.headers["access-control-allow-origin"], allowed ? origin : undefined);
     preflight.destroy();
   }

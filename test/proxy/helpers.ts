@@ -17,7 +17,10 @@ export function summary(records: readonly CaptureRecord[]) {
       status: f.status,
       elicitations: f.elicitations.map((e) => ({ mode: e.mode, action: e.action, completed: e.completed })),
     })),
-    findings: engine.findings().map((x) => `${x.rule} ${x.severity}`).sort(),
+    findings: engine
+      .findings()
+      .map((x) => `${x.rule} ${x.severity}`)
+      .sort(),
     problems: engine.problems().map((p) => p.message),
   };
 }
@@ -30,11 +33,12 @@ export async function readCaptureFile(path: string): Promise<{ records: CaptureR
 
 /** An SDK call's result, or its error's class, code and message: what a client sees. */
 export function outcome(value: unknown): unknown {
-  if (value instanceof Error) return { error: value.constructor.name, code: (value as { code?: unknown }).code, message: value.message };
+  if (value instanceof Error)
+    return { error: value.constructor.name, code: (value as { code?: unknown }).code, message: value.message };
   return value;
 }
 
-export const waitFor = async (check: () => boolean, ms = 2000): Promise<void> => {
+export const waitFor = async (check: () => boolean, ms = 5000): Promise<void> => {
   for (const start = Date.now(); !check(); ) {
     if (Date.now() - start > ms) throw new Error("timed out waiting");
     await new Promise((resolve) => setTimeout(resolve, 5));

@@ -22,7 +22,10 @@ async function callThrough(url: string): Promise<unknown> {
 test("HTTP+SSE: the endpoint event points back at the proxy, the client gets the same result, the capture one accepted flow", async () => {
   const server = await startSsePeer();
   const warnings: string[] = [];
-  const proxy = await startProxy({ upstreams: [{ name: "legacy", url: new URL(server.url) }], warn: (m) => warnings.push(m) });
+  const proxy = await startProxy({
+    upstreams: [{ name: "legacy", url: new URL(server.url) }],
+    warn: (m) => warnings.push(m),
+  });
   try {
     const direct = await callThrough(server.url);
     const via = await callThrough(proxy.urls[0]!.url);
@@ -36,10 +39,15 @@ test("HTTP+SSE: the endpoint event points back at the proxy, the client gets the
     assert.match(endpoint?.kind === "message" ? endpoint.text : "", /^\/messages\?sessionId=/);
     // …and every POST went through the proxy, to the upstream's /messages.
     const posts = records.filter((r) => r.kind === "message" && r.direction === "c2s");
-    assert.ok(posts.length >= 4 && posts.every((r) => r.url?.startsWith(server.url.replace("/sse", "/messages?sessionId="))));
+    assert.ok(
+      posts.length >= 4 && posts.every((r) => r.url?.startsWith(server.url.replace("/sse", "/messages?sessionId="))),
+    );
     const { flows, findings, problems } = summary(records);
     assert.deepEqual(problems, []);
-    assert.deepEqual(flows.map((f) => [f.kind, f.status, f.elicitations.map((e) => e.action)]), [["server-request", "complete", ["accept"]]]);
+    assert.deepEqual(
+      flows.map((f) => [f.kind, f.status, f.elicitations.map((e) => e.action)]),
+      [["server-request", "complete", ["accept"]]],
+    );
     assert.deepEqual(findings, []);
   } finally {
     await proxy.close();

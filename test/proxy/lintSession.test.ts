@@ -41,7 +41,10 @@ before(async () => {
   try {
     // The page's own client and the agent's (through the proxy) at the same time, so the two captures interleave.
     const run = (name: string, url: string) => scenarios.find((s) => s.name === name)!.run(url);
-    const [pageRun] = await Promise.all([run("legacy-form-decline", server.url), run("legacy-form-accept", proxy.urls[0]!.url)]);
+    const [pageRun] = await Promise.all([
+      run("legacy-form-decline", server.url),
+      run("legacy-form-accept", proxy.urls[0]!.url),
+    ]);
     await writeFile(page, exportHar(pageRun.records));
   } finally {
     await proxy.close();
@@ -51,7 +54,10 @@ before(async () => {
   const lines = (await readFile(backend, "utf8")).split("\n");
   const i = lines.findIndex((l) => l.includes('\\"content\\":{\\"confirm\\":true}'));
   assert.ok(i >= 0);
-  lines[i] = lines[i]!.replace('\\"content\\":{\\"confirm\\":true}', '\\"content\\":{\\"confirm\\":{\\"really\\":true}}');
+  lines[i] = lines[i]!.replace(
+    '\\"content\\":{\\"confirm\\":true}',
+    '\\"content\\":{\\"confirm\\":{\\"really\\":true}}',
+  );
   answerSeq = (JSON.parse(lines[i]!) as CaptureRecord).seq;
   await writeFile(backend, lines.join("\n"));
 });
@@ -65,15 +71,25 @@ test("a HAR and a backend JSONL are one session: one report, every flow of both,
   const [session] = joined.report.files;
   assert.deepEqual(session!.session, [page, backend]);
   assert.equal(session!.file, `${page} + ${backend}`);
-  const actions = (r: Report) => r.files.flatMap((f) => f.flows.map((flow) => `${flow.kind} ${flow.elicitations.map((e) => e.action).join()}`)).sort();
+  const actions = (r: Report) =>
+    r.files
+      .flatMap((f) => f.flows.map((flow) => `${flow.kind} ${flow.elicitations.map((e) => e.action).join()}`))
+      .sort();
   assert.deepEqual(actions(joined.report), [...actions(alone[0]!.report), ...actions(alone[1]!.report)].sort());
   assert.deepEqual(actions(joined.report), ["server-request accept", "server-request decline"]);
   const wrong = session!.findings.filter((f) => f.file === backend);
   assert.ok(wrong.length > 0, "the altered answer is a finding of backend.jsonl");
-  assert.ok(wrong.some((f) => f.entry === answerSeq), "at its seq in that file");
+  assert.ok(
+    wrong.some((f) => f.entry === answerSeq),
+    "at its seq in that file",
+  );
   // Each finding is the one linting its own file finds, at the same place.
-  const where = (r: Report, file?: string) => r.files.flatMap((f) => f.findings.map((x) => `${file ?? x.file} ${x.rule} ${x.entry}`)).sort();
-  assert.deepEqual(where(joined.report), [...where(alone[0]!.report, page), ...where(alone[1]!.report, backend)].sort());
+  const where = (r: Report, file?: string) =>
+    r.files.flatMap((f) => f.findings.map((x) => `${file ?? x.file} ${x.rule} ${x.entry}`)).sort();
+  assert.deepEqual(
+    where(joined.report),
+    [...where(alone[0]!.report, page), ...where(alone[1]!.report, backend)].sort(),
+  );
 });
 
 test("problems name their file; --session joins captures that have no backend records", async () => {
@@ -82,11 +98,17 @@ test("problems name their file; --session joins captures that have no backend re
   await writeFile(broken, [...backendLines, "not json"].join("\n"));
   const run = lint([page, broken]);
   assert.equal(run.status, 2);
-  assert.deepEqual(run.report.files[0]!.problems.map((p) => [p.file, p.line]), [[broken, backendLines.length + 1]]);
+  assert.deepEqual(
+    run.report.files[0]!.problems.map((p) => [p.file, p.line]),
+    [[broken, backendLines.length + 1]],
+  );
   assert.match(run.report.files[0]!.problems[0]!.message, /not JSON/);
 
   // The agent's traffic as another page's HAR: no backend record, so side by side unless --session.
-  const records = (await readFile(backend, "utf8")).trimEnd().split("\n").map((l) => JSON.parse(l) as CaptureRecord);
+  const records = (await readFile(backend, "utf8"))
+    .trimEnd()
+    .split("\n")
+    .map((l) => JSON.parse(l) as CaptureRecord);
   const other = join(dir, "other.har");
   await writeFile(other, exportHar(records.map(({ source: _, ...r }) => r as CaptureRecord)));
   const apart = lint([page, other]);
@@ -98,11 +120,27 @@ test("problems name their file; --session joins captures that have no backend re
 });
 
 test("joinCaptures: by time, each capture's own order kept, ties to the first, clashing exchanges renamed", () => {
-  const r = (seq: number, time: number, exchange: string): CaptureRecord => ({ v: 1, seq, time, transport: "http", exchange, kind: "end" });
+  const r = (seq: number, time: number, exchange: string): CaptureRecord => ({
+    v: 1,
+    seq,
+    time,
+    transport: "http",
+    exchange,
+    kind: "end",
+  });
   const a = [r(0, 10, "x0"), r(1, 30, "x1"), r(2, 20, "x1")];
   const b = [r(5, 5, "x0"), r(6, 20, "b1"), r(7, 40, "b1")];
   const { records, origins } = joinCaptures([a, b]);
-  assert.deepEqual(records.map((x) => x.seq), [0, 1, 2, 3, 4, 5]);
-  assert.deepEqual(origins.map((o) => `${o.capture}:${o.seq}`), ["1:5", "0:0", "1:6", "0:1", "0:2", "1:7"]);
-  assert.deepEqual(records.map((x) => x.exchange), ["1:x0", "x0", "1:b1", "x1", "x1", "1:b1"]);
+  assert.deepEqual(
+    records.map((x) => x.seq),
+    [0, 1, 2, 3, 4, 5],
+  );
+  assert.deepEqual(
+    origins.map((o) => `${o.capture}:${o.seq}`),
+    ["1:5", "0:0", "1:6", "0:1", "0:2", "1:7"],
+  );
+  assert.deepEqual(
+    records.map((x) => x.exchange),
+    ["1:x0", "x0", "1:b1", "x1", "x1", "1:b1"],
+  );
 });

@@ -28,7 +28,13 @@ describe("real SDK peers through mcp-elicit proxy", () => {
         const via = await scenario.run(proxy.urls[0]!.url);
         assert.deepEqual(outcome(via.outcome), outcome(direct.outcome), "the client sees the same result");
         // The proxy records an exchange's end once the upstream's answer has ended; the client may be done first.
-        const exchanges = (ended: boolean) => new Set(proxy.journal.records().filter((r) => (r.kind === "end") === ended).map((r) => r.exchange));
+        const exchanges = (ended: boolean) =>
+          new Set(
+            proxy.journal
+              .records()
+              .filter((r) => (r.kind === "end") === ended)
+              .map((r) => r.exchange),
+          );
         await waitFor(() => exchanges(true).size === exchanges(false).size);
       } finally {
         await proxy.close();

@@ -19,16 +19,22 @@ export async function startSsePeer(): Promise<PeerServer> {
       const mcp = new McpServer({ name: "sse-peer", version: "1.0.0" });
       mcp.registerTool("confirm_action", { description: "Asks for a yes/no confirmation." }, async (extra) => {
         const answer = await mcp.server.elicitInput(
-          { message: "Delete the staging database?", requestedSchema: { type: "object", properties: { confirm: { type: "boolean" } }, required: ["confirm"] } },
+          {
+            message: "Delete the staging database?",
+            requestedSchema: { type: "object", properties: { confirm: { type: "boolean" } }, required: ["confirm"] },
+          },
           { relatedRequestId: extra.requestId },
         );
-        return { content: [{ type: "text", text: `confirm: ${answer.action} ${JSON.stringify(answer.content ?? null)}` }] };
+        return {
+          content: [{ type: "text", text: `confirm: ${answer.action} ${JSON.stringify(answer.content ?? null)}` }],
+        };
       });
       void mcp.connect(transport);
       return;
     }
     const transport = transports.get(url.searchParams.get("sessionId") ?? "");
-    if (req.method === "POST" && url.pathname === "/messages" && transport) return void transport.handlePostMessage(req, res);
+    if (req.method === "POST" && url.pathname === "/messages" && transport)
+      return void transport.handlePostMessage(req, res);
     res.writeHead(404).end();
   });
   await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));

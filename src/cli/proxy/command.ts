@@ -37,12 +37,16 @@ export async function proxyCommand(argv: string[]): Promise<number> {
   if (!isLoopback(config.host)) {
     if (!config.allowRemote) {
       console.error(
-        `mcp-elicit proxy: refusing to listen on ${config.host}: the agent's MCP traffic, its credentials and the feed ` +
-          "would be reachable from other machines. It listens on loopback (127.0.0.1) only; pass --allow-remote to do it anyway.",
+        `mcp-elicit proxy: refusing to listen on ${config.host}: the agent's MCP traffic, its credentials ` +
+          "and the feed would be reachable from other machines. It listens on loopback (127.0.0.1) only; " +
+          "pass --allow-remote to do it anyway.",
       );
       return 2;
     }
-    console.error(`mcp-elicit proxy: WARNING: listening on ${config.host}, not loopback: other machines can reach the agent's MCP traffic through it.`);
+    console.error(
+      `mcp-elicit proxy: WARNING: listening on ${config.host}, not loopback: ` +
+        "other machines can reach the agent's MCP traffic through it.",
+    );
   }
   if (config.out !== undefined) {
     try {
@@ -54,7 +58,12 @@ export async function proxyCommand(argv: string[]): Promise<number> {
   }
   let proxy;
   try {
-    proxy = await startProxy({ upstreams: config.upstreams, host: config.host, port: config.port, ...(config.out !== undefined && { out: config.out }) });
+    proxy = await startProxy({
+      upstreams: config.upstreams,
+      host: config.host,
+      port: config.port,
+      ...(config.out !== undefined && { out: config.out }),
+    });
   } catch (e) {
     console.error(`mcp-elicit proxy: cannot listen on ${config.host}:${config.port}: ${(e as Error).message}`);
     return 2;
@@ -77,7 +86,8 @@ export async function proxyCommand(argv: string[]): Promise<number> {
     return 2;
   }
   const count = proxy.journal.count();
-  console.error(`mcp-elicit proxy: ${signal}: stopped; ${count} record${count === 1 ? "" : "s"}${config.out !== undefined ? ` in ${config.out}` : ""}`);
+  const where = config.out !== undefined ? ` in ${config.out}` : "";
+  console.error(`mcp-elicit proxy: ${signal}: stopped; ${count} record${count === 1 ? "" : "s"}${where}`);
   return 0;
 }
 
@@ -112,12 +122,15 @@ function parse(argv: string[]): Config | { help: true } | { error: string } {
   const { values, positionals } = args;
   if (values.help) return { help: true };
   const fail = (error: string) => ({ error });
-  if (positionals.length > 1) return fail(`one positional upstream at most (use --upstream name=url for several), not ${positionals.length}`);
+  if (positionals.length > 1)
+    return fail(`one positional upstream at most (use --upstream name=url for several), not ${positionals.length}`);
   const port = Number(values.port);
-  if (!/^\d+$/.test(values.port) || port > 65535) return fail(`--port must be a port number (0–65535), not "${values.port}"`);
+  if (!/^\d+$/.test(values.port) || port > 65535)
+    return fail(`--port must be a port number (0–65535), not "${values.port}"`);
   const upstreams: Upstream[] = [];
   const add = (name: string, raw: string): string | undefined => {
-    if (!NAME.test(name) || name === "__mcp-elicit") return `upstream name "${name}" must be letters, digits, ".", "_", "~" or "-" (and not __mcp-elicit)`;
+    if (!NAME.test(name) || name === "__mcp-elicit")
+      return `upstream name "${name}" must be letters, digits, ".", "_", "~" or "-" (and not __mcp-elicit)`;
     if (upstreams.some((u) => u.name === name)) return `upstream name "${name}" is given twice`;
     let url: URL;
     try {

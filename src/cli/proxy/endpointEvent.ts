@@ -73,7 +73,11 @@ function parseBlock(text: string): { data?: string; event?: string; id?: string 
     else if (name === "event") event = value;
     else if (name === "id") id = value;
   }
-  return { ...(data && { data: data.join("\n") }), ...(event !== undefined && { event }), ...(id !== undefined && { id }) };
+  return {
+    ...(data && { data: data.join("\n") }),
+    ...(event !== undefined && { event }),
+    ...(id !== undefined && { id }),
+  };
 }
 
 const endpointBlock = (id: string | undefined, data: string): string =>

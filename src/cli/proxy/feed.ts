@@ -30,9 +30,17 @@ export function createFeed(journal: Journal, token: string) {
     }
     const origin = req.headers.origin;
     const cors: Record<string, string> =
-      origin && /^(chrome|moz)-extension:\/\/[^/]+$/.test(origin) ? { "access-control-allow-origin": origin, vary: "Origin" } : { vary: "Origin" };
+      origin && /^(chrome|moz)-extension:\/\/[^/]+$/.test(origin)
+        ? { "access-control-allow-origin": origin, vary: "Origin" }
+        : { vary: "Origin" };
     if (method === "OPTIONS") {
-      res.writeHead(204, { ...cors, "access-control-allow-methods": "GET", "access-control-allow-headers": "last-event-id" }).end();
+      res
+        .writeHead(204, {
+          ...cors,
+          "access-control-allow-methods": "GET",
+          "access-control-allow-headers": "last-event-id",
+        })
+        .end();
       return;
     }
     const last = Number(req.headers["last-event-id"]);

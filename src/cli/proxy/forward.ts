@@ -51,7 +51,10 @@ function createLater() {
  * by cutting the upstream request.
  */
 export function createForwarder(journal: Journal, routes: Routes, warn: (message: string) => void): Forwarder {
-  const agents = { http: new HttpAgent({ keepAlive: true, noDelay: true }), https: new HttpsAgent({ keepAlive: true, noDelay: true }) };
+  const agents = {
+    http: new HttpAgent({ keepAlive: true, noDelay: true }),
+    https: new HttpsAgent({ keepAlive: true, noDelay: true }),
+  };
   let exchanges = 0;
   const later = createLater();
   /** Body copies still being decoded (a compressed one finishes after the agent has its bytes). */
@@ -137,7 +140,8 @@ export function createForwarder(journal: Journal, routes: Routes, warn: (message
       const type = essence(rawValue(answer.rawHeaders, "content-type"));
       const sse = type === "text/event-stream";
       res.writeHead(answer.statusCode ?? 502, answer.statusMessage, endToEnd(answer.rawHeaders));
-      res.flushHeaders();
+      // A stream's head goes out when it comes (the agent learns the stream is open); a finite body's goes with it.
+      if (sse) res.flushHeaders();
 
       let responded = false;
       const respond = (emptyBody: boolean | undefined): void => {
@@ -163,12 +167,18 @@ export function createForwarder(journal: Journal, routes: Routes, warn: (message
       let chunkAt = headAt;
       if (sse) {
         const stream = method === "GET" ? "get-sse" : "post-sse";
-        // Only a GET stream can be the HTTP+SSE transport's; its first event says whether it is.
-        let decided = method !== "GET";
-        if (method === "GET") {
+        // Only a GET stream that names no Streamable HTTP session or version can be the HTTP+SSE transport's
+        // (opened before any session exists); its first event says whether it is.
+        const streamable =
+          requestHeaders?.["mcp-session-id"] !== undefined || requestHeaders?.["mcp-protocol-version"] !== undefined;
+        let decided = method !== "GET" || streamable;
+        if (!decided) {
           rewriter = createEndpointRewriter((data) => {
             const local = routes.rewriteEndpoint(route, data);
-            if (local === undefined) warn(`${target.href}: its endpoint event names ${data.trim()}, which the proxy cannot serve; the agent's POSTs will bypass the proxy`);
+            if (local === undefined) {
+              const names = `${target.href}: its endpoint event names ${data.trim()}`;
+              warn(`${names}, which the proxy cannot serve; the agent's POSTs will bypass the proxy`);
+            }
             return local;
           });
         } else {
@@ -189,7 +199,7 @@ export function createForwarder(journal: Journal, routes: Routes, warn: (message
               transport,
               time: chunkAt,
               kind: "message",
-        via: route.via,
+              via: route.via,
               direction: "s2c",
               stream: legacy ? "eventsource" : stream,
               method,
@@ -215,7 +225,7 @@ export function createForwarder(journal: Journal, routes: Routes, warn: (message
               transport,
               time: chunkAt,
               kind: "message",
-        via: route.via,
+              via: route.via,
               direction: "s2c",
               stream: "body",
               method,

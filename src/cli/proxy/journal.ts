@@ -2,8 +2,15 @@ import { createWriteStream, type WriteStream } from "node:fs";
 import { jsonlParts } from "../../capture/jsonl.ts";
 import type { CaptureRecord } from "../../capture/record.ts";
 
+/** The file gets the lines of this long at once: one write instead of one per record (close() writes the rest). */
+const WRITE_EVERY_MS = 20;
+
 /** A record as the forwarding code makes it: the journal numbers it. */
-export type RecordDraft = CaptureRecord extends infer R ? (R extends CaptureRecord ? Omit<R, "seq" | "v"> : never) : never;
+export type RecordDraft = CaptureRecord extends infer R
+  ? R extends CaptureRecord
+    ? Omit<R, "seq" | "v">
+    : never
+  : never;
 
 export interface Journal {
   /** Numbers the record, keeps its JSONL line for the feed, writes the line to the file and tells the listeners. */
@@ -23,8 +30,7 @@ export interface Journal {
 /**
  * The proxy's capture: records numbered in the order they happen, kept as JSONL lines for the panel's feed (which
  * must replay from the first one; the lines are the only copy kept) and written to the file through the project's
- * exporter, so `mcp-elicit lint` reads it as any other capture. Lines pushed in one turn of the event loop reach
- * the file in one write.
+ * exporter, so `mcp-elicit lint` reads it as any other capture.
  */
 export function createJournal(out?: string): Journal {
   const lines: string[] = [];
@@ -43,11 +49,11 @@ export function createJournal(out?: string): Journal {
         if (!corked) {
           corked = true;
           file.cork();
-          setImmediate(() => {
+          setTimeout(() => {
             if (!corked) return;
             corked = false;
             file.uncork();
-          });
+          }, WRITE_EVERY_MS).unref();
         }
         file.write(line);
       }

@@ -43,7 +43,9 @@ export async function startProxy(options: ProxyOptions): Promise<Proxy> {
     if (path.startsWith(FEED_PREFIX) || path === FEED_PREFIX.slice(0, -1)) return feed.handle(req, res);
     const route = routes.resolve(path);
     if (!route) {
-      res.writeHead(404, { "content-type": "text/plain" }).end(`mcp-elicit proxy: no upstream is served at ${path.split("?")[0]}\n`);
+      res
+        .writeHead(404, { "content-type": "text/plain" })
+        .end(`mcp-elicit proxy: no upstream is served at ${path.split("?")[0]}\n`);
       return;
     }
     forwarder.forward(req, res, route);
@@ -58,17 +60,19 @@ export async function startProxy(options: ProxyOptions): Promise<Proxy> {
   const { port } = server.address() as AddressInfo;
   origin = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
 
+  let closing: Promise<void> | undefined;
+  const close = async (): Promise<void> => {
+    feed.close();
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeAllConnections();
+    await closed;
+    await forwarder.close();
+    await journal.close();
+  };
   return {
     urls: options.upstreams.map((u) => ({ name: u.name, url: `${origin}/${encodeURIComponent(u.name)}` })),
     feedUrl: `${origin}${FEED_PREFIX}feed?token=${token}`,
     journal,
-    async close() {
-      feed.close();
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeAllConnections();
-      await closed;
-      await forwarder.close();
-      await journal.close();
-    },
+    close: () => (closing ??= close()),
   };
 }

@@ -23,7 +23,6 @@ export function createCorrelator(env: Env, options: RelayOptions = {}) {
 
   return {
     push(record: CaptureRecord): void {
-      if (record.source === undefined) s.relays.pageRecord();
       s.relays.settle(record.time);
       if (record.kind === "message") onMessage(s, record);
       else if (record.kind === "response") onResponse(s, record);

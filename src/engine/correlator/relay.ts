@@ -51,7 +51,11 @@ export function createRelays(env: Env, emit: Emit, options: RelayOptions = {}) {
   const byId = new Map<string, PageAsk>();
   /** Backend asks the agent answered with no page ask joined yet: judged once RELAY_GRACE_MS have passed. */
   let unshown: { b: BackendAsk; record: number; at: number }[] = [];
-  /** Whether the capture holds the page's side at all: otherwise an unrelayed ask says nothing. */
+  /**
+   * Whether the capture holds the page's side of this agent: the tab is watched live, or the app's relays were
+   * recognised in it. A page capture without any (another client's page, an app whose shape is not recognised and
+   * has no decoder) says nothing of what the agent relayed.
+   */
   let pageSeen = options.pageWatched === true;
 
   const addRecord = (flow: Flow, seq: number): void => {
@@ -222,11 +226,6 @@ export function createRelays(env: Env, emit: Emit, options: RelayOptions = {}) {
       if (body.relay === "ask" && isObject(body.params)) return pageAsk(record, shape, id, body.params);
       if (body.relay === "answer" && isObject(body.result)) return pageAnswer(record, id, body.result);
       env.problem(record, "A relayed elicitation record that is neither an ask nor an answer.");
-    },
-
-    /** Any record of the page's own wire: the capture holds the page's side. */
-    pageRecord(): void {
-      pageSeen = true;
     },
 
     /** The agent backend received an elicitation (its MCP wire). */
