@@ -9,7 +9,7 @@ import { rulesDoc } from "../../scripts/rules-doc.ts";
 const catalogue = readCatalogue(new URL("../../docs/catalogue.md", import.meta.url));
 const tests = readdirSync("test", { recursive: true })
   .map(String)
-  .filter((f) => f.endsWith(".test.ts") && !f.endsWith("coverage.test.ts"))
+  .filter((f) => f.endsWith(".test.ts") && !f.endsWith("coverage.test.ts") && !f.split(/[\\/]/).includes("node_modules"))
   .map((f) => readFileSync(`test/${f}`, "utf8"))
   .join("\n");
 

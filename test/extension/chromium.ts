@@ -30,7 +30,8 @@ export interface ExtensionBrowser {
   close(): Promise<void>;
 }
 
-export async function launchWithExtension(): Promise<ExtensionBrowser> {
+/** `recordHar`: Chromium's traffic is also saved as a HAR there (content embedded) when the browser closes. */
+export async function launchWithExtension(options: { recordHar?: string } = {}): Promise<ExtensionBrowser> {
   const dir = resolve("dist/chrome");
   const profile = await mkdtemp(join(tmpdir(), "mcp-ext-chromium-"));
   let context: BrowserContext;
@@ -40,6 +41,7 @@ export async function launchWithExtension(): Promise<ExtensionBrowser> {
       headless: true,
       ignoreDefaultArgs: ["--disable-extensions"],
       args: [`--disable-extensions-except=${dir}`, `--load-extension=${dir}`, "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"],
+      ...(options.recordHar !== undefined && { recordHar: { path: options.recordHar, content: "embed" as const } }),
     });
   } catch (error) {
     await rm(profile, { recursive: true, force: true });
