@@ -44,7 +44,7 @@ const POLYFILL = "browser-polyfill.min.js";
  * importer or exporter (those are the panel's and importer.js's). panel.js holds the UI only: the engine runs in
  * the extension's worker and, for imports, in importer.js.
  */
-const BUDGETS = { "background.js": 315_000, "panel.js": 450_000 };
+const BUDGETS = { "background.js": 300_000, "panel.js": 450_000 };
 
 /** The bundles over their budget in one browser's folder. */
 function overBudget(dir) {
@@ -102,14 +102,17 @@ for (const browser of ["chrome", "firefox"]) {
   };
   // Injected into every frame of every page: small and quick to parse.
   targets.push({ ...common, entryPoints: { page: "src/page/index.ts", content: "src/content/index.ts" }, minify: !debug });
-  // Extension pages and the worker: kept readable.
+  // Extension pages: kept readable.
   targets.push({
     ...common,
     // importer.js: the panel's import worker (panel/io/importer.ts), so the engine and the importers stay out of panel.js.
-    entryPoints: { background: "src/background/index.ts", devtools: "panel/devtools.ts", panel: "panel/index.tsx", importer: "panel/io/importer.ts" },
+    entryPoints: { devtools: "panel/devtools.ts", panel: "panel/index.tsx", importer: "panel/io/importer.ts" },
     minifySyntax: true, // drops `if (__TEST__)` and `__DEBUG__` branches, keeps names and layout
     plugins: [statics(browser)],
   });
+  // The worker, started on every browser start and after every idle stop: whitespace goes too (names stay, so its
+  // stack traces still read), which keeps it within its budget with the hosted-agent join and the privacy gate.
+  targets.push({ ...common, entryPoints: { background: "src/background/index.ts" }, minifySyntax: true, minifyWhitespace: true });
 }
 
 /** A plain square icon (a ring on violet), made here so the repository holds no binary files. */

@@ -22,6 +22,12 @@ if (missing.length) {
   }
 }
 
+// The hosted-agent tests' Cloudflare stack (wrangler needs Node >= 22.12) is a package of its own, with its own Node.
+if (!existsSync("test/agents/cloudflare/node_modules/.bin/wrangler")) {
+  console.log("npm test: installing the Cloudflare agent stack (npm ci --prefix test/agents/cloudflare)…");
+  run("npm", ["ci", "--prefix", "test/agents/cloudflare", "--no-audit", "--no-fund"]);
+}
+
 run(process.execPath, ["build.mjs"]);
 run(process.execPath, ["node_modules/typescript/bin/tsc", "-p", "tsconfig.json", "--noEmit"]);
 // Biome's linter (with noImportCycles: no import cycle in src, panel, test…), then knip (unused files, exports and
@@ -35,7 +41,8 @@ const files = only.length
   ? only
   : readdirSync("test", { recursive: true })
       .map(String)
-      .filter((f) => f.endsWith(".test.ts"))
+      // test/agents/cloudflare has a node_modules of its own, whose packages ship their own tests.
+      .filter((f) => f.endsWith(".test.ts") && !f.split(/[\\/]/).includes("node_modules"))
       .map((f) => join("test", f))
       .sort();
 run(process.execPath, ["--import", "tsx", "--test", "--test-reporter=spec", ...files]);

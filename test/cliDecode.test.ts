@@ -36,7 +36,7 @@ describe("mcp-elicit lint --decode", () => {
     assert.deepEqual(report.files[0].flows.map((f: { method: string; status: string; elicitations: { action: string }[] }) => [f.method, f.status, f.elicitations[0]?.action]), [["tools/call", "complete", "accept"]]);
     const text = lint([har, "--decode", JSON.stringify(AGENT_RULE)]).stdout;
     // One server for the rule's traffic: the host's origin and the rule (its pattern, less the origin, without a label).
-    assert.match(text, /https:\/\/agent\.example \(\/agent\/turn\) via https:\/\/agent\.example \(decode rule agent\)/);
+    assert.match(text, /https:\/\/agent\.example \(\/agent\/turn\) via https:\/\/agent\.example \(decoder agent\)/);
   });
 
   test("--decode-file takes a JSON array of rules", async () => {

@@ -61,6 +61,8 @@ export function createFeeder(step: (changes: Changes, done: boolean, restart: bo
       importProblems.length = 0;
     },
     async finish(): Promise<{ records: number; flows: number; findings: number }> {
+      // The file is whole: what waited on time (relay judgements) is judged now.
+      addChanges(changed, engine.settle(Infinity));
       // Not unshift(...): a file can have more problems than a call takes arguments.
       changed.problems = importProblems.concat(changed.problems);
       await flush(true);

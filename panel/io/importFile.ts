@@ -1,5 +1,5 @@
 import type { EngineOptions } from "../../src/engine/index.ts";
-import { createUnwrapper, type DecodeRule } from "../../src/capture/envelopes/index.ts";
+import { createUnwrapper, type Decoder } from "../../src/capture/envelopes/index.ts";
 import { importHarStream } from "../../src/capture/har/stream.ts";
 import { detectFormat } from "../../src/capture/import.ts";
 import { importJsonl } from "../../src/capture/jsonl.ts";
@@ -37,7 +37,7 @@ const STEP_MS = 40;
 
 export type ImportOptions = {
   /** Decode rules for the envelope stage (the extension worker's). */
-  rules?: readonly DecodeRule[];
+  rules?: readonly Decoder[];
   /** The engine settings (rule levels, strict profile): the worker's, as the panel has them. */
   engine?: EngineOptions;
   /** Analysis time between two steps, in ms (STEP_MS); 0 makes a step of every piece, as tests of the step flow need. */
@@ -161,7 +161,7 @@ async function importHarProgressively(
   bytes: AsyncIterable<Uint8Array>,
   name: string,
   feed: Feeder,
-  options: { rules: readonly DecodeRule[]; stepMs: number; signal: AbortSignal | undefined; onBytes(bytes: number): void },
+  options: { rules: readonly Decoder[]; stepMs: number; signal: AbortSignal | undefined; onBytes(bytes: number): void },
 ): Promise<Problem[]> {
   let queue: CaptureRecord[] = [];
   let stepStart = performance.now();
@@ -206,7 +206,7 @@ async function importHarProgressively(
 }
 
 /** Imports whole lines as they arrive; false when the file must be imported whole instead. */
-async function importJsonlProgressively(rest: AsyncGenerator<string>, name: string, feed: Feeder, rules: readonly DecodeRule[], stepMs: number, signal: AbortSignal | undefined): Promise<boolean> {
+async function importJsonlProgressively(rest: AsyncGenerator<string>, name: string, feed: Feeder, rules: readonly Decoder[], stepMs: number, signal: AbortSignal | undefined): Promise<boolean> {
   // One envelope stage across the pieces: an Inspector v2 connect names the upstream of later sends.
   const unwrapper = createUnwrapper({ rules });
   let lastSeq = -1;

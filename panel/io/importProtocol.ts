@@ -1,5 +1,5 @@
 import type { EngineOptions } from "../../src/engine/index.ts";
-import type { DecodeRule } from "../../src/capture/envelopes/index.ts";
+import type { Decoder } from "../../src/capture/envelopes/index.ts";
 import type { ImportProgress, ImportResult } from "./importFile.ts";
 
 /**
@@ -9,7 +9,7 @@ import type { ImportProgress, ImportResult } from "./importFile.ts";
  * more than it can show. Both ends are the extension's own code on the extension's origin, so these are types
  * rather than schemas; the payloads in them are captured data.
  */
-export type ToImporter = { kind: "import"; file: File; rules: readonly DecodeRule[]; engine?: EngineOptions } | { kind: "shown" };
+export type ToImporter = { kind: "import"; file: File; rules: readonly Decoder[]; engine?: EngineOptions } | { kind: "shown" };
 
 export type FromImporter = ({ kind: "progress" } & ImportProgress) | { kind: "done"; result: ImportResult } | { kind: "failed"; message: string };
 

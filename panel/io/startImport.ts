@@ -1,5 +1,5 @@
 import type { EngineOptions } from "../../src/engine/index.ts";
-import type { DecodeRule } from "../../src/capture/envelopes/index.ts";
+import type { Decoder } from "../../src/capture/envelopes/index.ts";
 import type { FlowStore } from "../state/store.ts";
 import type { ImportProgress, ImportResult } from "./importFile.ts";
 import { IMPORTER_SCRIPT, type FromImporter, type ToImporter } from "./importProtocol.ts";
@@ -73,7 +73,7 @@ const takeWorker = (): Worker => {
  * thread, nor sit in panel.js. The worker reads the File itself (a File is posted, not its text) and sends
  * steps, which go to the store as they come; Cancel terminates the worker.
  */
-export function startImport(file: File, store: FlowStore, options: { rules?: readonly DecodeRule[]; engine?: EngineOptions; onFirstRows?(): void } = {}): ImportRun {
+export function startImport(file: File, store: FlowStore, options: { rules?: readonly Decoder[]; engine?: EngineOptions; onFirstRows?(): void } = {}): ImportRun {
   const feed = feedStore(store, file, options.onFirstRows);
   const worker = takeWorker();
   let settle: (outcome: ImportOutcome) => void = () => undefined;

@@ -5,7 +5,7 @@ import { isModern } from "../../src/protocol/revision.ts";
 /**
  * The filter box's language, as in DevTools' Network filter: `key:value` tokens and free text.
  *
- *   method:tools/call status:pending -rule:url-https severity:warning server:127.0.0.1 era:2026 frame:top "two words"
+ *   method:tools/call status:pending -rule:url-https severity:warning server:127.0.0.1 era:2026 frame:top source:backend "two words"
  *
  * Different keys AND together; the same key repeated ORs (`status:pending status:error`); `-key:value` excludes;
  * `key:"a value"` quotes. Free-text words and quoted phrases must all occur in the flow's message texts.
@@ -27,11 +27,12 @@ export interface FlowFacts {
   frame?: string;
 }
 
-const KEYS = ["method", "status", "mode", "rule", "severity", "server", "era", "frame"] as const;
+const KEYS = ["method", "status", "mode", "rule", "severity", "server", "era", "frame", "source"] as const;
 export type FilterKey = (typeof KEYS)[number];
 const isKey = (key: string): key is FilterKey => (KEYS as readonly string[]).includes(key);
 const STATUSES: readonly Flow["status"][] = ["pending", "complete", "error", "abandoned"];
 const SEVERITIES = Object.keys(severityRank) as Severity[];
+const SOURCES = ["backend", "page"];
 
 export function parseFilter(input: string): ParsedFilter {
   const tokens: FilterToken[] = [];
@@ -84,6 +85,7 @@ function check(key: FilterKey, value: string): string | null {
   const v = value.toLowerCase();
   if (key === "status" && !STATUSES.some((s) => s.startsWith(v))) return `No status "${value}"; use ${STATUSES.join(", ")}.`;
   if (key === "severity" && !SEVERITIES.some((s) => s.startsWith(v))) return `No severity "${value}"; use error, warning or info.`;
+  if (key === "source" && !SOURCES.some((s) => s.startsWith(v))) return `No source "${value}"; use backend or page.`;
   return null;
 }
 
@@ -138,5 +140,10 @@ function matches(key: FilterKey, value: string, { flow, findings, frame }: FlowF
       if (value === "modern") return isModern(flow.revision);
       if (value === "legacy") return !isModern(flow.revision);
       return flow.revision.toLowerCase().startsWith(value);
+    // Which wire: `source:backend` (an agent backend's, through mcp-elicit proxy), `source:page` (the page's own,
+    // a relayed ask included). A backend flow joined with the page's relayed ask is both.
+    case "source":
+      if ("backend".startsWith(value)) return flow.source === "backend";
+      return flow.source === undefined || flow.elicitations.some((e) => e.relay !== undefined);
   }
 }

@@ -1,6 +1,6 @@
 import { envelopeLabel } from "../../src/capture/envelopes/index.ts";
 import type { Flow } from "../../src/engine/index.ts";
-import type { DecodeRule } from "../../src/shared/decodeRules.ts";
+import type { Decoder } from "../../src/shared/decoders.ts";
 import { isErrorAnswer } from "./outcome.ts";
 import { escapeInvisible } from "./text.ts";
 
@@ -14,7 +14,7 @@ export function modesOf(flow: Flow): string[] {
 /**
  * host:port/path of an endpoint URL (the full URL goes in a tooltip); the text itself when it does not parse. A
  * window's server key is `postMessage:<origin>`: its origin's host is the label (the transport is in the messages).
- * A decode rule's HTTP server is `<origin> (<rule label or pattern>)` (src/capture/envelopes/decodeRules.ts):
+ * A decode rule's HTTP server is `<origin> (<rule label or pattern>)` (src/capture/envelopes/decoders.ts):
  * host:port and the name.
  */
 export function serverLabel(server: string): string {
@@ -33,9 +33,9 @@ export function serverLabel(server: string): string {
  * What carried a flow or record, in words: "MCP Inspector backend", "MCP-B postMessage", "proxy", "nested
  * JSON-RPC" (src/capture/envelopes' ENVELOPE_LABELS), a decode rule by its id and the label its author gave it.
  */
-export function envelopeName(envelope: string, rules: readonly DecodeRule[] = []): string {
+export function envelopeName(envelope: string, rules: readonly Decoder[] = []): string {
   const rule = envelope.startsWith("decode:") ? rules.find((r) => `decode:${r.id}` === envelope) : undefined;
-  return escapeInvisible(rule?.label ? `decode rule ${rule.id} “${rule.label}”` : envelopeLabel(envelope));
+  return escapeInvisible(rule?.label ? `decoder ${rule.id} “${rule.label}”` : envelopeLabel(envelope));
 }
 
 /**
@@ -43,7 +43,7 @@ export function envelopeName(envelope: string, rules: readonly DecodeRule[] = []
  * flow went through — "via MCP Inspector backend at 127.0.0.1:6277/api/mcp", "via proxy at localhost:6277/mcp",
  * "via MCP-B postMessage"; null for a page that talks to its server directly.
  */
-export function viaText(flow: { via?: string | undefined; envelope?: string | undefined }, rules?: readonly DecodeRule[]): string | null {
+export function viaText(flow: { via?: string | undefined; envelope?: string | undefined }, rules?: readonly Decoder[]): string | null {
   if (flow.via === undefined && flow.envelope === undefined) return null;
   const what = flow.envelope === undefined ? undefined : envelopeName(flow.envelope, rules);
   const where = flow.via === undefined ? undefined : serverLabel(flow.via);

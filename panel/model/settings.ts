@@ -8,7 +8,8 @@ import {
   readEngineSettings,
 } from "../../src/engine/settings.ts";
 import type { EngineOptions, Level } from "../../src/engine/index.ts";
-import type { DecodeRule, DecodeRuleInput } from "../../src/shared/decodeRules.ts";
+import type { Decoder, DecoderInput } from "../../src/shared/decoders.ts";
+import { canonicalJson } from "../../src/util/json.ts";
 import type { ConfigValue } from "../../src/shared/panelProtocol.ts";
 
 export { LEVELS };
@@ -40,14 +41,20 @@ export function withStrict(config: ConfigValue, on: boolean): ConfigValue {
 }
 
 /** The worker's settings and decode rules as `mcp-elicit.config.json` text (the panel's export). */
-export function settingsFile(config: ConfigValue, decode: readonly DecodeRule[]): string {
+export function settingsFile(config: ConfigValue, decode: readonly Decoder[]): string {
   const read = readEngineSettings(config);
   const settings = isSettings(read) ? read : { levels: {}, strict2260: false, decode: [], failOn: "error" as const };
   return configText({ ...settings, decode: decode.map((r) => ({ ...r })) });
 }
 
-const sameRule = (a: DecodeRuleInput, b: DecodeRuleInput): boolean =>
-  a.url === b.url && a.pointer === b.pointer && a.direction === b.direction && (a.method ?? "") === (b.method ?? "");
+/** The same decoder whatever its id and label: what it matches and where it looks. */
+const sameRule = (a: DecoderInput, b: DecoderInput): boolean => {
+  const where = (d: DecoderInput): string => {
+    const { label: _label, id: _id, ...rest } = d as DecoderInput & { id?: string };
+    return canonicalJson({ ...rest, method: rest.method ?? "" });
+  };
+  return where(a) === where(b);
+};
 
 /**
  * A configuration file's text as the panel applies it: the settings to send the worker, and the decode rules it
@@ -55,12 +62,12 @@ const sameRule = (a: DecodeRuleInput, b: DecodeRuleInput): boolean =>
  */
 export function importSettings(
   text: string,
-  have: readonly DecodeRule[],
-): { config: ConfigValue; decode: DecodeRuleInput[] } | { error: string } {
+  have: readonly Decoder[],
+): { config: ConfigValue; decode: DecoderInput[] } | { error: string } {
   const parsed = parseConfig(text);
   if (!isSettings(parsed)) return parsed;
   const decode = parsed.decode
-    .map(({ id: _id, ...rule }): DecodeRuleInput => rule)
+    .map(({ id: _id, ...rule }): DecoderInput => rule)
     .filter((rule) => !have.some((h) => sameRule(h, rule)));
   return { config: configValue({ ...parsed, decode: [] }), decode };
 }

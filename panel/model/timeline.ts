@@ -17,6 +17,8 @@ export interface Placed {
 }
 export interface Lane {
   server: string;
+  /** Which wire: `agent → ` for an agent backend's flows (mcp-elicit proxy), `page ← ` for asks an app relayed. */
+  wire: string;
   /** What its first flow went through (a proxy, a host backend), for the lane's tooltip. */
   via: string | null;
   rows: number;
@@ -47,8 +49,10 @@ export function layOut(flows: readonly Flow[], now: number): { lanes: Lane[]; mi
     const end = flowEnd(flow, now);
     if (flow.startedAt < min) min = flow.startedAt;
     if (end > max) max = end;
-    let lane = lanes.get(flow.server);
-    if (!lane) lanes.set(flow.server, (lane = { server: flow.server, via: viaText(flow), rows: 0, placed: [], ends: [] }));
+    // An agent backend's flows (mcp-elicit proxy) have a lane of their own, apart from the page's flows to the same server.
+    const wire = flow.source === "backend" ? "agent → " : flow.kind === "relay" ? "page ← " : "";
+    let lane = lanes.get(wire + flow.server);
+    if (!lane) lanes.set(wire + flow.server, (lane = { server: flow.server, wire, via: viaText(flow), rows: 0, placed: [], ends: [] }));
     const ends = lane.ends;
     let row = -1;
     for (let r = 0; r < ends.length; r++) {

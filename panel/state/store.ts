@@ -2,7 +2,7 @@ import { batch, computed, signal } from "@preact/signals";
 import type { CaptureRecord } from "../../src/capture/record.ts";
 import type { Finding, Flow, Problem } from "../../src/engine/index.ts";
 import type { Severity } from "../../src/engine/ruleKit/types.ts";
-import type { DecodeRule } from "../../src/shared/decodeRules.ts";
+import type { Decoder } from "../../src/shared/decoders.ts";
 import type { ConfigValue, TabStats, WorkerToPanel } from "../../src/shared/panelProtocol.ts";
 import type { Changes, ImportCounts } from "../io/changes.ts";
 import { createCapture } from "./capture.ts";
@@ -52,7 +52,7 @@ export function createFlowStore() {
   const filterInput = signal("");
   const severityFilter = signal<SeverityFilter>({ error: true, warning: true, info: true });
   /** The worker's "Decode as MCP" rules (global, not per tab); empty until it sends them, and with no tab. */
-  const decodeRules = signal<readonly DecodeRule[]>([]);
+  const decoders = signal<readonly Decoder[]>([]);
   /** Why the worker refused the last rule change (an unknown id, the rule cap), until the next answer. */
   const decodeError = signal<string | null>(null);
   /** The worker's engine settings (rule levels, strict profile) as a configuration file's value. */
@@ -148,7 +148,7 @@ export function createFlowStore() {
     flowText: search.flowText,
     warmText: search.warmText,
 
-    decodeRules,
+    decoders,
     decodeError,
     settings,
     settingsError,
@@ -174,9 +174,9 @@ export function createFlowStore() {
         });
         return;
       }
-      if (message.kind === "decodeRules") {
+      if (message.kind === "decoders") {
         batch(() => {
-          decodeRules.value = message.rules;
+          decoders.value = message.rules;
           decodeError.value = message.error ?? null;
         });
         return;

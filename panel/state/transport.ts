@@ -70,8 +70,8 @@ export function connectTransport(tabId: number, onMessage: (message: WorkerToPan
     connect: () => browser.runtime.connect({ name: PANEL_PORT }),
     onConnect(port) {
       port.postMessage(command({ kind: "subscribe" }));
-      // The worker's decode rules (the browser's, not the tab's): asked again on every port, as the snapshot is.
-      port.postMessage(command({ kind: "decodeRules" }));
+      // The worker's decoders (the browser's, not the tab's): asked again on every port, as the snapshot is.
+      port.postMessage(command({ kind: "decoders" }));
       port.postMessage(command({ kind: "settings" }));
     },
     onMessage(raw) {

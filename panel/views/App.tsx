@@ -1,9 +1,11 @@
 import { useComputed, useSignal, useSignalEffect } from "@preact/signals";
-import { useEffect, useRef } from "preact/hooks";
+import { useEffect, useMemo, useRef } from "preact/hooks";
 import { ContextMenu, menuAt, type MenuAt, type MenuItem } from "./ContextMenu.tsx";
 import { CoverageBanner } from "./CoverageBanner.tsx";
 import { RecordingBanner } from "./RecordingBanner.tsx";
-import { DecodeRules } from "./DecodeRules.tsx";
+import { createBackends } from "../state/backends.ts";
+import { Backends } from "./Backends.tsx";
+import { Decoders } from "./Decoders.tsx";
 import { blobOf, download, exportCapture, type ExportFormat } from "../io/exportCapture.ts";
 import { flowFileName, flowRecords } from "../io/exportFlow.ts";
 import { jsonlParts } from "../../src/capture/jsonl.ts";
@@ -43,6 +45,10 @@ export function App({ store, tabId, send }: AppProps) {
   const running = useRef<ImportRun | null>(null);
   const decodeOpen = useSignal(false);
   const settingsOpen = useSignal(false);
+  const backendOpen = useSignal(false);
+  // The agent backends read by this panel: their feeds close with it.
+  const backends = useMemo(() => createBackends(send), [send]);
+  useEffect(() => () => backends.closeAll(), [backends]);
   const menu = useSignal<{ at: MenuAt; label: string; items: MenuItem[] } | null>(null);
   /** The file shown, to import it again with other decode rules. */
   const lastFile = useRef<File | null>(null);
@@ -94,7 +100,7 @@ export function App({ store, tabId, send }: AppProps) {
     importNote.value = null;
     performance.mark("mcp:import-start");
     const run = startImport(file, store, {
-      rules: store.decodeRules.value,
+      rules: store.decoders.value,
       engine: engineOptionsOf(store.settings.peek()),
       onFirstRows: () => requestAnimationFrame(() => setTimeout(() => performance.mark("mcp:first-rows"))),
     });
@@ -184,15 +190,27 @@ export function App({ store, tabId, send }: AppProps) {
         onLive={onLive}
         decodeOpen={decodeOpen}
         settingsOpen={settingsOpen}
+        backendOpen={backendOpen}
+        backendCount={backends.list.value.length}
       />
       <Alerts store={store} tabId={tabId} importError={importError.value} importNote={importNote.value} />
       {decodeOpen.value && (
-        <DecodeRules
+        <Decoders
           store={store}
           send={send}
           editable={tabId !== undefined}
           onReimport={lastFile.current && source.kind === "file" ? () => onImport(lastFile.current!) : undefined}
           onClose={closeDecode}
+        />
+      )}
+      {backendOpen.value && (
+        <Backends
+          backends={backends}
+          editable={tabId !== undefined}
+          onClose={() => {
+            backendOpen.value = false;
+            requestAnimationFrame(() => document.querySelector<HTMLElement>(".toolbar .backend-toggle")?.focus());
+          }}
         />
       )}
       {settingsOpen.value && <Settings store={store} send={send} editable={tabId !== undefined} onClose={() => (settingsOpen.value = false)} />}

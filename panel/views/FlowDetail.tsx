@@ -34,7 +34,7 @@ export function FlowDetail({ store, tab, onClose }: { store: FlowStore; tab: Sig
   const tabs = TABS.filter((t) => t.when(flow));
   const current = tabs.some((t) => t.id === tab.value) ? tab.value : "story";
   const worst = store.worstOf(flow.id);
-  const via = viaText(flow, store.decodeRules.value);
+  const via = viaText(flow, store.decoders.value);
 
   const onKeyDown = (event: KeyboardEvent) => {
     const i = tabs.findIndex((t) => t.id === current);

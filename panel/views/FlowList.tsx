@@ -127,7 +127,7 @@ function FlowRow(props: { flow: Flow; index: number; store: FlowStore; selected:
   const frame = withFrame ? frameOf(raw, store.record) : undefined;
   const worst = store.worstOf(flow.id);
   const outcome = flowOutcome(flow, store.record);
-  const via = withVia ? viaText(flow, store.decodeRules.value) : null;
+  const via = withVia ? viaText(flow, store.decoders.value) : null;
   return (
     <tr
       aria-label={`flow ${flow.id}`}

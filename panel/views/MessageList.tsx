@@ -69,7 +69,7 @@ export function MessageList({ view, store }: { view: FlowView; store: FlowStore 
               <span class="what">{shown(summary(record), 120)}</span>
               {record.kind === "message" && record.envelope !== undefined && (
                 <span class="via" title={record.via === undefined ? undefined : shown(record.via, 2000)}>
-                  via {envelopeName(record.envelope, store.decodeRules.value)}
+                  via {envelopeName(record.envelope, store.decoders.value)}
                 </span>
               )}
               {record.kind === "message" && record.truncated !== undefined && <span class="note">cut at {record.truncated} characters</span>}

@@ -34,19 +34,19 @@ export function Settings({
   const config = store.settings.value;
   const levels = Object.entries((config.rules ?? {}) as Record<string, string>);
   const onFile = async (file: File) => {
-    const read = importSettings(await file.text(), store.decodeRules.value);
+    const read = importSettings(await file.text(), store.decoders.value);
     if ("error" in read) {
       importError.value = `${file.name}: ${read.error}`;
       return;
     }
     importError.value = null;
     send({ kind: "setSettings", config: read.config });
-    for (const rule of read.decode) send({ kind: "addDecodeRule", rule });
+    for (const rule of read.decode) send({ kind: "addDecoder", rule });
   };
   const onExport = () =>
     download(
       "mcp-elicit.config.json",
-      new Blob([settingsFile(config, store.decodeRules.value)], { type: "application/json" }),
+      new Blob([settingsFile(config, store.decoders.value)], { type: "application/json" }),
     );
   const error = importError.value ?? store.settingsError.value;
   return (

@@ -1,4 +1,5 @@
 import type { Elicitation, Flow } from "../../src/engine/index.ts";
+import type { Relay } from "../../src/engine/flow.ts";
 import { viaText } from "../model/flowFacts.ts";
 import { FindingNotes } from "./FormPreview.tsx";
 import { outcomeOf, type RecordOf } from "../model/outcome.ts";
@@ -10,6 +11,7 @@ const KIND: Record<string, string> = {
   "url-required-error": "the request failed with -32042 (URL elicitation required), then was retried",
   mrtr: "multi round-trip request: input_required results answered by retries (2026-07-28)",
   "fallback-tool": "a tool result asked for input in _meta (fallback pattern)",
+  relay: "an app relayed an elicitation to its page in its own shape (a hosted agent; add its backend to see the server's side)",
 };
 
 /**
@@ -20,7 +22,7 @@ export function Story({ view, store }: { view: FlowView; store: FlowStore }) {
   const flow = view.flow;
   const at = (t: number | undefined) => (t === undefined ? "" : `+${duration(Math.max(0, t - flow.startedAt))}`);
   const findings = store.findingsOf(flow.id);
-  const via = viaText(flow, store.decodeRules.value);
+  const via = viaText(flow, store.decoders.value);
   return (
     <div class="story">
       <p>
@@ -31,6 +33,14 @@ export function Story({ view, store }: { view: FlowView; store: FlowStore }) {
         Era <strong>{flow.revision ?? "unknown"}</strong>, status <strong class={`status ${flow.status}`}>{flow.status}</strong>, {flow.rounds.length} round{flow.rounds.length === 1 ? "" : "s"}; waited on
         the user <strong>{duration(flow.userMs)}</strong>, on the server <strong>{duration(flow.serverMs)}</strong>.
       </p>
+      {flow.joinedInto !== undefined && <p>Joined with the agent backend's flow {flow.joinedInto}, which tells it whole.</p>}
+      {flow.rounds.length === 0 && (
+        <ul>
+          {flow.elicitations.map((e) => (
+            <Question key={e.key} e={e} flow={flow} record={view.record} at={at} />
+          ))}
+        </ul>
+      )}
       <ol class="story-rounds">
         {flow.rounds.map((round) => {
           const asked = flow.elicitations.filter((e) => e.round === round.index);
@@ -102,6 +112,41 @@ function Question({ e, flow, record, at }: { e: Elicitation; flow: Flow; record:
         </>
       )}
       {e.mode === "url" && (e.completed ? " Completion seen." : " No completion seen.")}
+      {e.relay !== undefined && <RelayNote e={e} relay={e.relay} backend={flow.source === "backend"} />}
     </li>
+  );
+}
+
+/** The page's side of a hosted agent's ask: when the page got it, what the user answered there, when the server got it. */
+function RelayNote({ e, relay, backend }: { e: Elicitation; relay: Relay; backend: boolean }) {
+  const how = relay.id === undefined ? shown(relay.shape, 60) : `${shown(relay.shape, 60)} ${shown(relay.id, 60)}`;
+  return (
+    <div class="relay">
+      {backend ? (
+        <>
+          The agent relayed it to the page ({how}){relay.askMs !== undefined && <> <strong>{duration(Math.max(0, relay.askMs))}</strong> after it got it</>}
+          {relay.joinedBy !== undefined && <>, joined by {relay.joinedBy}{relay.inferred ? " (a guess)" : ""}</>}.{" "}
+        </>
+      ) : (
+        <>The page received it as {how}. </>
+      )}
+      {relay.action === undefined ? (
+        "The user has not answered in the page."
+      ) : (
+        <>
+          In the page the user chose <strong class={`action ${relay.action}`}>{shown(relay.action, 40)}</strong>
+          {relay.content !== undefined && <> with {shown(relay.content, 300)}</>}
+          {backend &&
+            (relay.answerMs !== undefined ? (
+              <>
+                ; the server got {e.action === relay.action ? "it" : <strong>“{shown(e.action, 40)}”</strong>} <strong>{duration(Math.max(0, relay.answerMs))}</strong> later
+              </>
+            ) : (
+              "; the server has not got it"
+            ))}
+          .
+        </>
+      )}
+    </div>
   );
 }

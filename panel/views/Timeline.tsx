@@ -105,7 +105,8 @@ export const Timeline = memo(function Timeline({ store, now: clock }: { store: F
       <div class="tl-body">
         <div class="tl-lanes" aria-hidden="true">
           {lanes.map((lane, i) => (
-            <div key={lane.server} class="tl-lane-label" style={{ top: `${laneTops[i]! + 14}px`, height: `${lane.rows * ROW_H}px` }} title={lane.via ? `${escapeInvisible(lane.server)}\n${lane.via}` : escapeInvisible(lane.server)}>
+            <div key={lane.wire + lane.server} class="tl-lane-label" style={{ top: `${laneTops[i]! + 14}px`, height: `${lane.rows * ROW_H}px` }} title={`${lane.wire}${escapeInvisible(lane.server)}${lane.via ? `\n${lane.via}` : ""}`}>
+              {lane.wire}
               {laneLabel(lane.server)}
             </div>
           ))}

@@ -24,12 +24,15 @@ interface ToolbarProps {
   onLive(): void;
   /** The Decode as MCP section is open. */
   decodeOpen: Signal<boolean>;
+  /** The Backend… section is open, and how many backends are added. */
+  backendOpen: Signal<boolean>;
+  backendCount: number;
   /** The Settings section (rule levels, strict profile, configuration file) is open. */
   settingsOpen: Signal<boolean>;
 }
 
 /** Record/pause, clear, preserve log, the filter box, import and export: one row, as in DevTools' Network panel. */
-export function Toolbar({ store, tabId, send, filterRef, onImport, onCancelImport, onPrepareImport, onExport, onLive, decodeOpen, settingsOpen }: ToolbarProps) {
+export function Toolbar({ store, tabId, send, filterRef, onImport, onCancelImport, onPrepareImport, onExport, onLive, decodeOpen, settingsOpen, backendOpen, backendCount }: ToolbarProps) {
   const stats = store.stats.value;
   const source = store.source.value;
   const live = source.kind === "live" && tabId !== undefined;
@@ -122,7 +125,16 @@ export function Toolbar({ store, tabId, send, filterRef, onImport, onCancelImpor
         title="Decode as MCP: tell the panel where a host's own envelope carries MCP messages (URL pattern, method, JSON pointer, direction)"
         onClick={() => (decodeOpen.value = !decodeOpen.value)}
       >
-        Decode as…{store.decodeRules.value.length > 0 ? ` (${store.decodeRules.value.length})` : ""}
+        Decode as…{store.decoders.value.length > 0 ? ` (${store.decoders.value.length})` : ""}
+      </button>
+      <button
+        type="button"
+        class="backend-toggle"
+        aria-expanded={backendOpen.value}
+        title="Add a hosted agent's backend: the feed URL mcp-elicit proxy prints, whose MCP wire joins this tab's flows"
+        onClick={() => (backendOpen.value = !backendOpen.value)}
+      >
+        Backend…{backendCount > 0 ? ` (${backendCount})` : ""}
       </button>
       <button
         type="button"

@@ -1,3 +1,4 @@
+import { RELAY_GRACE_MS } from "../engine/index.ts";
 import { ContentBatch } from "../shared/contentProtocol.ts";
 import { TAP_ENVELOPE_PREFIX } from "../shared/tags.ts";
 import { chunkRecords, PanelCommand, RECORD_CHUNK_CHARS } from "../shared/panelProtocol.ts";
@@ -7,7 +8,7 @@ import { createWorkerBudget, DEFAULT_LIMITS, recordsIn, type Limits } from "./bu
 import { createPanels, type PanelLink } from "./panels.ts";
 import { envelope, post, type HubPort } from "./ports.ts";
 import { ACK_MS, createRelayAcks } from "./relayAcks.ts";
-import { createMemoryRuleStorage, createRuleBook, type RuleChange, type RuleStorage } from "./ruleBook.ts";
+import { createMemoryRuleStorage, createDecoderBook, type DecoderChange, type DecoderStorage } from "./decoderBook.ts";
 import { createSettingsBook, type SettingsStorage } from "./settingsBook.ts";
 import { createMemoryStore, newMeta, type RecordStore } from "./store.ts";
 import { siteOf, type RecordingGate } from "./recording.ts";
@@ -28,7 +29,7 @@ export interface HubOptions {
   /** Least time between two acks on one relay's port (ACK_MS). */
   ackMs?: number;
   /** Where the decode rules are kept (storage.local in the extension; memory by default). */
-  rules?: RuleStorage;
+  rules?: DecoderStorage;
   /** Where the engine settings are kept (storage.local in the extension; none by default). */
   settings?: SettingsStorage;
   /**
@@ -63,7 +64,7 @@ export function createHub(options: HubOptions) {
   const badges = new Map<number, string>();
   let barrier: Promise<unknown> = gate?.loaded ?? Promise.resolve();
   // Rules apply to what arrives from then on: the sessions already loaded get them too, and every panel is told.
-  const book = createRuleBook(options.rules ?? createMemoryRuleStorage(), (rules) => {
+  const book = createDecoderBook(options.rules ?? createMemoryRuleStorage(), (rules) => {
     for (const [tabId, s] of sessions) void serial(tabId, async () => (await s).setRules(rules));
   });
 
@@ -115,11 +116,30 @@ export function createHub(options: HubOptions) {
     options.badge?.(tabId, badge);
   };
 
+  const settles = new Map<number, ReturnType<typeof setTimeout>>();
   const publish = (tabId: number, s: TabSession, delta: SessionDelta | "reset"): void => {
     const site = topSites.get(tabId);
     s.setSite(site, gate ? gate.hasSite(site) : false);
     showBadge(tabId, s);
     panels.publish(tabId, s, delta);
+    scheduleSettle(tabId, s);
+  };
+  /** A relay judgement that waits on time (engine `settle`, RELAY_GRACE_MS) is made once the time has passed. */
+  const scheduleSettle = (tabId: number, s: TabSession): void => {
+    if (!s.unsettled() || settles.has(tabId) || stopped) return;
+    const current = sessions.get(tabId);
+    settles.set(
+      tabId,
+      setTimeout(() => {
+        settles.delete(tabId);
+        void serial(tabId, async () => {
+          if (sessions.get(tabId) !== current) return; // the tab was closed or the browser restarted meanwhile
+          const delta = s.settle();
+          if (delta.flows.size > 0 || delta.findings.length > 0) publish(tabId, s, delta);
+          else scheduleSettle(tabId, s);
+        });
+      }, RELAY_GRACE_MS + 100),
+    );
   };
 
   /** Each tab's top site, from its top frame's relay: what the panel's "Record on this site" names. */
@@ -211,7 +231,7 @@ export function createHub(options: HubOptions) {
           budget.settle(tabId, size, s);
           const store = storeOf(tabId);
           if (result.navigated) await store.reset(s.meta);
-          if (result.stored.length > 0 || s.records().length > 0 || s.meta.dropped > 0 || s.meta.rejected > 0 || (s.meta.tooLarge ?? 0) > 0 || result.navigated) await store.append(s.meta, result.stored);
+          if (result.stored.length > 0 || s.records().length > 0 || s.meta.dropped > 0 || s.meta.rejected > 0 || (s.meta.tooLarge ?? 0) > 0 || result.navigated) await storeOf(tabId).append(s.meta, result.stored);
           acks.queue(batch.doc, result.ackUpTo);
           publish(tabId, s, result.navigated ? "reset" : result.delta);
           scheduleRelease(tabId, s);
@@ -221,10 +241,10 @@ export function createHub(options: HubOptions) {
 
     /** A panel's port: commands in (validated), a snapshot then deltas out. */
     connectPanel(port: HubPort): void {
-      const tellRules = (tabId: number, change: RuleChange, changed: boolean): void => {
-        post(port, { ...envelope, kind: "decodeRules", tabId, rules: change.rules, ...(change.error !== undefined && { error: change.error }) });
+      const tellRules = (tabId: number, change: DecoderChange, changed: boolean): void => {
+        post(port, { ...envelope, kind: "decoders", tabId, rules: change.rules, ...(change.error !== undefined && { error: change.error }) });
         if (!changed || change.error !== undefined) return;
-        for (const other of panels.all()) if (other.port !== port) post(other.port, { ...envelope, kind: "decodeRules", tabId: other.tabId, rules: change.rules });
+        for (const other of panels.all()) if (other.port !== port) post(other.port, { ...envelope, kind: "decoders", tabId: other.tabId, rules: change.rules });
       };
       const tellSettings = (tabId: number, error: string | undefined, changed: boolean): void => {
         const config = settings.config();
@@ -261,9 +281,9 @@ export function createHub(options: HubOptions) {
           return void gate.setSite(site, command.on).then(() => serial(tabId, async () => publish(tabId, await session(tabId), "reset")));
         }
         // The rules are the browser's, not the tab's: they change in the rule book's own order.
-        if (command.kind === "decodeRules") return void book.loaded.then(() => tellRules(tabId, { rules: [...book.rules()] }, false));
-        if (command.kind === "addDecodeRule") return void book.add(command.rule).then((change) => tellRules(tabId, change, true));
-        if (command.kind === "removeDecodeRule") return void book.remove(command.id).then((change) => tellRules(tabId, change, true));
+        if (command.kind === "decoders") return void book.loaded.then(() => tellRules(tabId, { rules: [...book.rules()] }, false));
+        if (command.kind === "addDecoder") return void book.add(command.rule).then((change) => tellRules(tabId, change, true));
+        if (command.kind === "removeDecoder") return void book.remove(command.id).then((change) => tellRules(tabId, change, true));
         if (command.kind === "settings") return void settings.loaded.then(() => tellSettings(tabId, undefined, false));
         if (command.kind === "setSettings") return void settings.set(command.config).then((r) => tellSettings(tabId, r.error, true));
         void serial(tabId, async () => {
@@ -292,6 +312,12 @@ export function createHub(options: HubOptions) {
               s.meta.paused = !command.on;
               await storeOf(tabId).append(s.meta, []);
               return publish(tabId, s, "reset");
+            case "backendRecords": {
+              const result = s.ingestBackend(command.feed, command.records);
+              await storeOf(tabId).append(s.meta, result.stored);
+              if (result.stored.length > 0) publish(tabId, s, result.delta);
+              return;
+            }
             case "records": {
               // Chunked like a snapshot's records: one runtime message may not exceed 64 MiB.
               const chunks = chunkRecords(s.records(), chunkChars);
@@ -335,6 +361,8 @@ export function createHub(options: HubOptions) {
     session,
     /** Cancels the hub's timers: a stopped worker runs nothing (tests that stop a worker stop its hub). */
     stop(): void {
+      for (const timer of settles.values()) clearTimeout(timer);
+      settles.clear();
       for (const timer of releases.values()) clearTimeout(timer);
       releases.clear();
       stopped = true;

@@ -1,7 +1,8 @@
 // The background worker (a service worker in Chrome, an event page in Firefox). Wiring only: hub.ts.
 import "../shared/jitless.ts";
 import browser from "webextension-polyfill";
-import { CONTENT_PORT, DECODE_RULES_KEY, INSPECTED_KEY, PANEL_PORT, RECORD_SITES_KEY, SETTINGS_KEY } from "../shared/tags.ts";
+import { storedDecoders } from "../shared/decoderStorage.ts";
+import { CONTENT_PORT, INSPECTED_KEY, PANEL_PORT, RECORD_SITES_KEY, SETTINGS_KEY } from "../shared/tags.ts";
 import { createHub } from "./hub.ts";
 import { openIdbStore } from "./idbStore.ts";
 import { createRecordingGate } from "./recording.ts";
@@ -22,11 +23,7 @@ const hub = createHub({
       }),
   }),
   isPrivate: (tabId) => browser.tabs.get(tabId).then((tab) => tab.incognito),
-  // storage.local, not IndexedDB: every relay reads the rules there at document_start and follows its onChanged.
-  rules: {
-    read: () => browser.storage.local.get(DECODE_RULES_KEY).then((items) => items[DECODE_RULES_KEY]),
-    write: (value) => browser.storage.local.set({ [DECODE_RULES_KEY]: value }),
-  },
+  rules: storedDecoders,
   settings: {
     read: () => browser.storage.local.get(SETTINGS_KEY).then((items) => items[SETTINGS_KEY]),
     write: (value) => browser.storage.local.set({ [SETTINGS_KEY]: value }),

@@ -1,6 +1,6 @@
 import { CaptureRecord } from "../capture/record.ts";
 import { createUnwrapper, type Unwrapper } from "../capture/envelopes/index.ts";
-import type { DecodeRule } from "../shared/decodeRules.ts";
+import type { Decoder } from "../shared/decoders.ts";
 import type { TabMeta } from "./store.ts";
 
 /**
@@ -14,7 +14,7 @@ export interface Provenance {
   origin: string;
 }
 
-export function createIntake(meta: TabMeta, rules: readonly DecodeRule[], stored: readonly CaptureRecord[]) {
+export function createIntake(meta: TabMeta, rules: readonly Decoder[], stored: readonly CaptureRecord[]) {
   let unwrapper = primed(rules, stored);
 
   return {
@@ -26,6 +26,8 @@ export function createIntake(meta: TabMeta, rules: readonly DecodeRule[], stored
         return;
       }
       const record = parsed.data;
+      // A page's record is never the agent backend's: only mcp-elicit proxy's feed says `source: "backend"`.
+      delete record.source;
       delete record.frame;
       delete record.frameOrigin;
       if (from) {
@@ -64,7 +66,7 @@ export function createIntake(meta: TabMeta, rules: readonly DecodeRule[], stored
     /** What the envelope stage has counted (`Unwrapper.counts()`): compare two readings with `addCounts`. */
     counts: (): Record<string, number> => unwrapper.counts(),
     /** New decode rules, for what arrives from now on; `records`: the tab's records so far. */
-    setRules(next: readonly DecodeRule[], records: readonly CaptureRecord[]): void {
+    setRules(next: readonly Decoder[], records: readonly CaptureRecord[]): void {
       unwrapper = primed(next, records);
     },
   };
@@ -75,7 +77,7 @@ export function createIntake(meta: TabMeta, rules: readonly DecodeRule[], stored
  * what it keeps of a host's session (Inspector v2's connect → upstream) is in memory, and the worker may have
  * been stopped since those records came. Records without a stamp are not pushed again: they taught it nothing.
  */
-function primed(rules: readonly DecodeRule[], stored: readonly CaptureRecord[]): Unwrapper {
+function primed(rules: readonly Decoder[], stored: readonly CaptureRecord[]): Unwrapper {
   const unwrapper = createUnwrapper({ rules });
   for (const record of stored) {
     if (record.kind !== "message" || record.envelope === undefined) continue;

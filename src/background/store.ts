@@ -27,6 +27,11 @@ export interface TabMeta {
   recordingReason?: "devtools" | "site";
   /** Per document, the highest relay number stored: what a relay resends after a worker restart is stored once. */
   docs: Record<string, number>;
+  /**
+   * Per agent backend (a proxy feed's origin and path), the highest feed seq stored: a panel that reads the feed
+   * again from its start adds nothing twice (absent in metas of older builds).
+   */
+  backends?: Record<string, number>;
 }
 
 export const newMeta = (tabId: number, preserveLog = false): TabMeta => ({ tabId, nextSeq: 0, dropped: 0, rejected: 0, bytes: 0, preserveLog, docs: {} });

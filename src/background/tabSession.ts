@@ -1,9 +1,9 @@
-import type { CaptureRecord } from "../capture/record.ts";
+import { CaptureRecord } from "../capture/record.ts";
 import { addChanges, nothingChanged, type Changed } from "../engine/delta.ts";
 import { createEngine, type EngineOptions, type Finding, type Flow, type Problem } from "../engine/index.ts";
 import type { Severity } from "../engine/ruleKit/types.ts";
 import { tapEnvelopeRecords, type ContentBatch } from "../shared/contentProtocol.ts";
-import type { DecodeRule } from "../shared/decodeRules.ts";
+import type { Decoder } from "../shared/decoders.ts";
 import type { TabStats } from "../shared/panelProtocol.ts";
 import { DEFAULT_LIMITS, recordBytes, recordsIn, type Limits } from "./budget.ts";
 import { createHold, isWindowMessage } from "./hold.ts";
@@ -39,10 +39,11 @@ export function createTabSession(
   meta: TabMeta,
   stored: readonly CaptureRecord[],
   limits: Limits = DEFAULT_LIMITS,
-  rules: readonly DecodeRule[] = [],
+  rules: readonly Decoder[] = [],
   options: EngineOptions = {},
 ) {
-  let engineOptions = options;
+  // The tab is inspected: its page's side is watched, so an ask an agent backend never relayed to it is known.
+  let engineOptions: EngineOptions = { ...options, pageWatched: true };
   let engine = createEngine(engineOptions);
   let records: CaptureRecord[] = [];
   const severities: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
@@ -72,6 +73,7 @@ export function createTabSession(
     meta.bytes = 0;
     meta.skipped = 0;
     meta.envelopes = {};
+    meta.backends = {};
     hold.clear();
   };
 
@@ -157,6 +159,41 @@ export function createTabSession(
       const last = batch.first + batch.records.length - 1;
       return { navigated, ...result, ackUpTo: next === undefined ? last : next - 1 };
     },
+    /**
+     * Records of an agent backend's MCP wire (`mcp-elicit proxy`'s feed, read by the panel's Backend… control):
+     * checked, marked `source: "backend"` (only this path may), numbered in the tab's order, each feed seq once.
+     */
+    ingestBackend(feed: string, raws: readonly unknown[]): { stored: CaptureRecord[]; delta: SessionDelta } {
+      return step(() => {
+        for (const raw of raws) {
+          const parsed = CaptureRecord.safeParse(raw);
+          if (!parsed.success || parsed.data.kind === "page-request") {
+            meta.rejected++;
+            continue;
+          }
+          const record = parsed.data;
+          const backends = (meta.backends ??= {});
+          if (record.seq <= (backends[feed] ?? -1)) continue;
+          backends[feed] = record.seq;
+          record.source = "backend";
+          // The proxy stamps nothing; a stamp would let the record pass the envelope stage unchecked.
+          if (record.kind === "message") delete record.envelope;
+          keep(record);
+        }
+      });
+    },
+    /** Relay judgements whose grace has passed by `now` (engine `settle`): what they changed, for the panel. */
+    settle(now = Date.now()): SessionDelta {
+      const out = emptyDelta();
+      const changed = engine.settle(now);
+      for (const finding of changed.findings) severities[finding.severity]++;
+      for (const flow of changed.flows) out.flows.set(flow.id, flow);
+      out.findings.push(...changed.findings);
+      out.problems.push(...changed.problems);
+      return out;
+    },
+    /** Whether the engine waits to judge something (the hub settles it later). */
+    unsettled: (): boolean => engine.unsettled(),
     /** When waiting items may go (ms since the epoch), or undefined when none waits (hold.ts). */
     nextRelease: hold.nextRelease,
     /** Stores the waiting items that may go (hold.ts `take`), merged by time. Says what each document may ack. */
@@ -169,7 +206,7 @@ export function createTabSession(
     clear,
     /** New engine settings (rule levels, the strict profile): the records held are analysed again with them. */
     reanalyse(next: EngineOptions): void {
-      engineOptions = next;
+      engineOptions = { ...next, pageWatched: true };
       engine = createEngine(engineOptions);
       severities.error = severities.warning = severities.info = 0;
       const held = records;
@@ -177,7 +214,7 @@ export function createTabSession(
       for (const record of held) feed(record);
     },
     /** New decode rules, for what arrives from now on. */
-    setRules(next: readonly DecodeRule[]): void {
+    setRules(next: readonly Decoder[]): void {
       intake.setRules(next, records);
     },
     records: (): readonly CaptureRecord[] => records,

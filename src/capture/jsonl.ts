@@ -1,6 +1,6 @@
 import { checkRecord } from "./checkRecord.ts";
 import type { Problem } from "./problem.ts";
-import { createUnwrapper, type DecodeRule, type Unwrapper } from "./envelopes/index.ts";
+import { createUnwrapper, type Decoder, type Unwrapper } from "./envelopes/index.ts";
 import type { CaptureImport } from "./har/import.ts";
 import { CAPTURE_VERSION, CaptureRecord } from "./record.ts";
 import { unreadableText } from "./textChecks.ts";
@@ -17,7 +17,7 @@ const MAX_LINE_PROBLEMS = 100;
 
 export interface JsonlImportOptions {
   /** Decode-as rules for records still in their envelope (src/capture/envelopes). */
-  rules?: readonly DecodeRule[];
+  rules?: readonly Decoder[];
   /** One unwrapper across calls, for a capture read in parts (the panel's progressive import). */
   unwrapper?: Unwrapper;
 }

@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { validateDecodeRule, validateDecodeRules, type DecodeRule } from "../capture/envelopes/index.ts";
+import { validateDecoder, validateDecoders, type Decoder } from "../capture/envelopes/index.ts";
 
 const SHAPE = 'a rule is {"id":"d1","url":"https://host/api/*","pointer":"/message","direction":"c2s"|"s2c"|"both"} with optional "method" and "label"';
 
@@ -7,8 +7,8 @@ const SHAPE = 'a rule is {"id":"d1","url":"https://host/api/*","pointer":"/messa
  * The decode rules of `--decode <json>` (each one rule) and `--decode-file <file>` (each a JSON array of rules),
  * validated: the rules, or the one sentence a usage error prints (exit 2).
  */
-export async function readDecodeRules(inline: readonly string[], files: readonly string[]): Promise<DecodeRule[] | string> {
-  const rules: DecodeRule[] = [];
+export async function readDecodeRules(inline: readonly string[], files: readonly string[]): Promise<Decoder[] | string> {
+  const rules: Decoder[] = [];
   for (const [i, text] of inline.entries()) {
     let value: unknown;
     try {
@@ -16,7 +16,7 @@ export async function readDecodeRules(inline: readonly string[], files: readonly
     } catch (e) {
       return `--decode ${i + 1} is not JSON (${(e as Error).message}); ${SHAPE}`;
     }
-    const rule = validateDecodeRule(value);
+    const rule = validateDecoder(value);
     if (typeof rule === "string") return `--decode ${i + 1}: ${rule}`;
     rules.push(rule);
   }
@@ -33,7 +33,7 @@ export async function readDecodeRules(inline: readonly string[], files: readonly
     } catch (e) {
       return `--decode-file ${file} is not JSON (${(e as Error).message})`;
     }
-    const { rules: more, errors } = validateDecodeRules(value);
+    const { rules: more, errors } = validateDecoders(value);
     if (errors.length) return `--decode-file ${file}: ${errors.join("; ")}; ${SHAPE}`;
     rules.push(...more);
   }

@@ -3,7 +3,7 @@ import { detectFormat, type CaptureFormat } from "../capture/import.ts";
 import { readHead } from "../capture/head.ts";
 import { importHarStream } from "../capture/har/stream.ts";
 import { importJsonl } from "../capture/jsonl.ts";
-import type { DecodeRule } from "../capture/envelopes/index.ts";
+import type { Decoder } from "../capture/envelopes/index.ts";
 import type { Problem } from "../capture/problem.ts";
 import type { CaptureRecord } from "../capture/record.ts";
 
@@ -18,7 +18,7 @@ const HEAD = 4096;
 export async function readCapture(
   input: AsyncIterable<Uint8Array>,
   file: string,
-  options: { rules: readonly DecodeRule[]; onRecords(records: CaptureRecord[]): void },
+  options: { rules: readonly Decoder[]; onRecords(records: CaptureRecord[]): void },
 ): Promise<{ format: CaptureFormat; problems: Problem[]; lines?: Map<number, number> }> {
   const pieces = input[Symbol.asyncIterator]();
   try {

@@ -1,6 +1,6 @@
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
-import type { DecodeRule } from "../capture/envelopes/index.ts";
+import type { Decoder } from "../capture/envelopes/index.ts";
 import type { Problem } from "../capture/problem.ts";
 import type { CaptureRecord } from "../capture/record.ts";
 import { joinCaptures } from "../capture/session.ts";
@@ -12,7 +12,7 @@ import { atLeast } from "./report.ts";
 
 export interface LintOptions {
   engine: EngineOptions;
-  rules: readonly DecodeRule[];
+  rules: readonly Decoder[];
   min: Severity;
   /** Analyse several files as one session even when none of them is a backend capture. */
   session: boolean;
@@ -31,14 +31,18 @@ type Engine = ReturnType<typeof createEngine>;
 const open = (file: string) => (file === "-" ? process.stdin : createReadStream(file, { highWaterMark: 1 << 20 }));
 
 /** A file's report with what the formats need to place its findings (formats/types.ts). */
-const linted = (file: string, read: Imported, engine: Engine, min: Severity): Linted => ({
-  file,
-  ...(read.format && { format: read.format }),
-  ...(read.lines && { lines: read.lines }),
-  flows: [...engine.flows()],
-  findings: engine.findings().filter(atLeast(min)),
-  problems: [...read.problems, ...engine.problems()],
-});
+function linted(file: string, read: Imported, engine: Engine, min: Severity): Linted {
+  // The file is whole: what waited on time (relay judgements) is judged now.
+  engine.settle(Infinity);
+  return {
+    file,
+    ...(read.format && { format: read.format }),
+    ...(read.lines && { lines: read.lines }),
+    flows: [...engine.flows()],
+    findings: engine.findings().filter(atLeast(min)),
+    problems: [...read.problems, ...engine.problems()],
+  };
+}
 
 /**
  * `lint` over its files: each alone, as it streams (one engine per file, no record kept once seen), or, when a file
@@ -79,6 +83,8 @@ export async function lintFiles(
   const { records, origins } = joinCaptures(read.map((r) => r.records));
   const engine = createEngine(options.engine);
   for (const record of records) engine.push(record);
+  // The capture is whole: what waited on time is judged now.
+  engine.settle(Infinity);
   // Findings and problems name their file and the entry (HAR) or seq (JSONL) in it, as linting that file alone would.
   const place = (seq: number) => {
     const origin = origins[seq];
@@ -107,7 +113,7 @@ export async function lintFiles(
 
 async function readFile(
   file: string,
-  rules: readonly DecodeRule[],
+  rules: readonly Decoder[],
   onRecords: (records: CaptureRecord[]) => void,
 ): Promise<Imported> {
   try {

@@ -1,9 +1,10 @@
 // The ISOLATED-world relay, at document_start in every frame (manifest.json). Wiring only: listen.ts, uplink.ts,
-// rules.ts.
+// decoders.ts.
 import browser from "webextension-polyfill";
-import { CONTENT_PORT, DECODE_RULES_KEY } from "../shared/tags.ts";
+import { storedDecoders } from "../shared/decoderStorage.ts";
+import { CONTENT_PORT } from "../shared/tags.ts";
 import { listenToTap } from "./listen.ts";
-import { feedRules } from "./rules.ts";
+import { feedRules } from "./decoders.ts";
 import { createUplink } from "./uplink.ts";
 
 const uplink = createUplink({
@@ -13,13 +14,4 @@ const uplink = createUplink({
 });
 const toTap = listenToTap(window, (envelopes, rejected, tooLarge) => uplink.push(envelopes, rejected, tooLarge));
 uplink.hello();
-feedRules(
-  {
-    read: () => browser.storage.local.get(DECODE_RULES_KEY).then((items) => items[DECODE_RULES_KEY]),
-    onChange: (listener) =>
-      browser.storage.onChanged.addListener((changes, area) => {
-        if (area === "local" && DECODE_RULES_KEY in changes) listener(changes[DECODE_RULES_KEY]!.newValue);
-      }),
-  },
-  toTap,
-);
+feedRules(storedDecoders, toTap);

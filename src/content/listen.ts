@@ -1,4 +1,4 @@
-import { MAX_ENVELOPE_CHARS, TAP_CHANNEL, TAP_ENVELOPE_PREFIX, TAP_RULES, TAP_SOURCE } from "../shared/tags.ts";
+import { MAX_ENVELOPE_CHARS, TAP_CHANNEL, TAP_ENVELOPE_PREFIX, TAP_DECODERS, TAP_SOURCE } from "../shared/tags.ts";
 
 /**
  * Receives the tap's envelopes on its private channel (src/page/emit.ts). Registered at document_start, before the
@@ -13,7 +13,7 @@ import { MAX_ENVELOPE_CHARS, TAP_CHANNEL, TAP_ENVELOPE_PREFIX, TAP_RULES, TAP_SO
  * text is forwarded as it is: this runs on the page's main thread, so the JSON parse and the schema checks of
  * every record are left to the worker, which makes them anyway (src/background/tabSession.ts).
  *
- * The other way, the relay tells the tap its decode rules (src/content/rules.ts) as a `TAP_RULES` event with a JSON
+ * The other way, the relay tells the tap its decode rules (src/content/decoders.ts) as a `TAP_DECODERS` event with a JSON
  * string `detail` on the same channel; the returned function sends one (the last one waits for the hand-over).
  */
 export function listenToTap(win: Window, onEnvelopes: (envelopes: string[], rejected: number, tooLarge?: number) => void): (rules: string) => void {
@@ -22,7 +22,7 @@ export function listenToTap(win: Window, onEnvelopes: (envelopes: string[], reje
   const toTap = (rules: string): void => {
     if (!channel) return void (waiting = rules);
     try {
-      channel.dispatchEvent(new CustomEvent(TAP_RULES, { detail: rules }));
+      channel.dispatchEvent(new CustomEvent(TAP_DECODERS, { detail: rules }));
     } catch {
       // The tap never throws into its channel; nothing to do if the frame is going away.
     }

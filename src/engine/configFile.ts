@@ -1,5 +1,5 @@
 import * as z from "zod/mini";
-import { validateDecodeRule } from "../capture/envelopes/decodeRules.ts";
+import { validateDecoder } from "../capture/envelopes/decoders.ts";
 import { isRuleId } from "./ruleKit/rules.ts";
 import { defaultSettings, FAIL_ON, LEVELS, type Settings } from "./settings.ts";
 
@@ -60,7 +60,7 @@ export function readConfig(value: unknown): Settings | { error: string } {
   }
   const ids = new Set<string>();
   for (const [i, raw] of (config.decode ?? []).entries()) {
-    const rule = validateDecodeRule(raw);
+    const rule = validateDecoder(raw);
     if (typeof rule === "string") return { error: `at /decode/${i}: ${rule}` };
     if (ids.has(rule.id))
       return { error: `at /decode/${i}/id: decode rule id ${JSON.stringify(rule.id)} is given twice` };

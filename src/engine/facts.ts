@@ -5,7 +5,7 @@
 import type { PageRequestRecord } from "../capture/record.ts";
 import type { Revision } from "../protocol/revision.ts";
 import type { Exchange, MessageContext } from "./model/exchange.ts";
-import type { Elicitation, Flow } from "./flow.ts";
+import type { Elicitation, Flow, Relay } from "./flow.ts";
 import type { AskedWhere, ClientRequest, EnvelopeDefects, MrtrLink, RetryDefects, Scope, ServerElicitation } from "./model/scope.ts";
 
 interface About {
@@ -99,6 +99,16 @@ export interface Facts {
   urlElicitation: About & { entry: UrlElicitation };
   /** A page request of a HAR capture (not MCP), before it is matched with URL elicitations. */
   pageRequest: About & { page: PageRequestRecord; entries: ReadonlyMap<string, readonly UrlElicitation[]> };
+  /** A backend elicitation was joined with the page's relayed ask for it (correlator/relay.ts). */
+  relayJoined: About & { el: Elicitation; relay: Relay };
+  /** The agent answered the server, and the user had answered in the page: both answers are known. */
+  relayForwarded: About & { el: Elicitation; relay: Relay };
+  /** The page's answer never reached the server: the agent answered before it, or the flow ended without it. */
+  relayLost: About & { el: Elicitation; relay: Relay; why: "answered-before" | "never-forwarded" };
+  /** The agent answered an elicitation the page (watched) never received. */
+  relayUnshown: About & { el: Elicitation };
+  /** The page requested a relayed URL-mode ask's URL before the user accepted it in the page. */
+  relayUrlOpened: About & { page: PageRequestRecord; entry: UrlElicitation; at: string };
   /** The page requested a URL elicitation's URL before the user accepted it. */
   urlFetched: About & { page: PageRequestRecord; entry: UrlElicitation; at: string };
 }

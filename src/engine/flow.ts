@@ -1,6 +1,7 @@
 import type { Revision } from "../protocol/revision.ts";
 
-export type FlowKind = "server-request" | "url-required-error" | "mrtr" | "fallback-tool";
+/** `relay`: an elicitation an app relayed to its page, not (yet) joined with the agent backend's MCP wire. */
+export type FlowKind = "server-request" | "url-required-error" | "mrtr" | "fallback-tool" | "relay";
 export type FlowStatus = "pending" | "complete" | "error" | "abandoned";
 export type ElicitationMode = "form" | "url" | (string & {});
 export type ElicitAction = "accept" | "decline" | "cancel" | (string & {});
@@ -29,6 +30,37 @@ export interface Elicitation {
   answerPointer?: string;
   askedAt: number;
   answeredAt?: number;
+  /** The page's side of an elicitation an agent backend relayed to its page (a hosted agent). */
+  relay?: Relay;
+}
+
+/**
+ * An ask an app relayed to its page in its own shape, and the page's answer (src/engine/correlator/relay.ts). On a
+ * backend flow it is the page's side of that flow's elicitation: server → agent → page → user → agent → server.
+ */
+export interface Relay {
+  /** The app's shape (the envelope after `relay:`): `data-elicitation`, `mcp_elicitation`, `json`. */
+  shape: string;
+  /** The id the app gave the ask (or its answer), when it gave one. */
+  id?: string;
+  /** Where the page got it: the app's URL (or origin, for window messages). */
+  url?: string;
+  /** The params as the page received them. */
+  params: Record<string, unknown>;
+  askRecord: number;
+  askedAt: number;
+  /** The page's answer: what the user gave. */
+  action?: ElicitAction;
+  content?: unknown;
+  answerRecord?: number;
+  answeredAt?: number;
+  /** How the page's ask was tied to the backend's: the id they share, message and schema, message alone, or order. */
+  joinedBy?: "id" | "message+schema" | "message" | "order";
+  /** The join is a guess: by order only, or one of several asks that looked the same. */
+  inferred?: boolean;
+  /** Relay latencies: the page got the ask this long after the agent did; the server got the answer this long after the page gave it. */
+  askMs?: number;
+  answerMs?: number;
 }
 
 /** One time the client sent the originating request. */
@@ -56,6 +88,10 @@ export interface Flow {
   target: string | null;
   /** Endpoint URL (origin + path) of the server: the upstream when a proxy or host backend names it. */
   server: string;
+  /** `backend`: seen on an agent backend's MCP wire (`mcp-elicit proxy`); absent: the page's own. */
+  source?: "backend";
+  /** A `relay` flow later joined with the backend flow of this id (shown as that flow; kept so ids stay stable). */
+  joinedInto?: string;
   /** The proxy or host backend the flow went through (origin + path), and the envelope adapter (record.ts). */
   via?: string;
   envelope?: string;

@@ -29,6 +29,11 @@ export interface EngineOptions {
    * the severity of every finding of that rule, whatever the rule or the strict profile would have given.
    */
   levels?: Readonly<Partial<Record<RuleId, Level>>>;
+  /**
+   * The page's side is watched (the extension, live): an elicitation an agent backend answered without relaying it
+   * to the page is reported once its grace has passed (`relay-ask-not-shown`). Files say so by holding page records.
+   */
+  pageWatched?: boolean;
 }
 
 /** What one `push` changed: flows created or updated, and findings and problems added. */
@@ -39,6 +44,7 @@ export interface EngineDelta {
 }
 
 export { ruleMeta };
+export { RELAY_GRACE_MS } from "./correlator/relay.ts";
 
 const SPEC = "https://modelcontextprotocol.io/specification";
 /** The spec page of a rule, at the flow's revision where the rule's page exists in it. */
@@ -160,7 +166,7 @@ export function createEngine(options: EngineOptions = {}) {
       delta.problems.push(p);
     },
   };
-  const correlator = createCorrelator(env);
+  const correlator = createCorrelator(env, { pageWatched: options.pageWatched === true });
 
   return {
     /** Feeds one record; returns what it changed. Never throws on bad input: it becomes a Problem. */
@@ -187,6 +193,22 @@ export function createEngine(options: EngineOptions = {}) {
       delta = { flows: [], findings: [], problems: [] };
       return out;
     },
+    /**
+     * Judgements that wait on time (an ask an agent answered that the page may still be about to show: see
+     * RELAY_GRACE_MS) made at `now` (ms since the epoch; Infinity: the capture is whole). Returns what it changed.
+     */
+    settle(now: number): EngineDelta {
+      try {
+        correlator.settle(now);
+      } catch (e) {
+        problems.push({ record: -1, message: `Internal error while settling: ${e instanceof Error ? e.message : "unknown"}` });
+      }
+      const out = delta;
+      delta = { flows: [], findings: [], problems: [] };
+      return out;
+    },
+    /** Whether `settle` has something to judge later. */
+    unsettled: (): boolean => correlator.unsettled(),
     flows: (): readonly Flow[] => flows,
     findings: (): readonly Finding[] => findings,
     problems: (): readonly Problem[] => problems,
@@ -199,5 +221,6 @@ export type Engine = ReturnType<typeof createEngine>;
 export function analyze(records: Iterable<CaptureRecord>, options: EngineOptions = {}): { flows: Flow[]; findings: Finding[]; problems: Problem[] } {
   const engine = createEngine(options);
   for (const r of records) engine.push(r);
+  engine.settle(Infinity);
   return { flows: [...engine.flows()], findings: [...engine.findings()], problems: [...engine.problems()] };
 }

@@ -1,7 +1,7 @@
 import type { EngineOptions, Level } from "./index.ts";
 import { isRuleId } from "./ruleKit/rules.ts";
 import { severityRank, type RuleId, type Severity } from "./ruleKit/types.ts";
-import type { DecodeRule } from "../capture/envelopes/types.ts";
+import type { Decoder } from "../capture/envelopes/types.ts";
 
 /**
  * What a team sets once and every host applies: the CLI (`mcp-elicit.config.json`, flags on top), the worker
@@ -13,7 +13,7 @@ export interface Settings {
   /** SEP-2260 strict profile (`--strict-2260`). */
   strict2260: boolean;
   /** "Decode as MCP" rules: where MCP travels inside a host's own envelope. */
-  decode: DecodeRule[];
+  decode: Decoder[];
   /** The least severity that fails a run (exit status 1); `never`: findings never fail it. */
   failOn: FailOn;
 }

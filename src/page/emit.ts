@@ -31,7 +31,7 @@ export interface Emitter {
    * must stay ahead of it. Records behind an unfilled slot wait (up to HOLD_MS).
    */
   reserve(): (records: RecordDraft[]) => void;
-  /** The private channel (below): the relay also sends the tap its decode rules on it (tags.ts TAP_RULES). */
+  /** The private channel (below): the relay also sends the tap its decode rules on it (tags.ts TAP_DECODERS). */
   channel: EventTarget;
 }
 

@@ -1,6 +1,7 @@
 import type { RecordDraft } from "../shared/tapRecord.ts";
 import { capped, looksJsonRpc, type Tap } from "./mcp.ts";
 import type { Natives } from "./natives.ts";
+import { looksRelayed } from "./relay.ts";
 import { WeakMapCtor, WeakMapPrototypeGet, WeakMapPrototypeSet } from "./primordials.ts";
 import type { Wrap } from "./wrap.ts";
 
@@ -39,16 +40,16 @@ export function tapEventSource(win: Window & typeof globalThis, tap: Tap, N: Nat
       try {
         const data = N.messageData(event);
         if (typeof data !== "string") return;
-        if (!c.mcp) {
-          if (type !== "endpoint" && !looksJsonRpc(data)) return;
-          c.mcp = true;
-        }
-        if (!c.exchange) {
+        const relayed = !c.mcp && type !== "endpoint" && !looksJsonRpc(data);
+        if (relayed && !looksRelayed(data)) return;
+        if (!relayed) c.mcp = true;
+        if (!relayed && !c.exchange) {
           c.exchange = tap.id("e");
           emit(c, { time: c.openedAt, kind: "response", status: 200, headers: { "content-type": "text/event-stream" }, emptyBody: false });
         }
         const id = N.messageLastEventId(event);
-        emit(c, {
+        // A relayed elicitation on a stream that carries no MCP: its events alone, no exchange, head or end (relay.ts).
+        emit(relayed ? { ...c, exchange: undefined } : c, {
           time: tap.now(),
           kind: "message",
           direction: "s2c",

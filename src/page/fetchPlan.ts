@@ -13,7 +13,7 @@ export interface Plan {
   headers: KeptHeaders | undefined;
   /** The request body's text, or a promise of it (Blob and Request bodies are read from a copy). */
   body: string | undefined | Promise<string | undefined>;
-  /** Known MCP at call time; undefined while an async body decides. */
+  /** Known MCP at call time; undefined while an async body decides; false: followed only for relayed asks. */
   mcp: boolean | undefined;
   /** A call of MCP Inspector v2's backend API (hostApi.ts). */
   host: HostApi | undefined;
@@ -76,9 +76,9 @@ export function planFetch(tap: Tap, N: Natives, request: Request, seen: SeenBody
 
   let mcp: boolean | undefined = (text !== undefined && looksJsonRpc(text)) || scan.mcp || host !== undefined || decoded ? true : undefined;
   if (!mcp && pending === undefined) {
-    // The standalone GET stream of a client that sends no Mcp-* header there: known by its endpoint.
-    if (method !== "GET" || !tap.hasEndpoints() || !StringPrototypeIncludes(scan.accept, "text/event-stream") || !tap.hasEndpoint(endpointOf(url))) return undefined;
-    mcp = true;
+    // The standalone GET stream of a client that sends no Mcp-* header there: known by its endpoint. Anything
+    // else is not MCP, and is followed only for an elicitation the app relays in its own shape (relay.ts).
+    mcp = method === "GET" && tap.hasEndpoints() && StringPrototypeIncludes(scan.accept, "text/event-stream") && tap.hasEndpoint(endpointOf(url));
   }
   if (mcp) tap.addEndpoint(endpointOf(url));
   const signal = N.requestSignal(request);

@@ -4,6 +4,7 @@ import { planFetch, watchInit, type Plan, type SeenBody } from "./fetchPlan.ts";
 import { connectSummary, isHostMessageEvent } from "./hostApi.ts";
 import { capped, failure, isEventStream, isJsonType, looksJsonRpc, pickHeaders, type Tap } from "./mcp.ts";
 import type { Natives } from "./natives.ts";
+import { looksRelayed } from "./relay.ts";
 import { append, endpointOf, isBlank, JSONParse, PromiseCtor, PromisePrototypeThen, ReflectApply, ReflectConstruct, StringPrototypeIncludes } from "./primordials.ts";
 import { createSseSplitter, readText } from "./sse.ts";
 import type { Wrap } from "./wrap.ts";
@@ -18,11 +19,12 @@ import type { Wrap } from "./wrap.ts";
  * throws, the browser's fetch is called with the page's arguments, so that the page gets the browser's own
  * rejection (the message names `fetch`), without the tap's stack frames.
  *
- * Non-MCP calls get the browser's promise, nothing attached. For an MCP call the page gets a promise that settles
+ * Calls of a URL alone get the browser's promise, nothing attached. For other calls the page gets a promise that settles
  * with the very Response (or error) the browser gave, one microtask later: attaching our reaction to the browser's
  * promise would mark it handled and swallow the page's `unhandledrejection`. `text/event-stream` bodies are recorded
  * from the page's own reads (bodyWatch.ts); other bodies from `response.clone()`, a tee taken before the page can
- * touch the response.
+ * touch the response. Of a call that is not MCP only texts that look like a relayed elicitation are kept
+ * (relay.ts): its request body, its SSE events, a small JSON answer.
  */
 export function tapFetch(win: Window & typeof globalThis, tap: Tap, N: Natives, wrap: Wrap): void {
   let bodies: BodyWatch;
@@ -77,7 +79,10 @@ function follow(tap: Tap, N: Natives, wrap: Wrap, bodies: BodyWatch, plan: Plan,
   // The request body, then (once it is known to be MCP) everything else, in order.
   const request = (text: string | undefined): void => {
     if (plan.mcp === undefined) plan.mcp = text !== undefined && looksJsonRpc(text);
-    if (!plan.mcp) return;
+    if (!plan.mcp) {
+      if (text !== undefined && looksRelayed(text)) emit(relay({ time: plan.time, direction: "c2s", stream: "body", method: plan.method, ...capped(text) }));
+      return;
+    }
     tap.addEndpoint(endpointOf(plan.url));
     if (text && plan.host === "connect") text = connectSummary(text);
     if (text) emit({ time: plan.time, kind: "message", direction: "c2s", stream: "body", method: plan.method, ...capped(text), ...(plan.headers && { headers: plan.headers }) });
@@ -134,7 +139,6 @@ function onResponse(
   draft: (record: Record<string, unknown>) => RecordDraft,
   whenDecided: WhenDecided,
 ): void {
-  if (plan.mcp === false) return;
   const time = tap.now();
   const headers = N.responseHeaders(response);
   const get = (name: string): string | null => N.headersGet(headers, name);
@@ -149,6 +153,9 @@ function onResponse(
       // Priming events (an id and empty data) carry no JSON-RPC text; the SDK clients skip them too.
       if (isBlank(event.data) || (plan.host === "events" && !isHostMessageEvent(event))) return;
       const at = tap.now();
+      const relayed = (): void => {
+        if (looksRelayed(event.data)) emit(relay({ time: at, direction: "s2c", stream, method: plan.method, ...capped(event.data) }));
+      };
       whenDecided(() =>
         emit({
           time: at,
@@ -161,7 +168,7 @@ function onResponse(
           ...optional("eventId", event.id),
           ...(event.event !== undefined && event.event !== "message" && { event: event.event }),
         }),
-      );
+      relayed);
     });
     const watched = bodies.watch(response, {
       text: split,
@@ -174,6 +181,8 @@ function onResponse(
     return;
   }
 
+  // Not MCP: a small JSON answer may still carry a relayed ask (relay.ts); anything else is left alone.
+  if (plan.mcp === false && !(isJsonType(contentType) && smallBody(get("content-length")))) return;
   // Taken now, before the page can read the body. The response keeps its place ahead of whatever the page does
   // once it has read its own copy of the body.
   const clone = N.responseClone(response);
@@ -189,9 +198,22 @@ function onResponse(
         append(records, draft({ time: tap.now(), kind: "end", ...(error !== undefined && !whole && { error }) }));
         fill(records);
       },
-      () => fill([]),
+      () => fill(looksRelayed(text) ? [draft(relay({ time: tap.now(), direction: "s2c", stream: "body", method: plan.method, ...capped(text) }))] : []),
     ),
   );
+}
+
+/**
+ * A relayed ask or answer on traffic that is not MCP: a message record without an exchange, and no head or end
+ * (an exchange the emitter waited on would never end; the capture side needs none: relay.ts).
+ */
+const relay = (record: Record<string, unknown>): Record<string, unknown> => ({ ...record, kind: "message", exchange: undefined });
+
+/** A declared length the tap tees for a relayed ask: an app's JSON answer, not a download. */
+const RELAY_BODY_MAX = 65536;
+function smallBody(length: string | null): boolean {
+  const n = length === null ? NaN : +length;
+  return n >= 0 && n <= RELAY_BODY_MAX;
 }
 
 const optional = <K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } => (value === undefined ? {} : ({ [key]: value } as { [P in K]: V }));

@@ -1,5 +1,5 @@
 import type { RecordDraft } from "../shared/tapRecord.ts";
-import type { DecodeMatcher } from "./decodeRules.ts";
+import type { DecoderMatcher } from "./decoders.ts";
 import { MESSAGE_CAP } from "../shared/tags.ts";
 import {
   ReflectGetOwnPropertyDescriptor,
@@ -110,5 +110,5 @@ export interface Tap {
   hasEndpoints(): boolean;
   decode(bytes: AllowSharedBufferSource): string;
   /** The user's "Decode as MCP" rules, as the relay last sent them: traffic they match is recorded whatever it carries. */
-  rules: DecodeMatcher;
+  rules: DecoderMatcher;
 }

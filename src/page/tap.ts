@@ -1,6 +1,6 @@
 import type { RecordDraft } from "../shared/tapRecord.ts";
-import { TAP_RULES } from "../shared/tags.ts";
-import { createDecodeMatcher } from "./decodeRules.ts";
+import { TAP_DECODERS } from "../shared/tags.ts";
+import { createDecoderMatcher } from "./decoders.ts";
 import { createEmitter } from "./emit.ts";
 import { tapEventSource } from "./eventSourceTap.ts";
 import { tapFetch } from "./fetchTap.ts";
@@ -26,9 +26,9 @@ export function installTap(win: Window & typeof globalThis): void {
   const prefix = StringPrototypeSlice(NumberPrototypeToString(MathRandom(), 36), 2, 8);
   const decoder = new N.TextDecoder();
   const endpoints = new SetCtor<string>();
-  const rules = createDecodeMatcher();
-  // The relay's decode rules (src/content/rules.ts), a JSON string: they apply to what the page does from then on.
-  N.listen(emitter.channel, TAP_RULES, (event) => {
+  const rules = createDecoderMatcher();
+  // The relay's decode rules (src/content/decoders.ts), a JSON string: they apply to what the page does from then on.
+  N.listen(emitter.channel, TAP_DECODERS, (event) => {
     try {
       rules.set(N.customEventDetail(event));
     } catch {

@@ -2,6 +2,7 @@ import type { RecordDraft } from "../shared/tapRecord.ts";
 import { MESSAGE_CAP } from "../shared/tags.ts";
 import { capped, looksJsonRpc, type Tap } from "./mcp.ts";
 import type { Natives } from "./natives.ts";
+import { looksRelayed } from "./relay.ts";
 import { ArrayBufferIsView, byteLengthOf, isArrayBuffer, PromiseResolve, PromisePrototypeThen, RegExpPrototypeExec, WeakMapCtor, WeakMapPrototypeGet, WeakMapPrototypeSet } from "./primordials.ts";
 import type { Wrap } from "./wrap.ts";
 
@@ -38,7 +39,11 @@ export function tapWebSocket(win: Window & typeof globalThis, tap: Tap, N: Nativ
   };
   const record = (s: Socket, text: string, direction: "c2s" | "s2c", time: number): void => {
     if (!s.mcp) {
-      if (!looksJsonRpc(text)) return;
+      if (!looksJsonRpc(text)) {
+        // A relayed elicitation on a socket that carries no MCP: its frames alone, no exchange, head or end (relay.ts).
+        if (looksRelayed(text)) emit({ ...s, exchange: undefined }, { time, kind: "message", direction, stream: "websocket", ...capped(text) });
+        return;
+      }
       begin(s);
     }
     emit(s, { time, kind: "message", direction, stream: "websocket", ...capped(text) });

@@ -1,9 +1,12 @@
 import * as z from "zod/mini";
 import type { Finding, Flow, Problem } from "../engine/index.ts";
 import type { CaptureRecord } from "../capture/record.ts";
-import { DecodeRuleInput, type DecodeRule } from "./decodeRules.ts";
+import { DecoderInput, type Decoder } from "./decoders.ts";
 import type { configValue } from "../engine/settings.ts";
 import { PANEL_SOURCE, PROTOCOL_VERSION, WORKER_SOURCE } from "./tags.ts";
+
+/** Most backend records one `backendRecords` command carries (the panel sends a feed's burst in pieces). */
+export const MAX_BACKEND_BATCH = 500;
 
 /** Panel → worker, validated by the worker. */
 const command = <K extends string, S extends z.core.$ZodLooseShape>(kind: K, shape: S) =>
@@ -20,13 +23,19 @@ export const PanelCommand = z.discriminatedUnion("kind", [
   command("records", {}),
   /**
    * "Decode as MCP" rules. They are the browser's, not the tab's (`tabId` only names the asking panel): the worker
-   * answers each of these with `decodeRules`, and sends `decodeRules` to every panel after a change. A new rule
+   * answers each of these with `decoders`, and sends `decoders` to every panel after a change. A new rule
    * gets its id from the worker and applies to what the tap records from then on.
    */
-  command("decodeRules", {}),
-  command("addDecodeRule", { rule: DecodeRuleInput }),
-  command("removeDecodeRule", { id: z.string().check(z.maxLength(16)) }),
-  /** Engine settings, the browser's (docs/panel.md "Settings"); answered as `decodeRules` are. */
+  command("decoders", {}),
+  command("addDecoder", { rule: DecoderInput }),
+  command("removeDecoder", { id: z.string().check(z.maxLength(16)) }),
+  /**
+   * Records of an agent backend's MCP wire, as `mcp-elicit proxy`'s feed gives them (the panel's Backend… control
+   * reads it): `feed` names the backend (the feed URL's origin and path, never its token), each record is checked
+   * by the worker, which alone marks it `source: "backend"`.
+   */
+  command("backendRecords", { feed: z.string().check(z.maxLength(2048)), records: z.array(z.unknown()).check(z.maxLength(MAX_BACKEND_BATCH)) }),
+  /** Engine settings, the browser's (docs/panel.md "Settings"); answered as `decoders` are. */
   command("settings", {}),
   command("setSettings", { config: z.unknown() }),
   /** DevTools is open on the tab (the DevTools page says so, src/panel/devtools.ts): record it while the port lives. */
@@ -95,7 +104,7 @@ export type WorkerToPanel =
   /** One chunk of the answer to the `records` command; `more`: further chunks follow. */
   | Envelope<"records", { records: CaptureRecord[]; more: boolean }>
   /** Every decode rule, in the order they were added; `error` when the command that asked was refused. */
-  | Envelope<"decodeRules", { rules: DecodeRule[]; error?: string }>
+  | Envelope<"decoders", { rules: Decoder[]; error?: string }>
   /** The engine settings as a configuration file's value; `error` when the command that asked was refused. */
   | Envelope<"settings", { config: ConfigValue; error?: string }>;
 

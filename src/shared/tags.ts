@@ -7,8 +7,8 @@
 export const TAP_SOURCE = "mcp-elicitation-inspector/tap";
 /** The one event on the window that hands the tap's private channel to the relay (src/page/emit.ts). */
 export const TAP_CHANNEL = "mcp-elicitation-inspector/tap-channel";
-/** Content relay → page tap, on the tap's private channel: the decode rules' URL patterns (src/page/decodeRules.ts). */
-export const TAP_RULES = "mcp-elicitation-inspector/tap-rules";
+/** Content relay → page tap, on the tap's private channel: the decode rules' URL patterns (src/page/decoders.ts). */
+export const TAP_DECODERS = "mcp-elicitation-inspector/tap-rules";
 /** Content relay → worker. */
 export const CONTENT_SOURCE = "mcp-elicitation-inspector/content";
 /** Panel → worker. */
@@ -36,8 +36,11 @@ export const MAX_BATCH = 5000;
 /** Longest envelope text the relay forwards (characters); a runtime message may not exceed 64 MiB. */
 export const MAX_ENVELOPE_CHARS = 16 * 2 ** 20;
 
-/** The storage.local key of the decode rules ("Decode as MCP"): written by the worker, read by every relay. */
-export const DECODE_RULES_KEY = "decodeRules";
+/**
+ * The storage.local key of the decoders ("Decode as…"): written by the worker, read by every relay; the name older
+ * builds wrote, so decoders saved by them are still read.
+ */
+export const DECODERS_KEY = "decodeRules";
 /** storage.local key of the engine settings (rule levels, strict profile): a configuration file's value. */
 export const SETTINGS_KEY = "settings";
 /** storage.local: the sites recorded without DevTools (src/background/recording.ts). */

@@ -21,15 +21,15 @@ for (const browser of ["chrome", "firefox"] as const) {
   });
 }
 
-// build.mjs fails a release build whose background.js is over 315,000 bytes. The worker runs the engine and the
+// build.mjs fails a release build whose background.js is over 300,000 bytes. The worker runs the engine and the
 // envelope stage on what the relays send; it imports no capture file, exports none, and quotes no zod message (it
 // counts what fails to parse), so the importers, the exporters and zod's English messages stay out of it.
 for (const browser of ["chrome", "firefox"] as const) {
-  test(`dist/${browser}: background.js is under 315,000 bytes and holds the engine, no importer, exporter or zod messages`, () => {
+  test(`dist/${browser}: background.js is under 300,000 bytes and holds the engine, no importer, exporter or zod messages`, () => {
     ensureBuilt();
     const path = `dist/${browser}/background.js`;
     const worker = readFileSync(path, "utf8");
-    assert.ok(statSync(path).size < 315_000, `background.js is ${statSync(path).size} bytes`);
+    assert.ok(statSync(path).size < 300_000, `background.js is ${statSync(path).size} bytes`);
     for (const name of ["createEngine", "createCorrelator", "createUnwrapper", "createTabSession"]) assert.match(worker, new RegExp(`function ${name}\\b`), `${name} missing from background.js`);
     for (const name of ["importHar", "importHarStream", "createHarImport", "importJsonl", "exportHar", "exportJsonl", "createHarScanner", "checkRecord"]) {
       assert.doesNotMatch(worker, new RegExp(`\\b${name}\\b`), `${name} in background.js`);

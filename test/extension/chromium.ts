@@ -17,7 +17,7 @@ export interface ExtensionBrowser {
   records(tabId: number): Promise<CaptureRecord[]>;
   /**
    * Sends one panel command (src/shared/panelProtocol.ts) from an extension page and resolves with the first
-   * worker message of kind `answer` (subscribe answers `snapshot`; the decode-rule commands answer `decodeRules`).
+   * worker message of kind `answer` (subscribe answers `snapshot`; the decode-rule commands answer `decoders`).
    */
   command<T>(tabId: number, kind: string, extra: object, answer: string): Promise<T>;
   /** Sends one panel command that has no answer (`recordSite`, `record`, …). */
@@ -38,8 +38,11 @@ export interface ExtensionBrowser {
   close(): Promise<void>;
 }
 
-/** `recordSites`: the sites recorded without DevTools (default TEST_SITES; [] to test recording while inspected). */
-export async function launchWithExtension(options: { recordSites?: string[] } = {}): Promise<ExtensionBrowser> {
+/**
+ * `recordSites`: the sites recorded without DevTools (default TEST_SITES; [] to test recording while inspected).
+ * `recordHar`: Chromium's traffic is also saved as a HAR there (content embedded) when the browser closes.
+ */
+export async function launchWithExtension(options: { recordSites?: string[]; recordHar?: string } = {}): Promise<ExtensionBrowser> {
   const dir = resolve("dist/chrome");
   const profile = await mkdtemp(join(tmpdir(), "mcp-ext-chromium-"));
   let context: BrowserContext;
@@ -49,6 +52,7 @@ export async function launchWithExtension(options: { recordSites?: string[] } = 
       headless: true,
       ignoreDefaultArgs: ["--disable-extensions"],
       args: [`--disable-extensions-except=${dir}`, `--load-extension=${dir}`, "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"],
+      ...(options.recordHar !== undefined && { recordHar: { path: options.recordHar, content: "embed" as const } }),
     });
   } catch (error) {
     await rm(profile, { recursive: true, force: true });

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import "../../src/shared/jitless.ts";
 import { createHub, type HubPort } from "../../src/background/hub.ts";
-import { createMemoryRuleStorage } from "../../src/background/ruleBook.ts";
+import { createMemoryRuleStorage } from "../../src/background/decoderBook.ts";
 import { createMemoryStore } from "../../src/background/store.ts";
 import { createUplink } from "../../src/content/uplink.ts";
 import type { CaptureRecord } from "../../src/capture/record.ts";
@@ -141,8 +141,8 @@ describe("the envelope stage in the worker", () => {
     assert.equal(before, 4, "without a rule the records are stored as they came");
 
     const panel = connectPanel(w.hub, tab);
-    panel.send("addDecodeRule", { rule: { url: "*/bridge/*", method: "POST", pointer: "/rpc", direction: "both" } });
-    await settle(() => panel.messages.some((m) => m.kind === "decodeRules"), "the rule");
+    panel.send("addDecoder", { rule: { url: "*/bridge/*", method: "POST", pointer: "/rpc", direction: "both" } });
+    await settle(() => panel.messages.some((m) => m.kind === "decoders"), "the rule");
     relay.push(bridge("b2", { jsonrpc: "2.0", id: 2, method: "tools/list" }));
     await settle(() => relay.state().queued === 0 && (panel.store.stats.value.envelopes?.["decode:d1"] ?? 0) === 1, "after the rule");
     const after = w.store.tabs.get(tab)!.records.slice(before);

@@ -6,7 +6,7 @@ import { after, before, describe, test } from "node:test";
 import * as esbuild from "esbuild";
 import type { Page } from "playwright-core";
 import type { CaptureRecord, MessageRecord } from "../../src/capture/record.ts";
-import type { DecodeRule } from "../../src/shared/decodeRules.ts";
+import type { Decoder } from "../../src/shared/decoders.ts";
 import { analyze } from "../../src/engine/index.ts";
 import type { TabStats } from "../../src/shared/panelProtocol.ts";
 import { ensureBuilt } from "./built.ts";
@@ -144,7 +144,7 @@ describe("Chromium: MCP inside envelopes", { timeout: 240_000 }, () => {
     await sleep(800);
     assert.deepEqual(await browser.records(tabId), []);
 
-    const added = await browser.command<{ rules: DecodeRule[] }>(tabId, "addDecodeRule", { rule: { label: "bridge", url: `${host.origin}/bridge/*`, pointer: "/rpc", direction: "both" } }, "decodeRules");
+    const added = await browser.command<{ rules: Decoder[] }>(tabId, "addDecoder", { rule: { label: "bridge", url: `${host.origin}/bridge/*`, pointer: "/rpc", direction: "both" } }, "decoders");
     assert.deepEqual(added.rules.map((r) => [r.id, r.url]), [["d1", `${host.origin}/bridge/*`]]);
     await sleep(300); // storage.onChanged reaches the relays of open pages
 
@@ -175,7 +175,7 @@ describe("Chromium: MCP inside envelopes", { timeout: 240_000 }, () => {
     assertSameMessages(records, wire);
 
     // Removed: an open page stops decoding, and so does a new one.
-    const removed = await browser.command<{ rules: DecodeRule[] }>(tabId, "removeDecodeRule", { id: "d1" }, "decodeRules");
+    const removed = await browser.command<{ rules: Decoder[] }>(tabId, "removeDecoder", { id: "d1" }, "decoders");
     assert.deepEqual(removed.rules, []);
     await sleep(300);
     const before = (await browser.records(fresh.tabId)).length;
@@ -201,7 +201,7 @@ describe("Chromium: MCP inside envelopes", { timeout: 240_000 }, () => {
       await panel.getByRole("heading", { name: `Flows (${report.flows.length})` }).waitFor({ timeout: 10_000 });
       const shown = await panel.$$eval("tr[data-flow]", (rows) => rows.map((row) => ["server", "via"].map((c) => row.querySelector(`td[data-col="${c}"]`)?.textContent?.trim() ?? "")));
       const hostPort = new URL(host.origin).host;
-      assert.deepEqual([...new Set(shown.map((r) => r.join(" | ")))], [`${hostPort} (bridge) | decode rule d1 at ${hostPort}`]);
+      assert.deepEqual([...new Set(shown.map((r) => r.join(" | ")))], [`${hostPort} (bridge) | decoder d1 at ${hostPort}`]);
     } finally {
       await panel.close();
     }

@@ -39,7 +39,7 @@ before(async () => {
   baseline = await launchBaseline();
   tapped = await launchTapped();
   // One "Decode as MCP" rule, for the behaviours under /decoded/ (envelopes.ts); no other behaviour's URL matches it.
-  await tapped.addDecodeRule(BATTERY_DECODE_RULE);
+  await tapped.addDecoder(BATTERY_DECODE_RULE);
 });
 
 after(async () => {

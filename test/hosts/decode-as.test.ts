@@ -77,13 +77,13 @@ describe("Decode as MCP: a rule made in the panel, on an envelope no adapter kno
 
   test("a person adds the rule in the panel's Decode as MCP section; the worker lists it", async () => {
     const { panel, section } = await decodeSection(tabId);
-    const form = section.getByRole("form", { name: "Add a decode rule" });
+    const form = section.getByRole("form", { name: "Add a decoder" });
     await form.getByLabel("URL pattern").fill(bus.bus);
     await form.getByLabel("JSON pointer").fill("/body/rpc");
     await form.getByLabel("Direction").selectOption("both");
     await form.getByLabel("Label").fill("bus frames");
-    await form.getByRole("button", { name: "Add rule" }).click();
-    const rows = section.getByRole("table", { name: "Decode rules" }).locator("tr[data-rule]");
+    await form.getByRole("button", { name: "Add decoder" }).click();
+    const rows = section.getByRole("table", { name: "Decoders" }).locator("tr[data-rule]");
     await rows.first().waitFor({ timeout: 10_000 });
     assert.equal(await rows.count(), 1);
     ruleId = (await rows.first().getAttribute("data-rule")) ?? "";
@@ -170,8 +170,8 @@ describe("Decode as MCP: a rule made in the panel, on an envelope no adapter kno
     await section.locator(`tr[data-rule="${ruleId}"]`).waitFor({ timeout: 10_000 }).catch(async (error: unknown) => {
       throw new Error(`the Decode as MCP section of a fresh panel page shows:\n${await section.innerText()}`, { cause: error });
     });
-    await section.getByRole("button", { name: `Remove decode rule ${ruleId}` }).click();
-    await section.getByText("No decode rules.").waitFor({ timeout: 10_000 });
+    await section.getByRole("button", { name: `Remove decoder ${ruleId}` }).click();
+    await section.getByText("No decoders.").waitFor({ timeout: 10_000 });
     await panel.close();
 
     // The page again: a new socket, the same frames; without the rule the tap records none of them as MCP.

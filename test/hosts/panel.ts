@@ -39,12 +39,19 @@ export function outcomeOf(flow: Flow): string {
 
 /**
  * Opens `panel.html?tabId=N` as a page (chrome.devtools is absent there, the panel takes the tab from the query),
- * waits until its headings count `expect`, and reads its tables.
+ * lets `prepare` act in it as a user would (add a backend, import a file), waits until its headings count `expect`,
+ * and reads its tables.
  */
-export async function readPanel(browser: ExtensionBrowser, tabId: number, expect: { flows: number; findings: number }): Promise<PanelView> {
+export async function readPanel(
+  browser: ExtensionBrowser,
+  tabId: number,
+  expect: { flows: number; findings: number },
+  prepare?: (panel: Page) => Promise<void>,
+): Promise<PanelView> {
   const panel: Page = await browser.context.newPage();
   try {
     await panel.goto(`chrome-extension://${browser.extensionId}/panel.html?tabId=${tabId}`);
+    await prepare?.(panel);
     try {
       await panel.getByRole("heading", { name: `Flows (${expect.flows})` }).waitFor({ timeout: 20_000 });
       await panel.getByRole("heading", { name: `Findings (${expect.findings})` }).waitFor({ timeout: 20_000 });

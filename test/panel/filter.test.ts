@@ -3,6 +3,7 @@ import { describe, test } from "node:test";
 import type { Finding, Flow } from "../../src/engine/index.ts";
 import type { Severity } from "../../src/engine/ruleKit/types.ts";
 import { matchFlow, parseFilter, type FlowFacts } from "../../panel/model/filter.ts";
+import { aiSdkAnswer, aiSdkAsk, backendFlow, byTime, run } from "../engine/relayFixtures.ts";
 
 // The filter box's language (panel/filter.ts): parsing, then matching against a flow, its findings and its texts.
 
@@ -189,4 +190,16 @@ describe("matchFlow", () => {
     assert.equal(match("-frame:top", sub), true);
     assert.equal(match("frame:top", facts()), false);
   });
+});
+
+test("source: backend flows (mcp-elicit proxy) and the page's, a joined flow being both", () => {
+  const accept = { action: "accept", content: { confirm: true } };
+  const joined = run(byTime([...backendFlow(1000, accept), aiSdkAsk(1030, "e1"), aiSdkAnswer(1900, "e1", accept)])).flows.find((f) => f.source === "backend")!;
+  const backendOnly = run(backendFlow(1000, accept)).flows[0]!;
+  const pageOnly = run([aiSdkAsk(1030, "e1")]).flows[0]!;
+  const hit = (input: string, flow: typeof joined) => matchFlow(parseFilter(input), { flow, findings: [], text: "" });
+  assert.deepEqual([joined, backendOnly, pageOnly].map((f) => hit("source:backend", f)), [true, true, false]);
+  assert.deepEqual([joined, backendOnly, pageOnly].map((f) => hit("source:page", f)), [true, false, true]);
+  assert.deepEqual([joined, backendOnly, pageOnly].map((f) => hit("-source:backend", f)), [false, false, true]);
+  assert.match(parseFilter("source:agent").errors[0]!, /No source "agent"/);
 });

@@ -244,13 +244,13 @@ describe("issue 9 panel views in Chromium", { timeout: 240_000 }, () => {
     // A pointer that is not one is refused in words, before anything is sent.
     await section.getByLabel("URL pattern").fill("/agent/rpc");
     await section.getByLabel("JSON pointer").fill("payload");
-    await section.getByRole("button", { name: "Add rule" }).click();
+    await section.getByRole("button", { name: "Add decoder" }).click();
     assert.match(await section.getByRole("alert").innerText(), /"pointer" must be a JSON pointer/);
     await section.getByLabel("JSON pointer").fill("/payload");
     await section.getByLabel("Method").selectOption("POST");
     await section.getByLabel("Label").fill("agent API");
     await section.getByLabel("Label").press("Enter");
-    const row = section.getByRole("row", { name: "decode rule d1" });
+    const row = section.getByRole("row", { name: "decoder d1" });
     await row.waitFor();
     assert.deepEqual(await row.locator("td").allTextContents(), ["agent API (d1)", "/agent/rpc", "POST", "/payload", "both", "0", "Remove"]);
     assert.equal(await page.getByRole("button", { name: /^Decode as…/ }).textContent(), "Decode as… (1)");
@@ -264,7 +264,7 @@ describe("issue 9 panel views in Chromium", { timeout: 240_000 }, () => {
     await row.locator('td[data-col="matched"]').filter({ hasText: "7" }).waitFor();
     assert.equal(await cell(page, "flow-1", "outcome"), "accept");
     // One server for the rule's traffic (its host and label), the rule and its host beside it.
-    assert.match((await cell(page, "flow-1", "via"))!, /^decode rule d1 “agent API” at 127\.0\.0\.1:\d+$/);
+    assert.match((await cell(page, "flow-1", "via"))!, /^decoder d1 “agent API” at 127\.0\.0\.1:\d+$/);
     assert.match((await cell(page, "flow-1", "server"))!, /^127\.0\.0\.1:\d+ \(agent API\)$/);
     await page.getByRole("heading", { name: "Findings (0)" }).waitFor();
     assert.equal(await page.getByRole("group").filter({ hasText: "input problem" }).count(), 0, "no input problem: the host's bodies are the rule's");
@@ -273,8 +273,8 @@ describe("issue 9 panel views in Chromium", { timeout: 240_000 }, () => {
     // Another panel sees the same rules (they are the browser's); a removal reaches both.
     const other = await openPanel("?tabId=" + tab.tabId);
     await other.page.getByRole("button", { name: "Decode as… (1)" }).waitFor();
-    await section.getByRole("button", { name: "Remove decode rule d1" }).click();
-    await section.getByText("No decode rules.").waitFor();
+    await section.getByRole("button", { name: "Remove decoder d1" }).click();
+    await section.getByText("No decoders.").waitFor();
     await other.page.getByRole("button", { name: "Decode as…", exact: true }).waitFor();
     assert.deepEqual([...panel.errors, ...other.errors], []);
     await other.close();
@@ -293,7 +293,7 @@ describe("issue 9 panel views in Chromium", { timeout: 240_000 }, () => {
     const section = page.getByRole("region", { name: "Decode as MCP" });
     await section.getByLabel("URL pattern").fill("http://127.0.0.1:4100/agent/*");
     await section.getByLabel("JSON pointer").fill("/payload");
-    await section.getByRole("button", { name: "Add rule" }).click();
+    await section.getByRole("button", { name: "Add decoder" }).click();
     const row = section.locator("tr[data-rule]").last();
     await row.waitFor();
     const id = (await row.getAttribute("data-rule"))!;
@@ -301,9 +301,9 @@ describe("issue 9 panel views in Chromium", { timeout: 240_000 }, () => {
     await page.getByRole("heading", { name: "Flows (1)" }).waitFor();
     await row.locator('td[data-col="matched"]').filter({ hasText: "7" }).waitFor();
     assert.equal(await cell(page, "flow-1", "outcome"), "decline");
-    assert.equal(await cell(page, "flow-1", "via"), `decode rule ${id} at 127.0.0.1:4100`);
+    assert.equal(await cell(page, "flow-1", "via"), `decoder ${id} at 127.0.0.1:4100`);
     await panel.shot("decode-import");
-    await section.getByRole("button", { name: `Remove decode rule ${id}` }).click();
+    await section.getByRole("button", { name: `Remove decoder ${id}` }).click();
     await row.waitFor({ state: "detached" });
     assert.deepEqual(panel.errors, []);
     await panel.close();
@@ -338,7 +338,7 @@ describe("issue 9 panel views in Chromium", { timeout: 240_000 }, () => {
     const section = page.getByRole("region", { name: "Decode as MCP" });
     await section.waitFor();
     assert.match(await section.innerText(), /No tab is inspected/);
-    assert.equal(await section.getByRole("button", { name: "Add rule" }).isDisabled(), true);
+    assert.equal(await section.getByRole("button", { name: "Add decoder" }).isDisabled(), true);
     await panel.shot("decode-no-tab");
     assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("aria-label")), "Decode as MCP", "the keyboard is in the section");
     await page.keyboard.press("Escape");

@@ -40,12 +40,12 @@ describe("panel servers and envelopes", () => {
   test("envelope names: the built-in labels, a decode rule by id and by its label, a proxy without a label", () => {
     assert.equal(envelopeName("mcp-b"), "MCP-B postMessage");
     assert.equal(envelopeName("inspector-v2"), "MCP Inspector backend");
-    assert.equal(envelopeName("decode:d3"), "decode rule d3");
-    assert.equal(envelopeName("decode:d3", [{ id: "d3", label: "agent API", url: "/agent", pointer: "/m", direction: "both" }]), "decode rule d3 “agent API”");
+    assert.equal(envelopeName("decode:d3"), "decoder d3");
+    assert.equal(envelopeName("decode:d3", [{ id: "d3", label: "agent API", url: "/agent", pointer: "/m", direction: "both" }]), "decoder d3 “agent API”");
     assert.equal(viaText({ envelope: "mcp-b" }), "via MCP-B postMessage");
     assert.equal(viaText({ via: "http://localhost:6277/mcp", envelope: "proxy" }), "via proxy at localhost:6277/mcp");
     assert.equal(viaText({}), null);
-    assert.equal(envelopeName("decode:d1", [{ id: "d1", label: "x\u202Ey", url: "u", pointer: "", direction: "c2s" }]), "decode rule d1 “x\\u202ey”", "a label is text, its bidi control visible");
+    assert.equal(envelopeName("decode:d1", [{ id: "d1", label: "x\u202Ey", url: "u", pointer: "", direction: "c2s" }]), "decoder d1 “x\\u202ey”", "a label is text, its bidi control visible");
   });
 
   test("a decode rule's HTTP flows: the Server cell names host and rule, the Via cell the rule and its host", () => {
@@ -53,7 +53,7 @@ describe("panel servers and envelopes", () => {
     assert.equal(serverLabel("http://127.0.0.1:5000 (bridge)"), "127.0.0.1:5000 (bridge)");
     assert.equal(serverLabel("http://127.0.0.1:5000 (/bridge/*)"), "127.0.0.1:5000 (/bridge/*)");
     assert.equal(serverLabel("http://127.0.0.1:5000 (x\u202Ey)"), "127.0.0.1:5000 (x\\u202ey)", "a label is text, its bidi control visible");
-    assert.equal(viaText({ via: "http://127.0.0.1:5000", envelope: "decode:d1" }, rules), "via decode rule d1 “bridge” at 127.0.0.1:5000");
+    assert.equal(viaText({ via: "http://127.0.0.1:5000", envelope: "decode:d1" }, rules), "via decoder d1 “bridge” at 127.0.0.1:5000");
     assert.equal(serverLabel("http://127.0.0.1:4001/mcp"), "127.0.0.1:4001/mcp", "plain URLs as before");
   });
 
@@ -66,11 +66,11 @@ describe("panel servers and envelopes", () => {
     const stats = { records: 0, dropped: 0, rejected: 0, preserveLog: false, recording: true, skipped: 0, envelopes: { "decode:d1": 7 } };
     live.apply({ source: "mcp-elicitation-inspector/worker", v: 1, tabId: 1, kind: "snapshot", flows: [], findings: [], problems: [], stats, records: [] } as never);
     assert.equal(live.matchedBy("d1"), 7);
-    live.apply({ source: "mcp-elicitation-inspector/worker", v: 1, tabId: 1, kind: "decodeRules", rules: [{ id: "d1", url: "/x", pointer: "", direction: "both" }], error: "the rule cap" } as never);
-    assert.deepEqual(live.decodeRules.value.map((r) => r.id), ["d1"]);
+    live.apply({ source: "mcp-elicitation-inspector/worker", v: 1, tabId: 1, kind: "decoders", rules: [{ id: "d1", url: "/x", pointer: "", direction: "both" }], error: "the rule cap" } as never);
+    assert.deepEqual(live.decoders.value.map((r) => r.id), ["d1"]);
     assert.equal(live.decodeError.value, "the rule cap");
     // Rules are the worker's, not the tab's: they reach the store while a file is shown too.
-    file.apply({ source: "mcp-elicitation-inspector/worker", v: 1, tabId: 1, kind: "decodeRules", rules: [] } as never);
-    assert.deepEqual(file.decodeRules.value, []);
+    file.apply({ source: "mcp-elicitation-inspector/worker", v: 1, tabId: 1, kind: "decoders", rules: [] } as never);
+    assert.deepEqual(file.decoders.value, []);
   });
 });

@@ -1,9 +1,10 @@
-import { createDecodeRules, DECODE_PREFIX } from "./decodeRules.ts";
+import { createDecoders, DECODE_PREFIX } from "./decoders.ts";
 import { createGeneric, GENERIC } from "./generic.ts";
 import { createInspectorV2, INSPECTOR_V2 } from "./inspectorV2.ts";
 import { createMcpB, MCP_B } from "./mcpB.ts";
 import { createProxyQuery, PROXY } from "./proxyQuery.ts";
-import { NOT_JSON, type Adapter, type DecodeRule, type Draft, type Seen, type Tally } from "./types.ts";
+import { createRelay, RELAY_PREFIX } from "./relay.ts";
+import { NOT_JSON, type Adapter, type Decoder, type Draft, type Seen, type Tally } from "./types.ts";
 
 /**
  * The envelope stage: MCP that a page carries inside a host's own envelope (a backend API, a postMessage wrapper,
@@ -11,8 +12,8 @@ import { NOT_JSON, type Adapter, type DecodeRule, type Draft, type Seen, type Ta
  * — the worker before it numbers and stores the tap's records, importHar, importJsonl, the CLI — and is pure and
  * stateful (Inspector v2's connect answer names the upstream of later sends). docs/capture-format.md, "Envelopes".
  */
-export type { DecodeRule, Draft } from "./types.ts";
-export { validateDecodeRule, validateDecodeRules } from "./decodeRules.ts";
+export type { Decoder, Draft } from "./types.ts";
+export { validateDecoder, validateDecoders } from "./decoders.ts";
 export { envelopeEndpoints } from "./endpoints.ts";
 
 export interface Unwrapper {
@@ -38,12 +39,18 @@ export const ENVELOPE_LABELS: Record<string, string> = {
 
 /** The label of any stamp: a decode rule's is "decode rule <id>" unless the caller knows the rule's label. */
 export const envelopeLabel = (envelope: string): string =>
-  ENVELOPE_LABELS[envelope] ?? (envelope.startsWith(DECODE_PREFIX) ? `decode rule ${envelope.slice(DECODE_PREFIX.length)}` : envelope);
+  ENVELOPE_LABELS[envelope] ??
+  (envelope.startsWith(DECODE_PREFIX)
+    ? `decoder ${envelope.slice(DECODE_PREFIX.length)}`
+    : envelope.startsWith(RELAY_PREFIX)
+      ? `relayed by the app (${envelope.slice(RELAY_PREFIX.length)})`
+      : envelope);
+export { RELAY_PREFIX };
 
-export function createUnwrapper(options: { rules?: readonly DecodeRule[] } = {}): Unwrapper {
+export function createUnwrapper(options: { rules?: readonly Decoder[] } = {}): Unwrapper {
   // Order matters: a user's rule is explicit and wins; the host adapters are tied to URLs and tags; the generic
-  // fallback takes what is left.
-  const adapters: Adapter[] = [createDecodeRules(options.rules ?? []), createInspectorV2(), createMcpB(), createProxyQuery(), createGeneric()];
+  // fallback takes what is left; an elicitation relayed in an app's own shape is no MCP message at all.
+  const adapters: Adapter[] = [createDecoders(options.rules ?? []), createInspectorV2(), createMcpB(), createProxyQuery(), createGeneric(), createRelay()];
   const counts: Record<string, number> = {};
   const count = (key: string): void => void (counts[key] = (counts[key] ?? 0) + 1);
   const tally: Tally = { found: count, unreadable: () => count("unreadable") };

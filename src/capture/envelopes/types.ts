@@ -5,19 +5,41 @@ import type { CaptureRecord, MessageRecord } from "../record.ts";
  * run it; record.ts is imported for its types only).
  */
 
-/** "Decode as MCP": a user's rule for a host no built-in adapter knows (decodeRules.ts). */
-export interface DecodeRule {
-  /** Stable id, e.g. "d1"; messages it finds are stamped `envelope: "decode:<id>"`. */
+/** "Decode as…": a user's decoder for a host no built-in adapter knows (decoders.ts). */
+export type Decoder = McpDecoder | RelayDecoder;
+
+interface DecoderBase {
+  /** Stable id, e.g. "d1"; what it finds is counted under `decode:<id>`. */
   id: string;
   label?: string;
   /** Matched against the full request URL: `*` wildcards (then the whole URL must match), else a substring. */
   url: string;
   /** e.g. "POST"; absent = any. Only HTTP records have a method. */
   method?: string;
+}
+
+/** "Decode as MCP": where the MCP message lies; its messages are stamped `envelope: "decode:<id>"`. */
+export interface McpDecoder extends DecoderBase {
+  kind?: undefined;
   /** RFC 6901 pointer to the MCP message in the body / frame / event data; a string found there is parsed once. */
   pointer: string;
   /** `both`: request bodies and sent frames are c2s, responses and received ones s2c; else every match is that direction. */
   direction: "c2s" | "s2c" | "both";
+}
+
+/**
+ * "Decode as relayed elicitation", for an app whose relay the built-in recognition misses (relay.ts): where in its
+ * messages the ask (the params: `message`, `requestedSchema` or `url`), its id, the answer's action, its content
+ * and its id lie, as RFC 6901 pointers from the message's root. An ask is looked for in what the page receives, an
+ * answer in what it sends. Stamped `envelope: "relay:decode:<id>"`.
+ */
+export interface RelayDecoder extends DecoderBase {
+  kind: "relay";
+  ask?: string;
+  askId?: string;
+  action?: string;
+  content?: string;
+  answerId?: string;
 }
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;

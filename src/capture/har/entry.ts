@@ -6,6 +6,7 @@ import type { HarStream } from "./order.ts";
 import { pageRequest } from "./page.ts";
 import { CAPTURE_VERSION, pickHeaders } from "../record.ts";
 import type { CaptureRecord, EndRecord, MessageRecord, ResponseRecord, StreamKind, Transport } from "../record.ts";
+import { looksRelayed } from "../relay/find.ts";
 import { splitSse } from "../sseEvents.ts";
 
 /**
@@ -99,7 +100,13 @@ export function importEntry(raw: unknown, index: number, ctx: EntryContext, out:
     (wsMessages?.some((m) => isObj(m) && typeof m.data === "string" && m.data.includes('"jsonrpc"')) ?? false) ||
     (decode(), responseText?.includes('"jsonrpc"') === true) ||
     ctx.envelope(url, method);
-  if (!looksLikeMcp) {
+  // An elicitation relayed in an app's own shape (relay/find.ts): only its texts are kept, as the tap keeps them.
+  const relayed =
+    !looksLikeMcp &&
+    ((requestBody !== undefined && looksRelayed(requestBody)) ||
+      (wsMessages?.some((m) => isObj(m) && typeof m.data === "string" && looksRelayed(m.data)) ?? false) ||
+      (responseText !== undefined && /json|event-stream/.test(mimeType) && looksRelayed(responseText)));
+  if (!looksLikeMcp && !relayed) {
     return pageRequest(raw, index, url, method, ctx.creator, out.drafts, () => {
       decode();
       return responseText;
@@ -127,7 +134,11 @@ export function importEntry(raw: unknown, index: number, ctx: EntryContext, out:
   const client = str(raw.pageref) ?? ctx.creator;
   // Each record is made whole from the members its entry gives all of them, not by members added after a spread:
   // the import makes a record per message, and that way is the cheap one (docs/benchmarks-har.md).
-  const made: Made = (time) => ({ v: CAPTURE_VERSION, seq: 0, time, transport, exchange, url, client, entry: index });
+  // `_mcpSource`: our export's mark of an agent backend's exchange (records with `source: "backend"`).
+  const made: Made =
+    raw._mcpSource === "backend"
+      ? (time) => ({ v: CAPTURE_VERSION, seq: 0, time, transport, exchange, url, client, entry: index, source: "backend" })
+      : (time) => ({ v: CAPTURE_VERSION, seq: 0, time, transport, exchange, url, client, entry: index });
   const push = (record: CaptureRecord): void => void out.drafts.push(record);
   const picked = pickHeaders(requestHeaders);
 
@@ -179,11 +190,24 @@ export function importEntry(raw: unknown, index: number, ctx: EntryContext, out:
 
   // `_mcpOpen`: our export's mark of an exchange that had not ended when it was saved.
   if (raw._mcpOpen !== true) push(Object.assign(made(lastAt), { kind: "end", ...(error !== undefined && { error }) } as const) satisfies EndRecord);
+  if (relayed) keepRelays(out);
   return start;
 }
 
+/** A relay-only entry keeps the messages that may be relays, without exchange, head or end (as the tap records them). */
+function keepRelays(out: EntryOut): void {
+  const kept: CaptureRecord[] = [];
+  for (const record of out.drafts) {
+    if (record.kind !== "message" || !looksRelayed(record.text)) continue;
+    delete record.exchange;
+    kept.push(record);
+  }
+  out.drafts = kept;
+  delete out.stream;
+}
+
 /** A new object of the members every record of an entry has, at `time`. */
-type Made = (time: number) => Pick<CaptureRecord, "v" | "seq" | "transport" | "exchange" | "url" | "client" | "entry" | "time">;
+type Made = (time: number) => Pick<CaptureRecord, "v" | "seq" | "transport" | "exchange" | "url" | "client" | "entry" | "time" | "source">;
 
 /**
  * A HAR has no time per SSE event, only the first byte (`wait`) and the last (`receive`): the first event is placed

@@ -75,6 +75,8 @@ export function httpEntry(clock: Clock, group: CaptureRecord[], indexes: number[
 
   const entry: Json = {
     ...(group[0]!.client !== undefined && { pageref: group[0]!.client }),
+    // An agent backend's exchange (mcp-elicit proxy): the import gives its records their source back.
+    ...(group[0]!.source !== undefined && { _mcpSource: group[0]!.source }),
     startedDateTime: iso(start),
     time: endAt - start,
     request: {
@@ -106,6 +108,8 @@ export function webSocketEntry(group: CaptureRecord[], indexes: number[], url: s
   const reqHeaders = messages.some((m) => m.text.includes('"jsonrpc"')) ? [] : [MARKER];
   const entry: Json = {
     ...(group[0]!.client !== undefined && { pageref: group[0]!.client }),
+    // An agent backend's exchange (mcp-elicit proxy): the import gives its records their source back.
+    ...(group[0]!.source !== undefined && { _mcpSource: group[0]!.source }),
     startedDateTime: iso(start),
     time: endAt - start,
     request: { method: "GET", url, httpVersion: "HTTP/1.1", cookies: [], headers: reqHeaders, queryString: queryString(url), headersSize: -1, bodySize: 0 },

@@ -1,6 +1,6 @@
 import { checkRecord } from "../checkRecord.ts";
 import type { Problem } from "../problem.ts";
-import { createUnwrapper, envelopeEndpoints, type DecodeRule } from "../envelopes/index.ts";
+import { createUnwrapper, envelopeEndpoints, type Decoder } from "../envelopes/index.ts";
 import { errorText, importEntry, type EntryContext, type EntryOut } from "./entry.ts";
 import { createHarScanner, type ScanEnd } from "./scan.ts";
 import { createRecordWindow, CREATOR_PENDING } from "./window.ts";
@@ -15,7 +15,7 @@ import { createCaptureDecoder } from "../textDecode.ts";
  */
 export interface ImportOptions {
   /** Decode-as rules (src/capture/envelopes): traffic to their URLs carries MCP at their pointers. */
-  rules?: readonly DecodeRule[];
+  rules?: readonly Decoder[];
 }
 
 export interface HarImportOptions extends ImportOptions {

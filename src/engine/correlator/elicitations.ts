@@ -21,6 +21,7 @@ export function addElicitation(s: State, flow: Flow, key: string, ep: unknown, m
   }
   if (typeof params.elicitationId === "string") el.elicitationId = params.elicitationId;
   flow.elicitations.push(el);
+  if (record.source === "backend") s.relays.backendAsked(flow, el);
   return el;
 }
 

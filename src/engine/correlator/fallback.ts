@@ -32,6 +32,7 @@ export function onFallbackAnswer(s: State, ctx: MessageContext, req: ClientReque
   const p = `${ctx.at}/params/arguments`;
   s.emit("elicitationAnswered", { flow, revision: req.revision, msg: ctx, kind: "fallback-tool", er: args, ep: { mode: el.mode, message: el.message, requestedSchema: el.schema }, pointer: p, asked: undefined });
   answer(el, args, ctx.record.seq, p, ctx.record.time);
+  if (ctx.record.source === "backend") s.relays.backendAnswered(flow, el, ctx.record);
   req.flow = flow;
   flow.rounds.push(createRound(flow.rounds.length + 1, req.id as Round["requestId"], ctx.record.seq, ctx.record.time));
   phase(flow, "server", ctx.record.time);

@@ -13,25 +13,31 @@ import { onClientNotification, onServerNotification } from "./completion.ts";
 import { onPageRequest } from "./pageRequests.ts";
 import { onClientResponse, onServerRequest } from "./serverRequest.ts";
 import { onServerResponse } from "./serverResponse.ts";
+import type { RelayOptions } from "./relay.ts";
 import { createState, idKey, type State } from "./state.ts";
 import { onEnd, onResponse, resume } from "./streams.ts";
 import { noteEvent } from "./exchanges.ts";
 
 
-export function createCorrelator(env: Env) {
-  const s = createState(env);
+export function createCorrelator(env: Env, options: RelayOptions = {}) {
+  const s = createState(env, options);
 
   return {
     push(record: CaptureRecord): void {
+      s.relays.settle(record.time);
       if (record.kind === "message") onMessage(s, record);
       else if (record.kind === "response") onResponse(s, record);
       else if (record.kind === "page-request") onPageRequest(s, record);
       else onEnd(s, record);
     },
+    /** Relay judgements that wait for their grace, at `now` (src/engine/correlator/relay.ts). */
+    settle: (now: number): void => s.relays.settle(now),
+    unsettled: (): boolean => s.relays.unsettled(),
   };
 }
 
 function onMessage(s: State, record: MessageRecord): void {
+  if (s.relays.isRelay(record)) return s.relays.page(record);
   if (record.event === "endpoint" && record.transport === "eventsource") {
     try {
       s.endpointAliases.set(new URL(record.text.trim(), record.url).href, s.serverKey(record));

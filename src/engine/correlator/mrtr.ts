@@ -113,6 +113,7 @@ export function onRetry(s: State, ctx: MessageContext, req: ClientRequest, idInF
     answered = true;
     s.emit("elicitationAnswered", { flow, revision: req.revision, msg: ctx, kind: "mrtr", er, ep: { mode: el.mode, message: el.message, requestedSchema: el.schema, url: el.url }, pointer: p, asked: undefined });
     answer(el, er, record.seq, p, record.time);
+    if (record.source === "backend") s.relays.backendAnswered(flow, el, record);
   }
   if (answered) s.emit("retryAnswered", { flow, revision: req.revision, msg: ctx, req, round: roundIndex - 1 });
   phase(flow, "server", record.time);

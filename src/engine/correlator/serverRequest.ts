@@ -113,6 +113,7 @@ export function onClientResponse(s: State, ctx: MessageContext, id: unknown, res
   if (error === undefined) {
     s.emit("elicitationAnswered", { flow, revision, msg: ctx, kind: "server-request", er: result, ep: el.params, pointer: `${at}/result`, asked: el });
     answer(elicitation, result, record.seq, `${at}/result`, record.time);
+    if (record.source === "backend") s.relays.backendAnswered(flow, elicitation, record);
   } else {
     elicitation.answerRecord = record.seq;
     elicitation.answerPointer = `${at}/error`;

@@ -7,7 +7,8 @@ import type { Revision } from "../../protocol/revision.ts";
 import { canonicalJson } from "../../util/json.ts";
 import type { Env } from "../env.ts";
 import type { Exchange } from "../model/exchange.ts";
-import type { UrlElicitation } from "../facts.ts";
+import type { Emit, UrlElicitation } from "../facts.ts";
+import { createRelays, type RelayOptions } from "./relay.ts";
 import { createRound, type Flow, type FlowKind, type Round } from "../flow.ts";
 import { attachState, stateOf } from "../flowState.ts";
 import { createExchanges } from "./exchanges.ts";
@@ -21,7 +22,7 @@ export const EMPTY: Record<string, unknown> = Object.freeze({});
 
 export type State = ReturnType<typeof createState>;
 
-export function createState(env: Env) {
+export function createState(env: Env, options: RelayOptions = {}) {
   const scopes = createScopes();
   const exchanges = createExchanges();
   /** HTTP+SSE (2024-11-05 transport): POST endpoint URL → the EventSource's server key. */
@@ -50,9 +51,18 @@ export function createState(env: Env) {
     return key;
   };
 
+  // A backend flow's end tells the join which answers the page gave that never reached the server.
+  const emit: Emit = (name, fact) => {
+    env.emit(name, fact);
+    if ((name === "flowCompleted" || name === "flowFailed") && fact.flow?.source === "backend") relays.backendEnded(fact.flow);
+  };
+  const relays = createRelays(env, emit, options);
+
   const state = {
     env,
-    emit: env.emit,
+    emit,
+    /** The join of an agent backend's wire with the page's relayed asks (relay.ts). */
+    relays,
     scopes,
     exchanges,
     endpointAliases,
@@ -96,6 +106,7 @@ export function createState(env: Env) {
         method: req?.method ?? "(none)",
         target: req?.target ?? null,
         server: scope.server,
+        source: record.source,
         via: record.via,
         envelope: record.envelope,
         session: scope.sessionId,

@@ -12,6 +12,7 @@ import { meta as mrtr } from "../rules/mrtr/index.ts";
 import { meta as errors } from "../rules/errors.ts";
 import { meta as notify } from "../rules/notify.ts";
 import { meta as urlFlow } from "../rules/urlFlow.ts";
+import { meta as relay } from "../rules/relay.ts";
 import { meta as advisory } from "../rules/advisory.ts";
 import { meta as unchecked } from "../rules/unchecked.ts";
 import type { ModuleName } from "./registry.ts";
@@ -30,6 +31,7 @@ export const moduleMetas: Readonly<Record<ModuleName, readonly RuleMeta[]>> = {
   errors,
   notify,
   urlFlow,
+  relay,
   advisory,
   unchecked,
 };

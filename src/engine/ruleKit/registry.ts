@@ -9,6 +9,7 @@ import { lifecycle } from "../rules/lifecycle.ts";
 import { mrtr } from "../rules/mrtr/index.ts";
 import { notify } from "../rules/notify.ts";
 import { payload } from "../rules/payload.ts";
+import { relay } from "../rules/relay.ts";
 import { revision } from "../rules/revision.ts";
 import { revisionFeature } from "../rules/revisionFeature.ts";
 import { tasks } from "../rules/tasks.ts";
@@ -29,6 +30,7 @@ export const modules = {
   errors,
   notify,
   urlFlow,
+  relay,
   advisory,
   unchecked,
 } satisfies Record<string, RuleModule>;

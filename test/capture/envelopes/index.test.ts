@@ -28,5 +28,5 @@ test("page requests, heads and ends of other traffic go on as they came", () => 
 
 test("labels for the panel", () => {
   assert.deepEqual(ENVELOPE_LABELS, { "inspector-v2": "MCP Inspector backend", "mcp-b": "MCP-B postMessage", generic: "nested JSON-RPC", proxy: "proxy" });
-  assert.equal(envelopeLabel("decode:d1"), "decode rule d1");
+  assert.equal(envelopeLabel("decode:d1"), "decoder d1");
 });

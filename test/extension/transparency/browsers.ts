@@ -20,7 +20,7 @@ export interface TappedBrowser extends BatteryBrowser {
   /** The records the worker holds for each open tab, asked the way the panel asks (panel port, `records`). */
   recordsOfOpenTabs(): Promise<CaptureRecord[][]>;
   /** Adds a decode rule through the panel protocol; resolves once the worker has stored it. */
-  addDecodeRule(rule: object): Promise<void>;
+  addDecoder(rule: object): Promise<void>;
 }
 
 /** A persistent context on a fresh profile (testing.md), removed by close(). */
@@ -72,7 +72,7 @@ export async function launchTapped(): Promise<TappedBrowser> {
       ...browser,
       extensionId,
       workerUrl: worker.url(),
-      async addDecodeRule(rule) {
+      async addDecoder(rule) {
         const page = await extensionPage();
         await page.evaluate(
           ({ port: name, message }) =>
@@ -80,7 +80,7 @@ export async function launchTapped(): Promise<TappedBrowser> {
               const port = chrome.runtime.connect({ name });
               const timer = setTimeout(() => reject(new Error("the worker did not answer")), 10_000);
               port.onMessage.addListener((reply: { kind: string; error?: string }) => {
-                if (reply.kind !== "decodeRules") return;
+                if (reply.kind !== "decoders") return;
                 clearTimeout(timer);
                 port.disconnect();
                 if (reply.error) reject(new Error(reply.error));
@@ -88,7 +88,7 @@ export async function launchTapped(): Promise<TappedBrowser> {
               });
               port.postMessage(message);
             }),
-          { port: PANEL_PORT, message: { source: PANEL_SOURCE, v: PROTOCOL_VERSION, kind: "addDecodeRule", tabId: 0, rule } },
+          { port: PANEL_PORT, message: { source: PANEL_SOURCE, v: PROTOCOL_VERSION, kind: "addDecoder", tabId: 0, rule } },
         );
       },
       async recordsOfOpenTabs() {

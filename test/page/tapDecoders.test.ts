@@ -1,19 +1,19 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { feedRules } from "../../src/content/rules.ts";
-import { createDecodeMatcher } from "../../src/page/decodeRules.ts";
+import { feedRules } from "../../src/content/decoders.ts";
+import { createDecoderMatcher } from "../../src/page/decoders.ts";
 import { connectSummary, hostApiOf, isHostMessageEvent } from "../../src/page/hostApi.ts";
 
 /** The tap's pure parts of issue 9: decode-rule matching, the Inspector v2 paths, and the relay's rule feed. */
 describe("decode rules in the tap", () => {
   const matcher = (rules: unknown) => {
-    const m = createDecodeMatcher();
+    const m = createDecoderMatcher();
     m.set(JSON.stringify(rules));
     return m;
   };
 
   test("no rules: nothing matches, any() is false", () => {
-    const m = createDecodeMatcher();
+    const m = createDecoderMatcher();
     assert.equal(m.any(), false);
     assert.equal(m.matches("https://a.example/rpc", "POST"), false);
   });
@@ -105,7 +105,7 @@ describe("MCP Inspector v2's backend API", () => {
   });
 });
 
-describe("the relay's decode-rule feed (src/content/rules.ts)", () => {
+describe("the relay's decode-rule feed (src/content/decoders.ts)", () => {
   const source = (stored: unknown) => {
     let listener: ((value: unknown) => void) | undefined;
     let settle!: (value: unknown) => void;

@@ -1,11 +1,11 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { createUnwrapper, validateDecodeRules, type DecodeRule, type Draft } from "../../../src/capture/envelopes/index.ts";
-import { resolvePointer, urlMatcher, validateDecodeRule } from "../../../src/capture/envelopes/decodeRules.ts";
+import { createUnwrapper, validateDecoders, type Decoder, type Draft } from "../../../src/capture/envelopes/index.ts";
+import { resolvePointer, urlMatcher, validateDecoder } from "../../../src/capture/envelopes/decoders.ts";
 import type { CaptureRecord } from "../../../src/capture/record.ts";
 import { analyze } from "../../../src/engine/index.ts";
 
-const rule: DecodeRule = { id: "d1", url: "https://agent.example/v1/*/turn", method: "POST", pointer: "/items/0/payload", direction: "both" };
+const rule: Decoder = { id: "d1", url: "https://agent.example/v1/*/turn", method: "POST", pointer: "/items/0/payload", direction: "both" };
 const exchange = (text: string, answer: string, url = "https://agent.example/v1/abc/turn"): Draft[] => [
   { time: 1, transport: "http", exchange: "t1", url, kind: "message", direction: "c2s", stream: "body", method: "POST", text },
   { time: 2, transport: "http", exchange: "t1", url, kind: "response", status: 200 },
@@ -46,7 +46,7 @@ test("a decode rule's direction overrides the record's; postMessage and WebSocke
 
 test("a decode rule's HTTP messages share one scope (sends on one URL, answers streamed on another): an elicitation pairs with its answer", () => {
   const origin = "http://127.0.0.1:5000";
-  const bridgeRule: DecodeRule = { id: "b", label: "bridge", url: `${origin}/bridge/*`, pointer: "/rpc", direction: "both" };
+  const bridgeRule: Decoder = { id: "b", label: "bridge", url: `${origin}/bridge/*`, pointer: "/rpc", direction: "both" };
   const client = origin;
   let t = 0;
   let n = 0;
@@ -91,17 +91,17 @@ test("a decode rule's HTTP messages share one scope (sends on one URL, answers s
 });
 
 test("decode rule validation names what is wrong", () => {
-  assert.deepEqual(validateDecodeRule({ id: "a", url: "x", pointer: "/p", direction: "c2s", method: "post" }), { id: "a", url: "x", pointer: "/p", direction: "c2s", method: "POST" });
-  assert.match(validateDecodeRule({ id: "a", url: "x", path: "/p", direction: "c2s" }) as string, /unknown member "path"/);
-  assert.match(validateDecodeRule({ id: "a", url: "x", pointer: "p", direction: "c2s" }) as string, /RFC 6901/);
-  assert.match(validateDecodeRule({ id: "a", url: "x", pointer: "/a~2", direction: "c2s" }) as string, /~0 and ~1/);
-  assert.match(validateDecodeRule({ id: "a", url: "", pointer: "", direction: "c2s" }) as string, /"url"/);
-  assert.match(validateDecodeRule({ id: "a", url: "x", pointer: "", direction: "up" }) as string, /"direction"/);
-  assert.match(validateDecodeRule([]) as string, /JSON object/);
-  const many = validateDecodeRules([{ id: "a", url: "x", pointer: "", direction: "both" }, { id: "a", url: "y", pointer: "", direction: "both" }, 3]);
+  assert.deepEqual(validateDecoder({ id: "a", url: "x", pointer: "/p", direction: "c2s", method: "post" }), { id: "a", url: "x", pointer: "/p", direction: "c2s", method: "POST" });
+  assert.match(validateDecoder({ id: "a", url: "x", path: "/p", direction: "c2s" }) as string, /unknown member "path"/);
+  assert.match(validateDecoder({ id: "a", url: "x", pointer: "p", direction: "c2s" }) as string, /RFC 6901/);
+  assert.match(validateDecoder({ id: "a", url: "x", pointer: "/a~2", direction: "c2s" }) as string, /~0 and ~1/);
+  assert.match(validateDecoder({ id: "a", url: "", pointer: "", direction: "c2s" }) as string, /"url"/);
+  assert.match(validateDecoder({ id: "a", url: "x", pointer: "", direction: "up" }) as string, /"direction"/);
+  assert.match(validateDecoder([]) as string, /JSON object/);
+  const many = validateDecoders([{ id: "a", url: "x", pointer: "", direction: "both" }, { id: "a", url: "y", pointer: "", direction: "both" }, 3]);
   assert.deepEqual(many.errors, ['rule 2: id "a" is used twice', "rule 3: a decode rule is a JSON object"]);
   assert.equal(many.rules.length, 1);
-  assert.deepEqual(validateDecodeRules({}).errors, ["decode rules are a JSON array of rule objects"]);
+  assert.deepEqual(validateDecoders({}).errors, ["decode rules are a JSON array of rule objects"]);
 });
 
 test("URL patterns and JSON pointers", () => {
@@ -115,4 +115,34 @@ test("URL patterns and JSON pointers", () => {
   assert.equal(resolvePointer(doc, "/a~1b/m~0n/01"), undefined);
   assert.equal(resolvePointer(doc, "/missing"), undefined);
   assert.equal(resolvePointer(doc, ""), doc);
+});
+
+test("a relay decoder: where an app's ask, its id, the answer's action and content lie", async () => {
+  const { createUnwrapper } = await import("../../../src/capture/envelopes/index.ts");
+  const { analyze } = await import("../../../src/engine/index.ts");
+  const rule = validateDecoder({ id: "d2", kind: "relay", url: "/bus", ask: "/form", askId: "/ticket", action: "/reply/decision", content: "/reply/values", answerId: "/ticket" });
+  assert.ok(typeof rule === "object", String(rule));
+  const unwrapper = createUnwrapper({ rules: [rule] });
+  const frame = (direction: "c2s" | "s2c", json: unknown, time: number) =>
+    unwrapper.push({ kind: "message", time, transport: "websocket", exchange: "w1", url: "ws://app.example/bus", client: "https://app.example", direction, stream: "websocket", text: JSON.stringify(json) });
+  // A shape the built-in recognition misses: the schema is a string, the answer has no `action`.
+  const ask = frame("s2c", { ticket: "t-9", form: { message: "Which region?", fields: '{"region":"string"}' } }, 1000);
+  const answer = frame("c2s", { ticket: "t-9", reply: { decision: "accept", values: { region: "eu" } } }, 1500);
+  const noise = frame("s2c", { ticket: "t-9", status: "thinking" }, 1200);
+  assert.deepEqual(noise, []);
+  assert.deepEqual([...ask, ...answer].map((r) => (r.kind === "message" ? [r.envelope, r.direction, JSON.parse(r.text).id] : [])), [
+    ["relay:decode:d2", "s2c", "t-9"],
+    ["relay:decode:d2", "c2s", "t-9"],
+  ]);
+  assert.equal(unwrapper.counts()["decode:d2"], 2);
+  const { flows, problems } = analyze([...ask, ...answer].map((r, seq) => ({ v: 1, seq, ...r }) as never));
+  assert.deepEqual(problems, []);
+  assert.deepEqual(flows.map((f) => [f.kind, f.elicitations[0]!.message, f.elicitations[0]!.action, f.elicitations[0]!.content]), [["relay", "Which region?", "accept", { region: "eu" }]]);
+});
+
+test("relay decoder validation names what is wrong", () => {
+  assert.match(String(validateDecoder({ id: "d1", kind: "relay", url: "/x" })), /needs "ask" or "action"/);
+  assert.match(String(validateDecoder({ id: "d1", kind: "relay", url: "/x", ask: "form" })), /"ask" must be a JSON pointer/);
+  assert.match(String(validateDecoder({ id: "d1", kind: "relay", url: "/x", ask: "/f", pointer: "" })), /unknown member "pointer"/);
+  assert.match(String(validateDecoder({ id: "d1", kind: "mcp", url: "/x" })), /"kind" must be "relay"/);
 });

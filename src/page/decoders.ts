@@ -1,23 +1,21 @@
 import { MAX_DECODE_RULES, MAX_RULE_URL } from "../shared/tags.ts";
+import { compilePattern, matchesPattern, type UrlPattern } from "../util/urlPattern.ts";
 import {
   append,
   ArrayIsArray,
   JSONParse,
   ReflectGetOwnPropertyDescriptor,
-  StringPrototypeIncludes,
-  StringPrototypeIndexOf,
-  StringPrototypeSlice,
   StringPrototypeToUpperCase,
 } from "./primordials.ts";
 
 /** A decode rule as the tap needs it: where it applies. Its JSON pointer and direction are the worker's business. */
 interface Compiled {
-  /** The pattern cut at its `*`s; one part: no wildcard, a substring match. */
-  parts: string[];
+  /** The pattern cut at its `*`s (src/util/urlPattern.ts). */
+  parts: UrlPattern;
   method: string | undefined;
 }
 
-export interface DecodeMatcher {
+export interface DecoderMatcher {
   /** Whether some rule is set: with none, no hook looks further. */
   any(): boolean;
   /**
@@ -27,11 +25,11 @@ export interface DecodeMatcher {
    * requests with that method.
    */
   matches(url: string, method: string | undefined): boolean;
-  /** Replaces the rules by those of the relay's JSON text (src/content/rules.ts); anything malformed is skipped. */
+  /** Replaces the rules by those of the relay's JSON text (src/content/decoders.ts); anything malformed is skipped. */
   set(json: unknown): void;
 }
 
-export function createDecodeMatcher(): DecodeMatcher {
+export function createDecoderMatcher(): DecoderMatcher {
   let rules: Compiled[] = [];
   return {
     any: () => rules.length > 0,
@@ -72,30 +70,5 @@ function compile(rule: unknown): Compiled | undefined {
   const method = own(rule, "method");
   if (typeof url !== "string" || url.length === 0 || url.length > MAX_RULE_URL) return undefined;
   if (method !== undefined && (typeof method !== "string" || method.length === 0 || method.length > 16)) return undefined;
-  const parts: string[] = [];
-  for (let start = 0; ; ) {
-    const star = StringPrototypeIndexOf(url, "*", start);
-    append(parts, StringPrototypeSlice(url, start, star === -1 ? url.length : star));
-    if (star === -1) break;
-    start = star + 1;
-  }
-  return { parts, method: method === undefined ? undefined : StringPrototypeToUpperCase(method) };
-}
-
-/** `parts` of a pattern against a URL: a substring when there was no `*`, else the whole URL, parts in order. */
-export function matchesPattern(parts: readonly string[], url: string): boolean {
-  if (parts.length === 1) return StringPrototypeIncludes(url, parts[0]!);
-  const first = parts[0]!;
-  const last = parts[parts.length - 1]!;
-  if (url.length < first.length + last.length) return false;
-  if (StringPrototypeSlice(url, 0, first.length) !== first || StringPrototypeSlice(url, url.length - last.length) !== last) return false;
-  let at = first.length;
-  const end = url.length - last.length;
-  for (let i = 1; i < parts.length - 1; i++) {
-    const part = parts[i]!;
-    const found = StringPrototypeIndexOf(url, part, at);
-    if (found === -1 || found + part.length > end) return false;
-    at = found + part.length;
-  }
-  return true;
+  return { parts: compilePattern(url), method: method === undefined ? undefined : StringPrototypeToUpperCase(method) };
 }

@@ -1,8 +1,8 @@
 import { MAX_DECODE_RULES, MAX_RULE_URL } from "../shared/tags.ts";
 
-/** Where the relay gets the decode rules: storage.local, written by the worker (src/background/ruleBook.ts). */
+/** Where the relay gets the decode rules: storage.local, written by the worker (src/background/decoderBook.ts). */
 export interface RuleSource {
-  /** The stored rule set (the value under DECODE_RULES_KEY), or undefined. */
+  /** The stored rule set (the value under DECODERS_KEY), or undefined. */
   read(): Promise<unknown>;
   /** Calls `listener` with each new stored rule set. */
   onChange(listener: (value: unknown) => void): void;
@@ -15,8 +15,8 @@ export interface RuleSource {
  * The stored set carries a revision: a read that settles after a newer change does not undo it.
  *
  * The set is checked by hand, as the relay checks the worker's acks (uplink.ts): a schema library would cost every
- * frame its download. The worker validated each rule when it was added (src/shared/decodeRules.ts), the tap checks
- * each again as it compiles them (src/page/decodeRules.ts).
+ * frame its download. The worker validated each rule when it was added (src/shared/decoders.ts), the tap checks
+ * each again as it compiles them (src/page/decoders.ts).
  */
 export function feedRules(source: RuleSource, toTap: (json: string) => void): void {
   let revision = -1;
