@@ -81,11 +81,19 @@ export const cfFrame = (time: number, direction: "c2s" | "s2c", json: unknown): 
   text: JSON.stringify(json),
 });
 
-/** Runs drafts (in the order given) through the envelope stage, numbers them, and analyses them. */
-export function run(drafts: Draft[], options: EngineOptions = {}) {
+/** The records of drafts (in the order given): through the envelope stage, numbered. */
+export function relayRecords(drafts: readonly Draft[]): CaptureRecord[] {
   const unwrapper = createUnwrapper();
   const records: CaptureRecord[] = [];
-  for (const draft of drafts) for (const out of unwrapper.push(draft)) records.push({ v: 1, seq: records.length, ...out } as CaptureRecord);
+  for (const draft of drafts) {
+    for (const out of unwrapper.push(draft)) records.push({ v: 1, seq: records.length, ...out } as CaptureRecord);
+  }
+  return records;
+}
+
+/** Runs drafts (in the order given) through the envelope stage, numbers them, and analyses them. */
+export function run(drafts: readonly Draft[], options: EngineOptions = {}) {
+  const records = relayRecords(drafts);
   return { records, ...analyze(records, options) };
 }
 

@@ -84,7 +84,7 @@ const valid: Case[] = [
   },
   {
     name: "del-r12-standalone-stream: on the POST stream, strict",
-    strict2260: true,
+    options: { strict2260: true },
     capture: (b) => {
       const h = legacySession(b);
       b.sse(streamCall(b, legacyToolCall(1), h), request(1, "elicitation/create", form()));
@@ -156,7 +156,7 @@ const invalid: InvalidCase[] = [
   {
     name: "del-r12-related-request: an error under the strict SEP-2260 profile",
     capture: afterResponse,
-    strict2260: true,
+    options: { strict2260: true },
     findings: [{ rule: "del-r12-related-request", severity: "error", pointer: "/method" }],
   },
   {
@@ -192,7 +192,7 @@ const invalid: InvalidCase[] = [
   {
     name: "del-r12-standalone-stream: an error under strict SEP-2260",
     capture: onGet,
-    strict2260: true,
+    options: { strict2260: true },
     findings: [{ rule: "del-r12-standalone-stream", severity: "error", pointer: "/method" }],
   },
   {

@@ -1,11 +1,12 @@
 // A rule tester in the shape of eslint's RuleTester: one call per rule module (or payload family) with valid and
 // invalid captures. Each case runs the real engine (createEngine, the findings cache included) with only the
-// rules under test on, and asserts the exact findings: every one of them, in order, with its rule, severity and
-// pointer; a valid case must produce none at all. Every checked rule of the module needs an invalid case.
+// rules under test on, ends the capture as analyze() does (settled at the end of time), and asserts the exact
+// findings: every one of them, in order, with its rule, severity and pointer; a valid case must produce none at
+// all. Every checked rule of the module needs an invalid case.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { CaptureRecord } from "../../src/capture/record.ts";
-import { createEngine, type Finding, type Flow, type Problem } from "../../src/engine/index.ts";
+import { createEngine, type EngineOptions, type Finding, type Flow, type Problem } from "../../src/engine/index.ts";
 import type { AskedWhere } from "../../src/engine/model/scope.ts";
 import { rules as everyRule } from "../../src/engine/ruleKit/rules.ts";
 import type { RuleId, RuleMeta, Severity, Violator } from "../../src/engine/ruleKit/types.ts";
@@ -37,10 +38,13 @@ export interface Outcome {
 
 export interface Case {
   name: string;
-  /** Builds the capture with the capture builders (test/helpers/capture.ts). */
-  capture: (b: Builder) => void;
-  /** The SEP-2260 strict profile. */
-  strict2260?: boolean;
+  /**
+   * The capture: built with the capture builders (test/helpers/capture.ts), or its records as they are (a hosted
+   * agent's two wires through the envelope stage: test/engine/relayFixtures.ts).
+   */
+  capture: ((b: Builder) => void) | readonly CaptureRecord[];
+  /** The engine's options (the strict profile, a watched page, …); which rules are on is the tester's. */
+  options?: Omit<EngineOptions, "disable">;
   /** More assertions on the outcome (a message's wording, the flow a finding names, …). */
   also?: (outcome: Outcome) => void;
 }
@@ -67,11 +71,17 @@ export interface Cases {
 
 /** Runs a case's capture through an engine with only `on` enabled. */
 function run(on: ReadonlySet<RuleId>, c: Case): Outcome {
+  const records = typeof c.capture === "function" ? built(c.capture) : c.capture;
+  const engine = createEngine({ ...c.options, disable: everyRule.map((r) => r.id).filter((id) => !on.has(id)) });
+  for (const record of records) engine.push(record);
+  engine.settle(Infinity);
+  return { records, flows: engine.flows(), findings: engine.findings(), problems: engine.problems() };
+}
+
+function built(capture: (b: Builder) => void): readonly CaptureRecord[] {
   const b = captureBuilder();
-  c.capture(b);
-  const engine = createEngine({ disable: everyRule.map((r) => r.id).filter((id) => !on.has(id)), strict2260: c.strict2260 === true });
-  for (const record of b.records) engine.push(record);
-  return { records: b.records, flows: engine.flows(), findings: engine.findings(), problems: engine.problems() };
+  capture(b);
+  return b.records;
 }
 
 const shown = (f: Pick<Finding, "rule" | "severity" | "pointer">): string => `{ rule: "${f.rule}", severity: "${f.severity}", pointer: ${JSON.stringify(f.pointer)} }`;
