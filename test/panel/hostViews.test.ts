@@ -240,7 +240,10 @@ describe("issue 9 panel views in Chromium", { timeout: 240_000 }, () => {
     assert.equal(await page.getByRole("heading", { name: "Flows (0)" }).count(), 1);
     await page.getByRole("button", { name: /^Decode as…/ }).click();
     const section = page.getByRole("region", { name: "Decode as MCP" });
-    assert.equal(await page.evaluate(() => document.activeElement?.closest("label")?.textContent?.trim().startsWith("URL pattern")), true, "the keyboard is in the first field");
+    // The section takes the keyboard once it has rendered (a frame after the click, later on a loaded machine).
+    const inFirstField = () => document.activeElement?.closest("label")?.textContent?.trim().startsWith("URL pattern") === true;
+    await page.waitForFunction(inFirstField, null, { timeout: 5000 }).catch(() => undefined);
+    assert.equal(await page.evaluate(inFirstField), true, "the keyboard is in the first field");
     // A pointer that is not one is refused in words, before anything is sent.
     await section.getByLabel("URL pattern").fill("/agent/rpc");
     await section.getByLabel("JSON pointer").fill("payload");
