@@ -223,7 +223,7 @@ describe("panel views in Chromium", { timeout: 300_000 }, () => {
     assert.equal(await findings.count(), 0);
     await page.getByRole("button", { name: /^Info \(/ }).click();
     // Record / pause: the worker stops keeping the tab's records, and says so.
-    const record = page.getByRole("button", { name: "Record" });
+    const record = page.getByRole("button", { name: "Record", exact: true });
     assert.equal(await record.getAttribute("aria-pressed"), "true");
     await record.click();
     await page.getByRole("status", { name: "paused" }).waitFor();
