@@ -69,6 +69,12 @@ export function createClock(records: readonly CaptureRecord[], groups: Map<strin
         hi = Math.min(hi, headAt + (above - headAt) / share);
       });
       const want = records[events[n - 1]!]!.time;
+      // The records' own last time, if importHar's spread (entry.ts) puts every event and the end strictly between
+      // the other exchanges' records around it: records that are an import of this clock's export then export to
+      // the same times (a window clear of neighbours by CLEAR can exclude, by an ulp, the time it gave before).
+      const inOrder = (i: number, t: number): boolean => (before[i]! < 0 || at(before[i]!) < t) && (after[i]! < 0 || t < at(after[i]!));
+      const keeps = want >= headAt && (end === undefined || inOrder(end, want)) && events.every((e, k) => k === 0 || inOrder(e, headAt + ((want - headAt) * k) / (n - 1)));
+      if (keeps && (want < lo || want > hi)) return { headAt, endAt: want };
       if (lo > hi) return { headAt, endAt: Math.max(headAt, want) };
       if (end !== undefined) {
         const [below, above] = around(end);

@@ -10,8 +10,10 @@
 // - a server request on the standalone GET stream answered while exactly one call of the session was open: it
 //   comes after that call was sent (where nothing above says otherwise), and the call's own answer after the
 //   client's answer (the engine ties the two, and the flow says the tie is inferred).
-// A bound that would take an event past its stream's last byte stops there: a capture that breaks the order above
-// keeps showing it.
+// A bound that would take an event past its stream's last byte stops there, and a bound set by a record after that
+// byte is no bound: the capture breaks the order above and keeps showing it. (A streaming import places a stream
+// once what it reads is past the stream's last byte: records after it may be read later, so a whole import must not
+// use them either, or the two would differ.)
 //
 // A whole import learns every record first, then places every stream (placeStreamEvents). A HAR read as it streams
 // (horizon.ts) learns records as they come and places each stream once its last byte is behind what was read,
@@ -224,19 +226,19 @@ export function createStreamPlacer(): StreamPlacer {
             for (const m of messages) {
               if (typeof m.method === "string" && m.id !== undefined) {
                 const answer = answers.get(`${key}\u0000${idOf(m.id)}`);
-                if (answer !== undefined) {
+                if (answer !== undefined && answer <= stream.to) {
                   upper[i] = Math.min(upper[i]!, answer - EPSILON);
                   answered = Math.max(answered, answer);
                 }
                 const initialized = m.method === "ping" ? undefined : initializedAt.get(key);
-                if (initialized !== undefined) soft[i] = Math.max(soft[i]!, initialized + EPSILON);
+                if (initialized !== undefined && initialized <= stream.to) soft[i] = Math.max(soft[i]!, initialized + EPSILON);
               } else if (m.method === "notifications/elicitation/complete" && typeof m.params?.elicitationId === "string") {
                 const issued = issuedBy.get(`${key}\u0000${m.params.elicitationId}`);
                 // The stream's own order is what the capture does hold: an issuer later on this same stream bounds nothing.
-                if (issued !== undefined && issued !== record && !list.some((e, j) => j > i && e.record === issued)) lower[i] = Math.max(lower[i]!, issued.time + EPSILON);
+                if (issued !== undefined && issued !== record && issued.time <= stream.to && !list.some((e, j) => j > i && e.record === issued)) lower[i] = Math.max(lower[i]!, issued.time + EPSILON);
               } else if (m.method === undefined && m.id !== undefined) {
                 const sent = requestAt.get(`${key}\u0000${idOf(m.id)}`);
-                if (sent !== undefined) lower[i] = Math.max(lower[i]!, Math.min(sent + EPSILON, stream.to));
+                if (sent !== undefined && sent <= stream.to) lower[i] = Math.max(lower[i]!, Math.min(sent + EPSILON, stream.to));
                 const own = record.exchange !== undefined && requestIds.get(record.exchange)?.has(idOf(m.id)) === true;
                 if (answered > -Infinity && own) lower[i] = Math.max(lower[i]!, answered + EPSILON);
               }
@@ -244,9 +246,9 @@ export function createStreamPlacer(): StreamPlacer {
           });
           for (let i = 0; i < n; i++) {
             const bound = inferredBound.get(list[i]!.record);
-            if (bound !== undefined) lower[i] = Math.max(lower[i]!, bound);
+            if (bound !== undefined && bound <= stream.to) lower[i] = Math.max(lower[i]!, bound);
             const after = inferredAfter.get(list[i]!.record);
-            if (after !== undefined) soft[i] = Math.max(soft[i]!, after);
+            if (after !== undefined && after <= stream.to) soft[i] = Math.max(soft[i]!, after);
             lower[i] = Math.max(lower[i]!, Math.min(soft[i]!, upper[i]!));
           }
           // Each bound, then the stream's own order.
