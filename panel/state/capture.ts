@@ -42,6 +42,17 @@ export function createCapture() {
     const at = records[seq];
     return at?.seq === seq ? at : recordBySeq.get(seq);
   };
+  /**
+   * The last rev given: revs are unique across flows, so a cache by position (the search's) misses when a flow
+   * leaves and the ones behind it move up.
+   */
+  let lastRev = 0;
+  const drop = (at: number): void => {
+    indexOf.delete(flows[at]!.id);
+    flows.splice(at, 1);
+    revs.splice(at, 1);
+    for (let i = at; i < flows.length; i++) indexOf.set(flows[i]!.id, i);
+  };
   /** The rev of the flow with this id (0 for one not held). */
   const revOf = (flowId: string): number => revs[indexOf.get(flowId) ?? -1] ?? 0;
 
@@ -70,15 +81,20 @@ export function createCapture() {
     ingest(changes: Changes): void {
       if (changes.records) for (const r of changes.records) addRecord(r);
       for (const flow of changes.flows) {
-        if (flow.via !== undefined || flow.envelope !== undefined) anyVia = true;
         const at = indexOf.get(flow.id);
+        // A page's relayed ask joined with the agent backend's elicitation is told by the backend's flow: not a row.
+        if (flow.joinedInto !== undefined) {
+          if (at !== undefined) drop(at);
+          continue;
+        }
+        if (flow.via !== undefined || flow.envelope !== undefined) anyVia = true;
         if (at === undefined) {
           indexOf.set(flow.id, flows.length);
           flows.push(flow);
-          revs.push(1);
+          revs.push(++lastRev);
         } else {
           flows[at] = flow;
-          revs[at]!++;
+          revs[at] = ++lastRev;
         }
       }
       for (const finding of changes.findings) {
@@ -93,7 +109,7 @@ export function createCapture() {
         if (!worst || severityRank[finding.severity] > severityRank[worst]) worstOfFlow.set(finding.flow, finding.severity);
         // A finding changes what `rule:` and `severity:` match.
         const at = indexOf.get(finding.flow);
-        if (at !== undefined) revs[at]!++;
+        if (at !== undefined) revs[at] = ++lastRev;
       }
       for (const p of changes.problems) problems.push(p);
     },

@@ -30,6 +30,12 @@ type Engine = ReturnType<typeof createEngine>;
 
 const open = (file: string) => (file === "-" ? process.stdin : createReadStream(file, { highWaterMark: 1 << 20 }));
 
+/**
+ * The flows a report lists: a page's relayed ask joined with the agent backend's elicitation is told by the
+ * backend's flow (its relay), so it is not listed apart, as in the panel.
+ */
+const listed = (engine: Engine) => [...engine.flows()].filter((flow) => flow.joinedInto === undefined);
+
 /** A file's report with what the formats need to place its findings (formats/types.ts). */
 function linted(file: string, read: Imported, engine: Engine, min: Severity): Linted {
   // The file is whole: what waited on time (relay judgements) is judged now.
@@ -38,7 +44,7 @@ function linted(file: string, read: Imported, engine: Engine, min: Severity): Li
     file,
     ...(read.format && { format: read.format }),
     ...(read.lines && { lines: read.lines }),
-    flows: [...engine.flows()],
+    flows: listed(engine),
     findings: engine.findings().filter(atLeast(min)),
     problems: [...read.problems, ...engine.problems()],
   };
@@ -104,7 +110,7 @@ export async function lintFiles(
   const session: Linted = {
     file: files.join(" + "),
     session: [...files],
-    flows: [...engine.flows()],
+    flows: listed(engine),
     findings,
     problems: [...read.flatMap((r) => r.problems), ...problems],
   };

@@ -24,7 +24,8 @@ import type { Wrap } from "./wrap.ts";
  * promise would mark it handled and swallow the page's `unhandledrejection`. `text/event-stream` bodies are recorded
  * from the page's own reads (bodyWatch.ts); other bodies from `response.clone()`, a tee taken before the page can
  * touch the response. Of a call that is not MCP only texts that look like a relayed elicitation are kept
- * (relay.ts): its request body, its SSE events, a small JSON answer.
+ * (relay.ts): its request body, its SSE events, a small JSON answer. A call for exactly the URL of a relayed URL-mode
+ * ask the page received (relay.ts `createAskUrls`) is noted as a `page-request` (method, origin, path), once.
  */
 export function tapFetch(win: Window & typeof globalThis, tap: Tap, N: Natives, wrap: Wrap): void {
   let bodies: BodyWatch;
@@ -39,19 +40,39 @@ export function tapFetch(win: Window & typeof globalThis, tap: Tap, N: Natives, 
   const canParse = win.URL.canParse;
   const parses = (url: string): boolean => typeof canParse !== "function" || ReflectApply(canParse, N.URL, [url, N.baseURI?.(win.document)]) === true;
 
+  /** A URL string alone, resolved as fetch resolves it, checked against the relayed URL-mode asks (relay.ts). */
+  const opened = (input: string): void => {
+    try {
+      tap.pageRequest(N.urlHref(new N.URL(input, N.baseURI?.(win.document))), "GET");
+    } catch {
+      // Never into the page.
+    }
+  };
+
   wrap.method(win, "fetch", (target, self, args) => {
     if ((self !== undefined && self !== null && self !== win) || args.length === 0) return plain(target, self, args);
     const input = args[0];
     const init = args[1];
     // A URL string alone sets no header: never MCP (an MCP GET stream asks for text/event-stream), unless a decode
     // rule or the Inspector's events path (hostApi.ts) may match it.
-    if (typeof input === "string" && init === undefined && !tap.rules.any() && !StringPrototypeIncludes(input, "/api/mcp/events")) return parses(input) ? ReflectApply(target, self, args) : plain(target, self, args);
+    if (typeof input === "string" && init === undefined && !tap.rules.any() && !StringPrototypeIncludes(input, "/api/mcp/events")) {
+      if (!parses(input)) return plain(target, self, args);
+      if (tap.askUrls.any()) opened(input);
+      return ReflectApply(target, self, args);
+    }
     const seen: SeenBody = { read: false, value: undefined };
     let request: Request;
     try {
       request = ReflectConstruct(N.Request, init !== null && (typeof init === "object" || typeof init === "function") ? [input, watchInit(init, seen)] : args.length > 1 ? [input, init] : [input]) as Request;
     } catch {
       return plain(target, self, args);
+    }
+    if (tap.askUrls.any()) {
+      try {
+        tap.pageRequest(N.requestUrl(request), N.requestMethod(request));
+      } catch {
+        // Never into the page.
+      }
     }
     let plan: Plan | undefined;
     try {

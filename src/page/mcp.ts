@@ -1,5 +1,6 @@
 import type { RecordDraft } from "../shared/tapRecord.ts";
 import type { DecoderMatcher } from "./decoders.ts";
+import type { AskUrls } from "./relay.ts";
 import { MESSAGE_CAP } from "../shared/tags.ts";
 import {
   ReflectGetOwnPropertyDescriptor,
@@ -111,4 +112,8 @@ export interface Tap {
   decode(bytes: AllowSharedBufferSource): string;
   /** The user's "Decode as MCP" rules, as the relay last sent them: traffic they match is recorded whatever it carries. */
   rules: DecoderMatcher;
+  /** The relayed URL-mode asks' URLs not yet loaded (relay.ts `createAskUrls`). */
+  askUrls: AskUrls;
+  /** Records the page's request for `href` when it is a remembered ask's URL (method, origin and path only). */
+  pageRequest(href: string, method: string): void;
 }

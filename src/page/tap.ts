@@ -7,7 +7,8 @@ import { tapFetch } from "./fetchTap.ts";
 import type { Tap } from "./mcp.ts";
 import { tapMessages } from "./messageTap.ts";
 import { captureNatives, type Natives } from "./natives.ts";
-import { MathRandom, NumberPrototypeToString, SetCtor, SetPrototypeAdd, SetPrototypeHas, StringPrototypeSlice } from "./primordials.ts";
+import { MathRandom, NumberPrototypeToString, SetCtor, SetPrototypeAdd, SetPrototypeHas, StringPrototypeIndexOf, StringPrototypeSlice } from "./primordials.ts";
+import { createAskUrls } from "./relay.ts";
 import { tapWebSocket } from "./webSocketTap.ts";
 import { createWrap, type Wrap } from "./wrap.ts";
 import { tapXhr } from "./xhrTap.ts";
@@ -36,8 +37,13 @@ export function installTap(win: Window & typeof globalThis): void {
     }
   });
   let exchanges = 0;
+  const askUrls = createAskUrls();
   const tap: Tap = {
-    emit: (record: RecordDraft) => emitter.emit(record),
+    emit(record: RecordDraft) {
+      // A relayed ask (a message outside any MCP exchange) may name a URL the page must not load unasked.
+      if (record.kind === "message" && record.exchange === undefined && record.direction === "s2c") askUrls.note(record.text);
+      emitter.emit(record);
+    },
     reserve: () => emitter.reserve(),
     now: N.now,
     client: win.location.origin,
@@ -47,6 +53,16 @@ export function installTap(win: Window & typeof globalThis): void {
     hasEndpoints: () => SetPrototypeHas(endpoints, ANY),
     decode: (bytes) => N.decode(decoder, bytes),
     rules,
+    askUrls,
+    pageRequest(href, method) {
+      if (!askUrls.take(href)) return;
+      // No query or fragment: the path alone says which ask's URL it was.
+      let cut = StringPrototypeIndexOf(href, "#");
+      const query = StringPrototypeIndexOf(href, "?");
+      if (query >= 0 && (cut < 0 || query < cut)) cut = query;
+      const url = cut < 0 ? href : StringPrototypeSlice(href, 0, cut);
+      emitter.emit({ transport: "http", url, client: tap.client, time: N.now(), kind: "page-request", method });
+    },
   };
   const hooks: ((win: Window & typeof globalThis, tap: Tap, N: Natives, wrap: Wrap) => void)[] = [tapFetch, tapXhr, tapEventSource, tapWebSocket, tapMessages];
   for (let i = 0; i < hooks.length; i++) {

@@ -54,15 +54,31 @@ export const TapEnd = z.object({
   error: z.optional(short),
 });
 
-export const TapRecord = z.discriminatedUnion("kind", [TapMessage, TapResponse, TapEnd]);
+/** A request of the page for a relayed URL-mode ask's URL (page/relay.ts `createAskUrls`): method, origin, path. */
+export const TapPageRequest = z.object({
+  ...base,
+  kind: z.literal("page-request"),
+  method: short,
+  // Only HAR imports set it; here so the types stay equal.
+  metadata: z.optional(
+    z.object({
+      resource: z.optional(short),
+      authorizationServers: z.optional(z.array(short)),
+      issuer: z.optional(short),
+      authorizationEndpoint: z.optional(short),
+    }),
+  ),
+});
+
+export const TapRecord = z.discriminatedUnion("kind", [TapMessage, TapResponse, TapEnd, TapPageRequest]);
 export type TapRecord = z.infer<typeof TapRecord>;
 
 /**
- * The record types without the fields the worker assigns (and `entry`, which only HAR imports have); the tap makes
- * no `page-request` records (it leaves non-MCP traffic alone).
+ * The record types without the fields the worker assigns (and `entry`, which only HAR imports have); the tap's only
+ * `page-request` records are the page's requests for a relayed URL-mode ask's URL.
  */
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
-export type RecordDraft = DistributiveOmit<Exclude<CaptureRecord, { kind: "page-request" }>, "seq" | "v" | "entry">;
+export type RecordDraft = DistributiveOmit<CaptureRecord, "seq" | "v" | "entry">;
 
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const sameShape: Same<TapRecord, RecordDraft> = true;

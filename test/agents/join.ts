@@ -56,16 +56,16 @@ export function expectedJoin(turns: readonly Turn[], said: readonly string[], se
 
 /**
  * The relay findings (rule ids, sorted) each agent must raise, turn by turn: none for the faithful one; a yes/no ask
- * swallowed, an answer altered, a URL loaded before the user accepted it (seen where the capture holds the page's
- * own requests: a HAR).
+ * swallowed, an answer altered, a URL loaded before the user accepted it (the page's request for it: in a HAR, and
+ * live, where the tap records the page's fetch of a relayed ask's URL).
  */
-export function expectedRelayRules(route: Route, turns: readonly Turn[], withPageRequests: boolean): string[] {
+export function expectedRelayRules(route: Route, turns: readonly Turn[]): string[] {
   const rule = (t: Turn): string | undefined =>
     route === "swallow" && t.shown === false
       ? "relay-ask-not-shown"
       : route === "alter"
         ? "relay-answer-altered"
-        : route === "open-url" && withPageRequests && t.tool === "sign_in"
+        : route === "open-url" && t.tool === "sign_in"
           ? "relay-url-opened-unasked"
           : undefined;
   return turns.flatMap((t) => rule(t) ?? []).sort();
@@ -134,7 +134,9 @@ export interface LintReport {
 /** The engine's flows and findings in the CLI report's terms, to compare the two. */
 export function asLint(flows: readonly Flow[], findings: readonly Finding[]) {
   return {
-    flows: flows.map((f) => ({ id: f.id, method: f.method, target: f.target, status: f.status, actions: f.elicitations.map((e) => e.action) })),
+    flows: flows
+      .filter((f) => f.joinedInto === undefined)
+      .map((f) => ({ id: f.id, method: f.method, target: f.target, status: f.status, actions: f.elicitations.map((e) => e.action) })),
     findings: findings.map((f) => `${f.severity} ${f.rule} ${f.flow ?? ""} ${f.message}`).sort(),
   };
 }

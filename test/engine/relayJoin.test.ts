@@ -1,5 +1,11 @@
 import assert from "node:assert/strict";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { test } from "node:test";
+import { createCapture } from "../../panel/state/capture.ts";
+import { toJson } from "../../src/cli/report.ts";
+import { lintFiles } from "../../src/cli/session.ts";
 import { aiSdkAnswer, aiSdkAsk, backendFlow, byTime, cfFrame, message, run, schema } from "./relayFixtures.ts";
 
 const accept = { action: "accept", content: { confirm: true, region: "eu" } };
@@ -36,6 +42,35 @@ test("the page's ask recorded before the backend's (out of order) still joins: i
   assert.equal(relayFlow.joinedInto, backendFlow_.id);
   assert.equal(backendFlow_.elicitations[0]!.relay?.answerMs, 100);
   assert.deepEqual(findings.filter((f) => f.rule.startsWith("relay-")), []);
+});
+
+test("a page ask joined after the fact is not listed apart: the panel drops its row, the CLI report omits it", async () => {
+  const drafts = [aiSdkAsk(1030, "e1"), aiSdkAnswer(1900, "e1", accept), ...backendFlow(1000, accept)];
+  const { flows, records } = run(drafts);
+  const relayFlow = flows.find((f) => f.kind === "relay")!;
+  const backendFlow_ = flows.find((f) => f.source === "backend")!;
+  // Live, the panel got the page's flow first (pending, on its own), then the join.
+  const capture = createCapture();
+  capture.ingest({ flows: [{ ...relayFlow, joinedInto: undefined }], findings: [], problems: [] });
+  assert.deepEqual(capture.flows.map((f) => f.id), [relayFlow.id]);
+  const before = capture.revOf(relayFlow.id);
+  capture.ingest({ flows, findings: [], problems: [] });
+  assert.deepEqual(capture.flows.map((f) => f.id), [backendFlow_.id]);
+  assert.equal(capture.has(relayFlow.id), false);
+  assert.equal(capture.indexOf(backendFlow_.id), 0);
+  // Revs are unique across flows: a cache by position misses for the flow that moved up.
+  assert.notEqual(capture.revs[0], before);
+
+  const dir = await mkdtemp(join(tmpdir(), "relay-join-"));
+  try {
+    const file = join(dir, "session.jsonl");
+    await writeFile(file, records.map((r) => JSON.stringify(r)).join("\n") + "\n");
+    const { reports } = await lintFiles([file], { engine: {}, rules: [], min: "info", session: false });
+    assert.deepEqual(reports[0]!.flows.map((f) => f.id), [backendFlow_.id]);
+    assert.deepEqual(toJson(reports).files[0]!.flows.map((f) => f.id), [backendFlow_.id]);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 });
 
 test("without the backend, a relayed ask is a flow of its own with the user's answer", () => {

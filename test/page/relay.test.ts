@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { findRelay, looksRelayed as captureLooks } from "../../src/capture/relay/find.ts";
-import { carriesRelay, looksRelayed as tapLooks } from "../../src/page/relay.ts";
+import { carriesRelay, createAskUrls, looksRelayed as tapLooks } from "../../src/page/relay.ts";
 
 // The tap's cheap test (src/page/relay.ts) and the capture side's (src/capture/relay/find.ts) answer alike, and
 // every text the deep recogniser finds a relay in passes the cheap test.
@@ -59,4 +59,27 @@ test("the worker's schema takes a relay decoder from the panel, and refuses one 
   assert.equal(DecoderInput.safeParse({ url: "/bus", kind: "relay" }).success, false);
   assert.equal(DecoderInput.safeParse({ url: "/bus", kind: "relay", ask: "form" }).success, false);
   assert.equal(DecoderInput.safeParse({ url: "/bus", pointer: "", direction: "both" }).success, true);
+});
+
+test("the tap remembers a relayed URL-mode ask's URL and matches the page's request for exactly it, once", () => {
+  const urls = createAskUrls();
+  assert.equal(urls.any(), false);
+  urls.note(JSON.stringify({ type: "mcp_elicitation", id: "ask-1", params: { mode: "url", message: "Sign in", url: "https://idp.example/authorize?state=1", elicitationId: "c-1" } }));
+  // A form ask, or an object without an elicitationId, names no URL to watch.
+  urls.note(JSON.stringify({ params: { mode: "url", url: "https://other.example/" } }));
+  urls.note(JSON.stringify({ message: "m", requestedSchema: { type: "object", properties: { url: { type: "string" } } } }));
+  assert.equal(urls.any(), true);
+  assert.equal(urls.take("https://other.example/"), false);
+  assert.equal(urls.take("https://idp.example/authorize"), false, "the whole URL, query included");
+  assert.equal(urls.take("https://idp.example/authorize?state=1"), true);
+  assert.equal(urls.take("https://idp.example/authorize?state=1"), false, "once");
+  assert.equal(urls.any(), false);
+});
+
+test("the tap remembers at most 16 ask URLs, the oldest forgotten first", () => {
+  const urls = createAskUrls();
+  for (let i = 0; i < 20; i++) urls.note(JSON.stringify({ mode: "url", url: `https://a.example/${i}`, elicitationId: `e${i}` }));
+  assert.equal(urls.take("https://a.example/3"), false);
+  assert.equal(urls.take("https://a.example/4"), true);
+  assert.equal(urls.take("https://a.example/19"), true);
 });
