@@ -161,13 +161,22 @@ function buildEntries(clean: readonly CaptureRecord[], groups: Map<string, numbe
   return { built, rest, clock };
 }
 
-/** The exchanges of `built` with a record read back at the time of a record of `rest` that comes after it in the capture. */
+/**
+ * The exchanges of `built` with a record read back at the time of a record that importHar reads before it but that
+ * comes after it in the capture: one of `rest` (read first), or one of an entry written before it. importHar keeps
+ * the file's order among records of one time, and entries are written in start order, which need not be that of
+ * their tied records (an entry whose request has no record starts at its response).
+ */
 function tiedExchanges(clean: readonly CaptureRecord[], built: readonly Entry[], rest: readonly number[]): string[] {
-  /** Time → the last capture position of a record of `rest` at that time. */
+  /** Time → the last capture position of a record read so far at that time. */
   const lastAt = new Map<number, number>();
   for (const i of rest) lastAt.set(clean[i]!.time, Math.max(lastAt.get(clean[i]!.time) ?? -1, i));
-  if (lastAt.size === 0) return [];
-  return built.filter(({ backTimes, indexes }) => backTimes.some((t, k) => (lastAt.get(t) ?? -1) > indexes[k]!)).map((b) => b.key);
+  const tied: string[] = [];
+  for (const { key, backTimes, indexes } of [...built].sort((a, b) => a.start - b.start || a.first - b.first)) {
+    if (backTimes.some((t, k) => (lastAt.get(t) ?? -1) > indexes[k]!)) tied.push(key);
+    backTimes.forEach((t, k) => lastAt.set(t, Math.max(lastAt.get(t) ?? -1, indexes[k]!)));
+  }
+  return tied;
 }
 
 /**
