@@ -9,6 +9,8 @@ export interface Clock {
 
 /** Ties between entries go by entry order, which need not be capture order: keep a little clear of them. */
 const CLEAR = 1e-3;
+/** How far importHar's placement moves an event past a bound (order.ts EPSILON), with room for rounding. */
+const PLACED = 1.5e-3;
 
 /**
  * HAR keeps fewer times than a capture, and importHar sorts what it reads by time: the clock picks the times it
@@ -55,7 +57,12 @@ export function createClock(records: readonly CaptureRecord[], groups: Map<strin
     at,
     span(start, head, events, end, last) {
       const first = events[0];
-      const headAt = Math.max(start, first !== undefined ? records[first]!.time : (head ?? start));
+      // A first event placed just past a bound (order.ts moves it by PLACED) that its head is not past: the head
+      // keeps its time and importHar's placement, which has the same bound, moves the event again; written at the
+      // event, the head would come back later than it was.
+      const firstAt = first !== undefined ? records[first]!.time : undefined;
+      const placed = head !== undefined && firstAt !== undefined && firstAt > head && firstAt - head <= PLACED;
+      const headAt = Math.max(start, placed ? head : (firstAt ?? head ?? start));
       if (events.length < 2) return { headAt, endAt: Math.max(headAt, end !== undefined ? records[end]!.time : last) };
       // Event k lands at headAt + (endAt - headAt) * k / (n - 1): each window bounds endAt.
       const n = events.length;
