@@ -245,7 +245,10 @@ export function createStreamingWindow(o: WindowOptions): StreamingWindow {
     cost -= lane.cost;
   };
 
-  /** Past `hold`: lanes idle longest go first, then records by time whatever is still open, then any lane. */
+  /**
+   * Past `hold`: lanes idle longest go first, then records by time whatever is still open, then any lane. At the end
+   * too: the records of Inspector v2 sessions, settled last, can open lanes that each cost LANE_COST.
+   */
   const relieve = (horizon: number): void => {
     const target = o.hold / 2;
     for (const lane of lanes.values()) {
@@ -272,7 +275,7 @@ export function createStreamingWindow(o: WindowOptions): StreamingWindow {
     const before = final ? Infinity : Math.min(horizon, inspector.floor, openFrom);
     lastBefore = before;
     while (queue.size > 0 && queue.peekTime() < before) hand(queue.pop());
-    if (!final && cost > o.hold) relieve(horizon);
+    if (cost > o.hold) relieve(horizon);
     if (cost > peak) peak = cost;
     if (batch.length >= BATCH || (final && batch.length)) {
       o.deliver(batch);
