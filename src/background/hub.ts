@@ -39,6 +39,11 @@ export interface HubOptions {
   gate?: RecordingGate;
   /** Whether a tab is private (incognito): its capture lives in memory only, never in `store`. */
   isPrivate?(tabId: number): Promise<boolean>;
+  /**
+   * Tells the relays of a tab (every tab: undefined) that it may be recorded now, so their taps, told to stop by an
+   * ack, start sending again (`tabs.sendMessage` in the extension: contentProtocol.ts WorkerWake).
+   */
+  wake?(tabId: number | undefined): void;
 }
 
 /**
@@ -201,7 +206,8 @@ export function createHub(options: HubOptions) {
         const head = batchHead(message);
         const recording = gate?.recording(tabId, frameUrl);
         if (gate && !recording) {
-          if (head) acks.queue(head.doc, head.last);
+          // The relay tells its tap to stop sending: the page's traffic goes no further than the tap.
+          if (head) acks.queue(head.doc, head.last, false);
           return;
         }
         const size = head?.chars ?? 0;
@@ -258,7 +264,9 @@ export function createHub(options: HubOptions) {
       const inspect = (tabId: number): void => {
         if (inspecting?.tabId === tabId) return;
         inspecting?.release();
+        const was = gate?.isInspected(tabId);
         inspecting = gate ? { tabId, release: gate.inspect(tabId) } : undefined;
+        if (gate && !was) options.wake?.(tabId);
       };
       const unlink = (): void => {
         if (link) panels.unlink(link);
@@ -278,7 +286,11 @@ export function createHub(options: HubOptions) {
         if (command.kind === "recordSite") {
           const site = topSites.get(tabId);
           if (!gate || site === undefined) return;
-          return void gate.setSite(site, command.on).then(() => serial(tabId, async () => publish(tabId, await session(tabId), "reset")));
+          return void gate.setSite(site, command.on).then(() => {
+            // The site's frames may be in any tab: every relay hears it, and the next ack tells each tap the truth.
+            if (command.on) options.wake?.(undefined);
+            return serial(tabId, async () => publish(tabId, await session(tabId), "reset"));
+          });
         }
         // The rules are the browser's, not the tab's: they change in the rule book's own order.
         if (command.kind === "decoders") return void book.loaded.then(() => tellRules(tabId, { rules: [...book.rules()] }, false));

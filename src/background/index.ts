@@ -2,7 +2,8 @@
 import "../shared/jitless.ts";
 import browser from "webextension-polyfill";
 import { storedDecoders } from "../shared/decoderStorage.ts";
-import { CONTENT_PORT, INSPECTED_KEY, PANEL_PORT, RECORD_SITES_KEY, SETTINGS_KEY } from "../shared/tags.ts";
+import type { WorkerWake } from "../shared/contentProtocol.ts";
+import { CONTENT_PORT, INSPECTED_KEY, PANEL_PORT, PROTOCOL_VERSION, RECORD_SITES_KEY, SETTINGS_KEY, WORKER_SOURCE } from "../shared/tags.ts";
 import { createHub } from "./hub.ts";
 import { openIdbStore } from "./idbStore.ts";
 import { createRecordingGate } from "./recording.ts";
@@ -23,6 +24,13 @@ const hub = createHub({
       }),
   }),
   isPrivate: (tabId) => browser.tabs.get(tabId).then((tab) => tab.incognito),
+  wake(tabId) {
+    const wake: WorkerWake = { source: WORKER_SOURCE, v: PROTOCOL_VERSION, kind: "recording" };
+    // A tab without a relay (chrome://, a page still loading) refuses the message: nothing to wake there.
+    const tell = (id: number | undefined): void => void (id === undefined ? undefined : browser.tabs.sendMessage(id, wake).catch(() => undefined));
+    if (tabId !== undefined) tell(tabId);
+    else void browser.tabs.query({}).then((tabs) => tabs.forEach((tab) => tell(tab.id)), () => undefined);
+  },
   rules: storedDecoders,
   settings: {
     read: () => browser.storage.local.get(SETTINGS_KEY).then((items) => items[SETTINGS_KEY]),

@@ -9,7 +9,7 @@ export const ACK_MS = 1000;
 
 /** The acks of one relay's port: at most one per `ackMs`, each saying the highest number stored of its document. */
 export function createRelayAcks(port: HubPort, ackMs: number) {
-  let ack: { doc: string; upTo: number } | undefined;
+  let ack: { doc: string; upTo: number; recording: boolean } | undefined;
   let ackedAt = -Infinity;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const send = (): void => {
@@ -20,9 +20,12 @@ export function createRelayAcks(port: HubPort, ackMs: number) {
     ack = undefined;
   };
   return {
-    /** Acks the document's items up to `upTo`: now, or once `ackMs` has passed since the last ack. */
-    queue(doc: string, upTo: number): void {
-      ack = { doc, upTo: ack?.doc === doc ? Math.max(ack.upTo, upTo) : upTo };
+    /**
+     * Acks the document's items up to `upTo`, saying whether the frame is recorded (its tap stops sending when not):
+     * now, or once `ackMs` has passed since the last ack.
+     */
+    queue(doc: string, upTo: number, recording = true): void {
+      ack = { doc, upTo: ack?.doc === doc ? Math.max(ack.upTo, upTo) : upTo, recording };
       const wait = ackedAt + ackMs - Date.now();
       if (wait <= 0) send();
       else timer ??= setTimeout(send, wait);

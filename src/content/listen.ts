@@ -1,4 +1,4 @@
-import { MAX_ENVELOPE_CHARS, TAP_CHANNEL, TAP_ENVELOPE_PREFIX, TAP_DECODERS, TAP_SOURCE } from "../shared/tags.ts";
+import { MAX_ENVELOPE_CHARS, TAP_CHANNEL, TAP_ENVELOPE_PREFIX, TAP_DECODERS, TAP_RECORDING, TAP_SOURCE } from "../shared/tags.ts";
 
 /**
  * Receives the tap's envelopes on its private channel (src/page/emit.ts). Registered at document_start, before the
@@ -13,20 +13,23 @@ import { MAX_ENVELOPE_CHARS, TAP_CHANNEL, TAP_ENVELOPE_PREFIX, TAP_DECODERS, TAP
  * text is forwarded as it is: this runs on the page's main thread, so the JSON parse and the schema checks of
  * every record are left to the worker, which makes them anyway (src/background/tabSession.ts).
  *
- * The other way, the relay tells the tap its decode rules (src/content/decoders.ts) as a `TAP_DECODERS` event with a JSON
- * string `detail` on the same channel; the returned function sends one (the last one waits for the hand-over).
+ * The other way, on the same channel, the relay tells the tap its decode rules (src/content/decoders.ts) as a
+ * `TAP_DECODERS` event with a JSON string `detail` (`rules`), and whether the worker records this frame as a
+ * `TAP_RECORDING` event with detail "on" or "off" (`recording`); the last of each waits for the hand-over.
  */
-export function listenToTap(win: Window, onEnvelopes: (envelopes: string[], rejected: number, tooLarge?: number) => void): (rules: string) => void {
+export function listenToTap(win: Window, onEnvelopes: (envelopes: string[], rejected: number, tooLarge?: number) => void): { rules(rules: string): void; recording(on: boolean): void } {
   let channel: EventTarget | undefined;
-  let waiting: string | undefined;
-  const toTap = (rules: string): void => {
-    if (!channel) return void (waiting = rules);
+  const waiting = new Map<string, string>();
+  const send = (type: string, detail: string): void => {
+    if (!channel) return void waiting.set(type, detail);
     try {
-      channel.dispatchEvent(new CustomEvent(TAP_DECODERS, { detail: rules }));
+      channel.dispatchEvent(new CustomEvent(type, { detail }));
     } catch {
       // The tap never throws into its channel; nothing to do if the frame is going away.
     }
   };
+  /** The tap starts on: only a change is sent. */
+  let on = true;
   const onEnvelope = (event: Event): void => {
     try {
       const detail: unknown = (event as CustomEvent).detail;
@@ -47,9 +50,16 @@ export function listenToTap(win: Window, onEnvelopes: (envelopes: string[], reje
     win.removeEventListener(TAP_CHANNEL, onHandOver, true);
     target.addEventListener(TAP_SOURCE, onEnvelope);
     channel = target;
-    if (waiting !== undefined) toTap(waiting);
-    waiting = undefined;
+    for (const [type, detail] of waiting) send(type, detail);
+    waiting.clear();
   };
   win.addEventListener(TAP_CHANNEL, onHandOver, true);
-  return toTap;
+  return {
+    rules: (rules) => send(TAP_DECODERS, rules),
+    recording(recording) {
+      if (recording === on) return;
+      on = recording;
+      send(TAP_RECORDING, on ? "on" : "off");
+    },
+  };
 }

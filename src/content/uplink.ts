@@ -19,6 +19,8 @@ export interface UplinkOptions {
   maxQueue?: number;
   /** A connected port with nothing to send is closed after this long (pages with open ports lose the bfcache). */
   idleMs?: number;
+  /** Whether the worker records this frame, as each ack says (its tap stops sending when not). */
+  onRecording?(on: boolean): void;
 }
 
 /**
@@ -67,6 +69,7 @@ export function createUplink(options: UplinkOptions) {
     onConnect: () => void (sent = base),
     onMessage(message) {
       if (!isAck(message) || message.doc !== options.doc) return;
+      if (typeof message.recording === "boolean") options.onRecording?.(message.recording);
       const upTo = Math.min(message.upTo, base + queue.length - 1);
       if (upTo >= base) {
         queue = queue.slice(upTo - base + 1);

@@ -33,6 +33,12 @@ export interface Emitter {
   reserve(): (records: RecordDraft[]) => void;
   /** The private channel (below): the relay also sends the tap its decode rules on it (tags.ts TAP_DECODERS). */
   channel: EventTarget;
+  /**
+   * Whether records are sent (the worker records this frame: tags.ts TAP_RECORDING). Off, `emit` drops its record,
+   * `reserve` gives a slot that keeps nothing, and what waits is dropped: the page's traffic goes no further.
+   */
+  setSending(on: boolean): void;
+  sending(): boolean;
 }
 
 /**
@@ -169,15 +175,31 @@ export function createEmitter(win: Window, N: Natives, quiet = QUIET_MS, most = 
     }
   };
 
-  N.listen(win, "pagehide", () => send(take(true)), true);
+  let sending = true;
+  N.listen(win, "pagehide", () => sending && send(take(true)), true);
+  const drop = (): void => undefined;
 
   return {
     channel,
+    setSending(on) {
+      sending = on;
+      if (on) return;
+      if (bound !== undefined) N.clearTimeout(bound);
+      if (quietTimer !== undefined) N.clearTimeout(quietTimer);
+      bound = quietTimer = undefined;
+      queue = [];
+      open = new SetCtor<string>();
+      openCount = 0;
+      tooLarge = 0;
+    },
+    sending: () => sending,
     emit(record) {
+      if (!sending) return;
       push(record);
       track(record);
     },
     reserve() {
+      if (!sending) return drop;
       const slot: Slot = { records: undefined, since: N.now() };
       WeakMapPrototypeSet(slots, slot, true);
       push(slot);

@@ -76,7 +76,8 @@ export function tapFetch(win: Window & typeof globalThis, tap: Tap, N: Natives, 
     }
     let plan: Plan | undefined;
     try {
-      plan = planFetch(tap, N, request, seen);
+      // A frame the worker does not record: the browser's promise, nothing followed.
+      plan = tap.on() ? planFetch(tap, N, request, seen) : undefined;
     } catch {
       plan = undefined;
     }

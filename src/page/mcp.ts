@@ -98,6 +98,8 @@ export function failure(N: ErrorReaders, error: unknown, aborted = false): strin
 /** What every hook needs: where records go, the clock, ids, and the endpoints seen. */
 export interface Tap {
   emit(record: RecordDraft): void;
+  /** Whether records are sent (the worker records this frame): off, the hooks may skip their work. */
+  on(): boolean;
   /** A place in the order for records known later (emit.ts `reserve`). */
   reserve(): (records: RecordDraft[]) => void;
   now(): number;

@@ -140,7 +140,7 @@ export function tapMessages(win: Window & typeof globalThis, tap: Tap, N: Native
       try {
         // A MessageEvent the page made and dispatched itself names any origin it likes: only the browser's own
         // (postMessage, isTrusted: an own, unforgeable attribute) tells where a message came from.
-        if (!event.isTrusted) return;
+        if (!event.isTrusted || !tap.on()) return;
         const origin = N.messageOrigin(event) || tap.client;
         const seen = carried(N.messageData(event), origin, tap);
         if (!seen) return;

@@ -1,5 +1,5 @@
 import type { RecordDraft } from "../shared/tapRecord.ts";
-import { TAP_DECODERS } from "../shared/tags.ts";
+import { TAP_DECODERS, TAP_RECORDING } from "../shared/tags.ts";
 import { createDecoderMatcher } from "./decoders.ts";
 import { createEmitter } from "./emit.ts";
 import { tapEventSource } from "./eventSourceTap.ts";
@@ -36,6 +36,15 @@ export function installTap(win: Window & typeof globalThis): void {
       // A malformed update leaves the rules as they were.
     }
   });
+  // Whether the worker records this frame ("on" or "off", from the relay's acks): off, the tap sends nothing.
+  N.listen(emitter.channel, TAP_RECORDING, (event) => {
+    try {
+      const detail = N.customEventDetail(event);
+      if (detail === "on" || detail === "off") emitter.setSending(detail === "on");
+    } catch {
+      // Never into the page.
+    }
+  });
   let exchanges = 0;
   const askUrls = createAskUrls();
   const tap: Tap = {
@@ -44,6 +53,7 @@ export function installTap(win: Window & typeof globalThis): void {
       if (record.kind === "message" && record.exchange === undefined && record.direction === "s2c") askUrls.note(record.text);
       emitter.emit(record);
     },
+    on: emitter.sending,
     reserve: () => emitter.reserve(),
     now: N.now,
     client: win.location.origin,

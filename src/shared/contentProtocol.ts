@@ -53,6 +53,21 @@ export interface WorkerAck {
   kind: "ack";
   doc: string;
   upTo: number;
+  /**
+   * Whether the worker records this frame (src/background/recording.ts). False: the relay tells its tap to stop
+   * sending (src/content/listen.ts), so a tab nobody inspects costs the worker one batch per document at most.
+   */
+  recording?: boolean;
+}
+
+/**
+ * Worker → every relay of a tab (`tabs.sendMessage`): the tab may be recorded now (DevTools opened on it, or a site
+ * was chosen for recording), so a tap told to stop starts sending again; the next ack says whether it stays on.
+ */
+export interface WorkerWake {
+  source: typeof WORKER_SOURCE;
+  v: typeof PROTOCOL_VERSION;
+  kind: "recording";
 }
 
 /** A tap envelope's records and lost-record count, or undefined when the text is not one (the worker counts it rejected). */

@@ -9,6 +9,12 @@ export const TAP_SOURCE = "mcp-elicitation-inspector/tap";
 export const TAP_CHANNEL = "mcp-elicitation-inspector/tap-channel";
 /** Content relay → page tap, on the tap's private channel: the decode rules' URL patterns (src/page/decoders.ts). */
 export const TAP_DECODERS = "mcp-elicitation-inspector/tap-rules";
+/**
+ * Content relay → page tap, on the tap's private channel: whether the worker records this frame (`detail` "on" or
+ * "off"). A tap sends nothing while off (src/page/emit.ts); every document starts on, so a reload with DevTools
+ * open is recorded from its first request.
+ */
+export const TAP_RECORDING = "mcp-elicitation-inspector/tap-recording";
 /** Content relay → worker. */
 export const CONTENT_SOURCE = "mcp-elicitation-inspector/content";
 /** Panel → worker. */

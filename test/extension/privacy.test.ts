@@ -96,6 +96,51 @@ describe("Chromium: recording only what is inspected", { timeout: 120_000 }, () 
     await tab.close();
   });
 
+  test("a page never inspected: after the worker's first ack the tap sends nothing more; DevTools opening starts it again", async () => {
+    // Counts, in the worker, the relays' messages that carry records, per tab: a second listener on the same ports.
+    const worker = await browser.worker();
+    await worker.evaluate(() => {
+      const counts: Record<number, number> = ((globalThis as { __relayBatches?: Record<number, number> }).__relayBatches = {});
+      chrome.runtime.onConnect.addListener((port) => {
+        const tabId = port.sender?.tab?.id;
+        if (port.name !== "mcp-elicit/content" || tabId === undefined) return;
+        port.onMessage.addListener((m: { records?: unknown[] }) => {
+          if (Array.isArray(m.records) && m.records.length > 0) counts[tabId] = (counts[tabId] ?? 0) + 1;
+        });
+      });
+    });
+    const sent = async (tabId: number): Promise<number> => worker.evaluate((id) => (globalThis as { __relayBatches?: Record<number, number> }).__relayBatches?.[id] ?? 0, tabId);
+    const { page: tab, tabId } = await browser.openTab(`${origin}/`);
+    await tab.waitForLoadState("load");
+    await tab.evaluate(() => (window as unknown as { mcpDone: Promise<string> }).mcpDone);
+    await tab.frames()[1]!.evaluate(() => (window as unknown as { mcpDone: Promise<string> }).mcpDone);
+    await sleep(2500); // the first batches, their acks (at most one a second per port), the taps told to stop
+    const first = await sent(tabId);
+    assert.ok(first <= 2, `${first} batches before the first acks (one per frame at most)`);
+    const call = (id: number) =>
+      fetch("/mcp", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id, method: "ping" }) }).then((r) => r.text());
+    for (let i = 0; i < 5; i++) {
+      await tab.evaluate(call, 10 + i);
+      await tab.frames()[1]!.evaluate(call, 20 + i);
+      await tab.evaluate((id) => window.postMessage({ jsonrpc: "2.0", id, method: "ping" }, "*"), 30 + i);
+      await sleep(100);
+    }
+    await sleep(1500);
+    assert.equal(await sent(tabId), first, "the taps sent more after the worker said the tab is not recorded");
+    assert.deepEqual(await browser.records(tabId), []);
+    // DevTools opens: the worker tells the tab's relays, the taps send again, without a reload.
+    const close = await browser.inspect(tabId);
+    await sleep(300);
+    await tab.evaluate(call, 99);
+    const records = await waitFor(tabId, (rs) => rs.some((r) => r.kind === "message" && r.text.includes('"id":99')), "the call after DevTools opened");
+    // The test server answers every call with id 1: the page's own calls tell what was recorded.
+    const calls = records.filter((r) => r.kind === "message" && r.direction === "c2s");
+    assert.deepEqual(calls.map((r) => r.kind === "message" && JSON.parse(r.text).id), [99], "nothing from before DevTools opened");
+    assert.ok((await sent(tabId)) > first);
+    await close();
+    await tab.close();
+  });
+
   test("with DevTools open, a reload is recorded from its first request; the iframe's records name their frame", async () => {
     const { page: tab, tabId } = await browser.openTab(`${origin}/`);
     await tab.waitForLoadState("load");

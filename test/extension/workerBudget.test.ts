@@ -80,7 +80,7 @@ describe("worker budget", () => {
     await settle(() => acks.length > 0, "an ack");
     await tick(600);
     assert.equal(store.tabs.size, 0);
-    assert.deepEqual(acks.at(-1), { source: "mcp-elicitation-inspector/worker", v: 1, kind: "ack", doc: "d3", upTo: 7 });
+    assert.deepEqual(acks.at(-1), { source: "mcp-elicitation-inspector/worker", v: 1, kind: "ack", doc: "d3", upTo: 7, recording: false });
     hub.stop();
   });
 
