@@ -4,6 +4,7 @@ import browser from "webextension-polyfill";
 import { storedDecoders } from "../shared/decoderStorage.ts";
 import type { WorkerWake } from "../shared/contentProtocol.ts";
 import { CONTENT_PORT, INSPECTED_KEY, PANEL_PORT, PROTOCOL_VERSION, RECORD_SITES_KEY, SETTINGS_KEY, WORKER_SOURCE } from "../shared/tags.ts";
+import { DEFAULT_LIMITS, TEST_LIMITS } from "./budget.ts";
 import { createHub } from "./hub.ts";
 import { openIdbStore } from "./idbStore.ts";
 import { createRecordingGate } from "./recording.ts";
@@ -13,6 +14,8 @@ const sessionArea = browser.storage.session;
 
 const hub = createHub({
   store: openIdbStore(),
+  // Test builds (MCP_ELICIT_TEST=1) keep a small budget, so a flood test reaches it in seconds (test/extension/flood.test.ts).
+  limits: __TEST__ ? TEST_LIMITS : DEFAULT_LIMITS,
   gate: createRecordingGate({
     readInspected: () => sessionArea.get(INSPECTED_KEY).then((items) => items[INSPECTED_KEY]),
     writeInspected: (value) => sessionArea.set({ [INSPECTED_KEY]: value }),
