@@ -179,7 +179,10 @@ export function createWrap(): Wrap {
   };
 }
 
-/** page.js's own URL (`chrome-extension://<id>/page.js`, `moz-extension://<uuid>/page.js`), read from a stack. */
+/**
+ * What names page.js's frames in a stack: its URL (`chrome-extension://<id>/page.js`), read from a stack; or, in
+ * Firefox, which shows a MAIN-world content script's frames to the page as `fn@<anonymous code>:line:col`, that.
+ */
 function scriptUrl(): string | undefined {
   let stack: unknown;
   try {
@@ -189,12 +192,14 @@ function scriptUrl(): string | undefined {
   }
   if (typeof stack !== "string") return undefined;
   const at = StringPrototypeIndexOf(stack, "-extension://");
-  if (at === -1) return undefined;
+  if (at === -1) return StringPrototypeIndexOf(stack, ANONYMOUS) === -1 ? undefined : ANONYMOUS;
   let start = at;
   while (start > 0 && isSchemeChar(StringPrototypeCharCodeAt(stack, start - 1))) start--;
   const path = StringPrototypeIndexOf(stack, "/", at + 13);
   const colon = path === -1 ? -1 : StringPrototypeIndexOf(stack, ":", path);
   return colon === -1 ? undefined : StringPrototypeSlice(stack, start, colon);
 }
+
+const ANONYMOUS = "@<anonymous code>:";
 
 const isSchemeChar = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 45 || c === 43 || c === 46;
