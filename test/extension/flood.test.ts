@@ -37,7 +37,10 @@ const page = `<!doctype html><title>flood</title><script>
 </script>`;
 
 before(async () => {
-  const built = spawnSync(process.execPath, ["build.mjs"], { stdio: "inherit", env: { ...process.env, MCP_ELICIT_TEST: "1" } });
+  const built = spawnSync(process.execPath, ["build.mjs"], {
+    stdio: "inherit",
+    env: { ...process.env, MCP_ELICIT_TEST: "1" },
+  });
   if (built.status !== 0) throw new Error("MCP_ELICIT_TEST=1 node build.mjs failed");
   server = createServer((_req, res) => {
     res.writeHead(200, { "content-type": "text/html" });
@@ -57,13 +60,20 @@ const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
 async function serviceWorker(): Promise<Session> {
   for (let i = 0; i < 100; i++) {
-    const { targetInfos } = await chromium.send<{ targetInfos: { targetId: string; type: string; url: string }[] }>("Target.getTargets");
+    const { targetInfos } = await chromium.send<{ targetInfos: { targetId: string; type: string; url: string }[] }>(
+      "Target.getTargets",
+    );
     const worker = targetInfos.find((t) => t.type === "service_worker" && t.url.startsWith("chrome-extension://"));
     if (worker) {
       // The worker's realm may not have its extension bindings yet (it is still starting): ask until it has.
       const session = await chromium.attach(worker.targetId);
       for (let j = 0; j < 50; j++) {
-        if (await session.evaluate<boolean>("typeof chrome === 'object' && typeof chrome.storage === 'object'").catch(() => false)) return session;
+        if (
+          await session
+            .evaluate<boolean>("typeof chrome === 'object' && typeof chrome.storage === 'object'")
+            .catch(() => false)
+        )
+          return session;
         await sleep(100);
       }
     }
@@ -89,7 +99,12 @@ describe("Chromium: the worker's budget under a flood", { timeout: 180_000 }, ()
     const baseline = await heap();
     const { targetId } = await chromium.send<{ targetId: string }>("Target.createTarget", { url: `${origin}/` });
     const tab = await chromium.attach(targetId);
-    for (let i = 0; i < 100 && !(await tab.evaluate<boolean>("typeof window.flood === 'function'").catch(() => false)); i++) await sleep(50);
+    for (
+      let i = 0;
+      i < 100 && !(await tab.evaluate<boolean>("typeof window.flood === 'function'").catch(() => false));
+      i++
+    )
+      await sleep(50);
     let peak = 0;
     let flooding = true;
     const sampling = (async () => {
@@ -108,10 +123,15 @@ describe("Chromium: the worker's budget under a flood", { timeout: 180_000 }, ()
     await sampling;
     const total = TEST_LIMITS.maxTotalBytes!;
     const grown = peak - baseline;
-    console.log(`worker heap: baseline ${(baseline / MiB).toFixed(1)} MiB, live peak ${(peak / MiB).toFixed(1)} MiB (+${(grown / MiB).toFixed(1)} MiB), before collection up to ${(rawPeak / MiB).toFixed(1)} MiB, while the page posted ${FLOOD_MIB} MiB`);
+    console.log(
+      `worker heap: baseline ${(baseline / MiB).toFixed(1)} MiB, live peak ${(peak / MiB).toFixed(1)} MiB (+${(grown / MiB).toFixed(1)} MiB), before collection up to ${(rawPeak / MiB).toFixed(1)} MiB, while the page posted ${FLOOD_MIB} MiB`,
+    );
     assert.ok(grown <= total + MARGIN, `the worker's heap grew by ${(grown / MiB).toFixed(1)} MiB`);
     // The flood did reach the worker: the tab's budget is full.
     const kept = (await heap()) - baseline;
-    assert.ok(kept >= TEST_LIMITS.maxBytes / 4, `the worker kept only ${(kept / MiB).toFixed(1)} MiB: did the flood reach it?`);
+    assert.ok(
+      kept >= TEST_LIMITS.maxBytes / 4,
+      `the worker kept only ${(kept / MiB).toFixed(1)} MiB: did the flood reach it?`,
+    );
   });
 });

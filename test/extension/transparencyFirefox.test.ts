@@ -62,7 +62,12 @@ before(async () => {
   });
   server = await startTransparencyServer(bundle.outputFiles[0]!.text);
   baselineProfile = await mkdtemp(join(tmpdir(), "mcp-transparency-ff-"));
-  baseline = await puppeteer.launch({ browser: "firefox", executablePath: FIREFOX, headless: true, userDataDir: baselineProfile });
+  baseline = await puppeteer.launch({
+    browser: "firefox",
+    executablePath: FIREFOX,
+    headless: true,
+    userDataDir: baselineProfile,
+  });
   tapped = await launchFirefoxWithExtension();
 });
 
@@ -79,7 +84,8 @@ const ctxFor = (side: string): Ctx => ({
   cross: server.crossOrigin,
   refused: server.refusedOrigin,
 });
-const normal = (seen: unknown, ctx: Ctx): unknown => JSON.parse(JSON.stringify(seen ?? null).replaceAll(ctx.token, "<token>"));
+const normal = (seen: unknown, ctx: Ctx): unknown =>
+  JSON.parse(JSON.stringify(seen ?? null).replaceAll(ctx.token, "<token>"));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Every record the background holds, per open tab. */
@@ -88,11 +94,18 @@ async function allRecords(): Promise<CaptureRecord[][]> {
 }
 
 /** Runs one behaviour in a fresh page; `beforeClose` looks at the background while the page's tab is open. */
-async function run(browser: Browser, behaviour: Behaviour, ctx: Ctx, beforeClose?: () => Promise<void>): Promise<Observed> {
+async function run(
+  browser: Browser,
+  behaviour: Behaviour,
+  ctx: Ctx,
+  beforeClose?: () => Promise<void>,
+): Promise<Observed> {
   const page = await browser.newPage();
   try {
     await page.goto(`${server.origin}/page.html`);
-    const observed = (await page.evaluate(`window.__transparency.run(${JSON.stringify(behaviour.name)}, ${JSON.stringify(ctx)})`)) as Observed;
+    const observed = (await page.evaluate(
+      `window.__transparency.run(${JSON.stringify(behaviour.name)}, ${JSON.stringify(ctx)})`,
+    )) as Observed;
     await beforeClose?.();
     return observed;
   } finally {
@@ -102,7 +115,11 @@ async function run(browser: Browser, behaviour: Behaviour, ctx: Ctx, beforeClose
 
 describe("transparency in Firefox ESR: the hostile probes", { timeout: 300_000 }, () => {
   test("every probe is in the battery", () => {
-    for (const name of HOSTILE) assert.ok(behaviours.some((b) => b.name === name), name);
+    for (const name of HOSTILE)
+      assert.ok(
+        behaviours.some((b) => b.name === name),
+        name,
+      );
   });
 
   for (const behaviour of behaviours.filter((b) => !(b.name in FIREFOX_APART))) {
@@ -133,7 +150,9 @@ async function compare(behaviour: Behaviour): Promise<void> {
       const url = mcp.url(tapCtx);
       let found = false;
       for (let attempt = 0; attempt < 50 && !found; attempt++) {
-        found = (await allRecords()).some((records) => records.some((r) => r.transport === mcp.transport && (r.url ?? "").includes(url)));
+        found = (await allRecords()).some((records) =>
+          records.some((r) => r.transport === mcp.transport && (r.url ?? "").includes(url)),
+        );
         if (!found) await sleep(100);
       }
       if (!found) problem = new Error(`the tap recorded no ${mcp.transport} traffic to ${url}`);
