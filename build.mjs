@@ -18,17 +18,17 @@ export const GECKO_ID = "mcp-elicitation-inspector@mcp-elicit.dev";
 const targets = test
   ? []
   : [
-  {
-    entryPoints: { "cli/mcp-elicit": "src/cli/bin.ts", "bench/engine": "bench/engine.ts" },
-    outdir: "dist",
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    target: "node20",
-    sourcemap: true,
-    define: { __DEBUG__: String(debug) },
-    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
-  },
+      {
+        entryPoints: { "cli/mcp-elicit": "src/cli/bin.ts", "bench/engine": "bench/engine.ts" },
+        outdir: "dist",
+        bundle: true,
+        platform: "node",
+        format: "esm",
+        target: "node20",
+        sourcemap: true,
+        define: { __DEBUG__: String(debug) },
+        banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+      },
     ];
 const extensionRoot = test ? "dist/test" : "dist";
 
@@ -101,7 +101,11 @@ for (const browser of ["chrome", "firefox"]) {
     alias: { "webextension-polyfill": "./src/shared/polyfill.ts" },
   };
   // Injected into every frame of every page: small and quick to parse.
-  targets.push({ ...common, entryPoints: { page: "src/page/index.ts", content: "src/content/index.ts" }, minify: !debug });
+  targets.push({
+    ...common,
+    entryPoints: { page: "src/page/index.ts", content: "src/content/index.ts" },
+    minify: !debug,
+  });
   // Extension pages: kept readable.
   targets.push({
     ...common,
@@ -112,7 +116,12 @@ for (const browser of ["chrome", "firefox"]) {
   });
   // The worker, started on every browser start and after every idle stop: whitespace goes too (names stay, so its
   // stack traces still read), which keeps it within its budget with the hosted-agent join and the privacy gate.
-  targets.push({ ...common, entryPoints: { background: "src/background/index.ts" }, minifySyntax: true, minifyWhitespace: true });
+  targets.push({
+    ...common,
+    entryPoints: { background: "src/background/index.ts" },
+    minifySyntax: true,
+    minifyWhitespace: true,
+  });
 }
 
 /** A plain square icon (a ring on violet), made here so the repository holds no binary files. */
@@ -140,7 +149,12 @@ function icon(size) {
   ihdr.writeUInt32BE(size, 0);
   ihdr.writeUInt32BE(size, 4);
   ihdr.set([8, 6, 0, 0, 0], 8);
-  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk("IHDR", ihdr), chunk("IDAT", deflateSync(raw)), chunk("IEND", Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]),
+    chunk("IHDR", ihdr),
+    chunk("IDAT", deflateSync(raw)),
+    chunk("IEND", Buffer.alloc(0)),
+  ]);
 }
 
 function crc32(bytes) {

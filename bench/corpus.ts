@@ -15,15 +15,23 @@ export function prng(seed: number): () => number {
   };
 }
 
-export const WORDS = "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa quebec romeo sierra tango uniform victor whiskey xray yankee zulu".split(" ");
+export const WORDS =
+  "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa quebec romeo sierra tango uniform victor whiskey xray yankee zulu".split(
+    " ",
+  );
 export const PV = "io.modelcontextprotocol/protocolVersion";
 export const CAPS = "io.modelcontextprotocol/clientCapabilities";
 
-export function realShapedCorpus(targetMessages: number): { records: CaptureRecord[]; messages: number; inFlows: number } {
+export function realShapedCorpus(targetMessages: number): {
+  records: CaptureRecord[];
+  messages: number;
+  inFlows: number;
+} {
   const random = prng(20261201);
   let counter = 0;
   /** A phrase no other message has: words plus a running number. */
-  const phrase = (n = 4) => `${Array.from({ length: n }, () => WORDS[Math.floor(random() * WORDS.length)]).join(" ")} ${++counter}`;
+  const phrase = (n = 4) =>
+    `${Array.from({ length: n }, () => WORDS[Math.floor(random() * WORDS.length)]).join(" ")} ${++counter}`;
   const records: CaptureRecord[] = [];
   let time = 1_800_000_000_000;
   let messages = 0;
@@ -45,16 +53,69 @@ export function realShapedCorpus(targetMessages: number): { records: CaptureReco
     const base = () => ({ transport: "http" as const, url, client, time: (time += 1 + random() * 20) });
     const post = (body: unknown, headers: Record<string, string>, flow = false) => {
       const exchange = `b${++exchanges}`;
-      push({ ...base(), kind: "message", direction: "c2s", stream: "body", method: "POST", exchange, ...(Object.keys(headers).length && { headers }), text: JSON.stringify(body) }, true, flow);
+      push(
+        {
+          ...base(),
+          kind: "message",
+          direction: "c2s",
+          stream: "body",
+          method: "POST",
+          exchange,
+          ...(Object.keys(headers).length && { headers }),
+          text: JSON.stringify(body),
+        },
+        true,
+        flow,
+      );
       return exchange;
     };
     const json = (exchange: string, body: unknown, flow = false) => {
-      push({ ...base(), kind: "response", exchange, status: 200, headers: { "content-type": "application/json" }, emptyBody: false });
-      push({ ...base(), kind: "message", direction: "s2c", stream: "body", method: "POST", exchange, text: JSON.stringify(body) }, true, flow);
+      push({
+        ...base(),
+        kind: "response",
+        exchange,
+        status: 200,
+        headers: { "content-type": "application/json" },
+        emptyBody: false,
+      });
+      push(
+        {
+          ...base(),
+          kind: "message",
+          direction: "s2c",
+          stream: "body",
+          method: "POST",
+          exchange,
+          text: JSON.stringify(body),
+        },
+        true,
+        flow,
+      );
       push({ ...base(), kind: "end", exchange });
     };
-    const sseOpen = (exchange: string) => push({ ...base(), kind: "response", exchange, status: 200, headers: { "content-type": "text/event-stream" }, emptyBody: false });
-    const sse = (exchange: string, body: unknown, flow = false) => push({ ...base(), kind: "message", direction: "s2c", stream: "post-sse", method: "POST", exchange, text: JSON.stringify(body) }, true, flow);
+    const sseOpen = (exchange: string) =>
+      push({
+        ...base(),
+        kind: "response",
+        exchange,
+        status: 200,
+        headers: { "content-type": "text/event-stream" },
+        emptyBody: false,
+      });
+    const sse = (exchange: string, body: unknown, flow = false) =>
+      push(
+        {
+          ...base(),
+          kind: "message",
+          direction: "s2c",
+          stream: "post-sse",
+          method: "POST",
+          exchange,
+          text: JSON.stringify(body),
+        },
+        true,
+        flow,
+      );
     const end = (exchange: string) => push({ ...base(), kind: "end", exchange });
     const accepted = (body: unknown, headers: Record<string, string>, flow = false) => {
       const x = post(body, headers, flow);
@@ -62,20 +123,72 @@ export function realShapedCorpus(targetMessages: number): { records: CaptureReco
       push({ ...base(), kind: "end", exchange: x });
     };
     const meta = { [PV]: "2026-07-28", [CAPS]: { elicitation: { form: {} } } };
-    const mh = (method: string, name?: string) => ({ "mcp-protocol-version": "2026-07-28", "mcp-method": method, ...(name ? { "mcp-name": name } : {}) });
+    const mh = (method: string, name?: string) => ({
+      "mcp-protocol-version": "2026-07-28",
+      "mcp-method": method,
+      ...(name ? { "mcp-name": name } : {}),
+    });
 
     if (!modern) {
-      const x = post({ jsonrpc: "2.0", id: id++, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: { elicitation: { form: {} } }, clientInfo: { name: phrase(1), version: "1.0" } } }, {});
-      push({ ...base(), kind: "response", exchange: x, status: 200, headers: { "content-type": "application/json", "mcp-session-id": sid }, emptyBody: false });
-      push({ ...base(), kind: "message", direction: "s2c", stream: "body", method: "POST", exchange: x, text: JSON.stringify({ jsonrpc: "2.0", id: id - 1, result: { protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: phrase(1), version: "1.0" } } }) }, true);
+      const x = post(
+        {
+          jsonrpc: "2.0",
+          id: id++,
+          method: "initialize",
+          params: {
+            protocolVersion: "2025-11-25",
+            capabilities: { elicitation: { form: {} } },
+            clientInfo: { name: phrase(1), version: "1.0" },
+          },
+        },
+        {},
+      );
+      push({
+        ...base(),
+        kind: "response",
+        exchange: x,
+        status: 200,
+        headers: { "content-type": "application/json", "mcp-session-id": sid },
+        emptyBody: false,
+      });
+      push(
+        {
+          ...base(),
+          kind: "message",
+          direction: "s2c",
+          stream: "body",
+          method: "POST",
+          exchange: x,
+          text: JSON.stringify({
+            jsonrpc: "2.0",
+            id: id - 1,
+            result: {
+              protocolVersion: "2025-11-25",
+              capabilities: { tools: {} },
+              serverInfo: { name: phrase(1), version: "1.0" },
+            },
+          }),
+        },
+        true,
+      );
       push({ ...base(), kind: "end", exchange: x });
       accepted({ jsonrpc: "2.0", method: "notifications/initialized" }, legacy);
     }
     // A session: a tools/list, then calls — plain ones with progress and logging on their streams, and some that ask.
     const calls = 6 + Math.floor(random() * 6);
     const listId = id++;
-    const tools = Array.from({ length: 3 + Math.floor(random() * 4) }, () => ({ name: phrase(1).replace(/ /g, "_"), description: phrase(8), inputSchema: { type: "object", properties: { q: { type: "string", description: phrase(3) } } } }));
-    json(post({ jsonrpc: "2.0", id: listId, method: "tools/list", params: modern ? { _meta: meta } : {} }, modern ? mh("tools/list") : legacy), { jsonrpc: "2.0", id: listId, result: { tools, ...(modern ? { resultType: "complete" } : {}) } });
+    const tools = Array.from({ length: 3 + Math.floor(random() * 4) }, () => ({
+      name: phrase(1).replace(/ /g, "_"),
+      description: phrase(8),
+      inputSchema: { type: "object", properties: { q: { type: "string", description: phrase(3) } } },
+    }));
+    json(
+      post(
+        { jsonrpc: "2.0", id: listId, method: "tools/list", params: modern ? { _meta: meta } : {} },
+        modern ? mh("tools/list") : legacy,
+      ),
+      { jsonrpc: "2.0", id: listId, result: { tools, ...(modern ? { resultType: "complete" } : {}) } },
+    );
     for (let c = 0; c < calls; c++) {
       const tool = tools[Math.floor(random() * tools.length)]!.name;
       const callId = id++;
@@ -83,29 +196,108 @@ export function realShapedCorpus(targetMessages: number): { records: CaptureReco
       // One call in five asks the user.
       if (random() >= 0.2) {
         const content = [{ type: "text", text: phrase(12) }];
-        if (modern) json(post({ jsonrpc: "2.0", id: callId, method: "tools/call", params: { name: tool, arguments: args, _meta: meta } }, mh("tools/call", tool)), { jsonrpc: "2.0", id: callId, result: { resultType: "complete", content } });
+        if (modern)
+          json(
+            post(
+              {
+                jsonrpc: "2.0",
+                id: callId,
+                method: "tools/call",
+                params: { name: tool, arguments: args, _meta: meta },
+              },
+              mh("tools/call", tool),
+            ),
+            { jsonrpc: "2.0", id: callId, result: { resultType: "complete", content } },
+          );
         else {
-          const x = post({ jsonrpc: "2.0", id: callId, method: "tools/call", params: { name: tool, arguments: args, _meta: { progressToken: `p${counter}` } } }, legacy);
+          const x = post(
+            {
+              jsonrpc: "2.0",
+              id: callId,
+              method: "tools/call",
+              params: { name: tool, arguments: args, _meta: { progressToken: `p${counter}` } },
+            },
+            legacy,
+          );
           sseOpen(x);
-          for (let p = 1; p <= 2; p++) sse(x, { jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: `p${counter}`, progress: p, total: 3, message: phrase(3) } });
-          sse(x, { jsonrpc: "2.0", method: "notifications/message", params: { level: "info", logger: "tools", data: phrase(6) } });
+          for (let p = 1; p <= 2; p++)
+            sse(x, {
+              jsonrpc: "2.0",
+              method: "notifications/progress",
+              params: { progressToken: `p${counter}`, progress: p, total: 3, message: phrase(3) },
+            });
+          sse(x, {
+            jsonrpc: "2.0",
+            method: "notifications/message",
+            params: { level: "info", logger: "tools", data: phrase(6) },
+          });
           sse(x, { jsonrpc: "2.0", id: callId, result: { content } });
           end(x);
         }
         continue;
       }
       const field = phrase(1).replace(/ /g, "_");
-      const schema = { type: "object", properties: { [field]: { type: "string", title: phrase(2), description: phrase(6) }, count: { type: "integer", minimum: 1, maximum: 9 } }, required: [field] };
+      const schema = {
+        type: "object",
+        properties: {
+          [field]: { type: "string", title: phrase(2), description: phrase(6) },
+          count: { type: "integer", minimum: 1, maximum: 9 },
+        },
+        required: [field],
+      };
       const question = { message: `${phrase(6)}?`, requestedSchema: schema };
       const answer = { action: "accept", content: { [field]: phrase(2), count: 1 + Math.floor(random() * 9) } };
       if (modern) {
         const state = `state-${phrase(1)}-${Math.floor(random() * 1e9)}`;
         const key = `ask_${counter}`;
-        json(post({ jsonrpc: "2.0", id: callId, method: "tools/call", params: { name: tool, arguments: args, _meta: meta } }, mh("tools/call", tool), true), { jsonrpc: "2.0", id: callId, result: { resultType: "input_required", inputRequests: { [key]: { method: "elicitation/create", params: question } }, requestState: state } }, true);
+        json(
+          post(
+            { jsonrpc: "2.0", id: callId, method: "tools/call", params: { name: tool, arguments: args, _meta: meta } },
+            mh("tools/call", tool),
+            true,
+          ),
+          {
+            jsonrpc: "2.0",
+            id: callId,
+            result: {
+              resultType: "input_required",
+              inputRequests: { [key]: { method: "elicitation/create", params: question } },
+              requestState: state,
+            },
+          },
+          true,
+        );
         const retryId = id++;
-        json(post({ jsonrpc: "2.0", id: retryId, method: "tools/call", params: { name: tool, arguments: args, inputResponses: { [key]: answer }, requestState: state, _meta: meta } }, mh("tools/call", tool), true), { jsonrpc: "2.0", id: retryId, result: { resultType: "complete", content: [{ type: "text", text: phrase(10) }] } }, true);
+        json(
+          post(
+            {
+              jsonrpc: "2.0",
+              id: retryId,
+              method: "tools/call",
+              params: {
+                name: tool,
+                arguments: args,
+                inputResponses: { [key]: answer },
+                requestState: state,
+                _meta: meta,
+              },
+            },
+            mh("tools/call", tool),
+            true,
+          ),
+          {
+            jsonrpc: "2.0",
+            id: retryId,
+            result: { resultType: "complete", content: [{ type: "text", text: phrase(10) }] },
+          },
+          true,
+        );
       } else {
-        const x = post({ jsonrpc: "2.0", id: callId, method: "tools/call", params: { name: tool, arguments: args } }, legacy, true);
+        const x = post(
+          { jsonrpc: "2.0", id: callId, method: "tools/call", params: { name: tool, arguments: args } },
+          legacy,
+          true,
+        );
         sseOpen(x);
         const askId = 1000 + callId;
         sse(x, { jsonrpc: "2.0", id: askId, method: "elicitation/create", params: question }, true);

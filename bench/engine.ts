@@ -35,12 +35,21 @@ let messages = 0;
 for (let copy = 0; messages < TARGET_MESSAGES; copy++) {
   for (const r of demo.records) {
     const exchange = r.exchange === undefined ? undefined : `${copy}/${r.exchange}`;
-    records.push({ ...r, seq: records.length, client: `client-${copy}`, ...(exchange === undefined ? {} : { exchange }) } as CaptureRecord);
+    records.push({
+      ...r,
+      seq: records.length,
+      client: `client-${copy}`,
+      ...(exchange === undefined ? {} : { exchange }),
+    } as CaptureRecord);
     if (r.kind === "message") messages++;
   }
 }
 const demoTexts = records.flatMap((r) => (r.kind === "message" ? [r.text] : []));
-const eras = { legacy: demoTexts.filter((t) => !t.includes("io.modelcontextprotocol/protocolVersion") && !t.includes("resultType")).length, modern: 0 };
+const eras = {
+  legacy: demoTexts.filter((t) => !t.includes("io.modelcontextprotocol/protocolVersion") && !t.includes("resultType"))
+    .length,
+  modern: 0,
+};
 eras.modern = demoTexts.length - eras.legacy;
 const real = realShapedCorpus(TARGET_MESSAGES);
 const realTexts = real.records.flatMap((r) => (r.kind === "message" ? [r.text] : []));
@@ -78,7 +87,9 @@ const phaseFns = (c: (typeof corpora)[number]) => ({
 });
 type Phase = keyof ReturnType<typeof phaseFns>;
 const phaseNames = Object.keys(phaseFns(corpora[0])) as Phase[];
-const phases = Object.fromEntries(corpora.flatMap((c) => Object.entries(phaseFns(c)).map(([name, fn]) => [`${c.name}\u0000${name}`, fn]))) as Record<string, () => void>;
+const phases = Object.fromEntries(
+  corpora.flatMap((c) => Object.entries(phaseFns(c)).map(([name, fn]) => [`${c.name}\u0000${name}`, fn])),
+) as Record<string, () => void>;
 
 const cpu = (fn: () => void): number => {
   const start = process.cpuUsage();
@@ -99,28 +110,50 @@ const shuffle = <T>(xs: T[]): T[] => {
   return xs;
 };
 /** A median with the range of what it summarises. */
-const summary = (xs: number[], digits: number, unit = "") => `${median(xs).toFixed(digits)}${unit} (${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)})`;
+const summary = (xs: number[], digits: number, unit = "") =>
+  `${median(xs).toFixed(digits)}${unit} (${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)})`;
 
 console.log(`engine bench, ${ITERATIONS} iterations + warm-up, phases of both corpora shuffled together:`);
-console.log(`  demo:        ${demoTexts.length} messages (${eras.legacy} 2025-xx, ${eras.modern} 2026-07-28) in ${records.length} records (the demo capture copied: payloads repeat)`);
-console.log(`  real-shaped: ${realTexts.length} messages in ${real.records.length} records, ${((100 * real.inFlows) / real.messages).toFixed(0)}% in elicitation flows, ${new Set(realTexts).size} distinct texts (bench/corpus.ts)`);
+console.log(
+  `  demo:        ${demoTexts.length} messages (${eras.legacy} 2025-xx, ${eras.modern} 2026-07-28) in ${records.length} records (the demo capture copied: payloads repeat)`,
+);
+console.log(
+  `  real-shaped: ${realTexts.length} messages in ${real.records.length} records, ${((100 * real.inFlows) / real.messages).toFixed(0)}% in elicitation flows, ${new Set(realTexts).size} distinct texts (bench/corpus.ts)`,
+);
 for (const fn of Object.values(phases)) fn(); // warm-up: JIT and caches
 const times = Object.fromEntries(Object.keys(phases).map((name) => [name, [] as number[]])) as Record<string, number[]>;
-for (let i = 0; i < ITERATIONS; i++) for (const name of shuffle(Object.keys(phases))) times[name]!.push(cpu(phases[name]!));
-const ratios = (c: string, a: Phase, b: Phase) => times[`${c}\u0000${a}`]!.map((x, i) => x / times[`${c}\u0000${b}`]![i]!);
+for (let i = 0; i < ITERATIONS; i++)
+  for (const name of shuffle(Object.keys(phases))) times[name]!.push(cpu(phases[name]!));
+const ratios = (c: string, a: Phase, b: Phase) =>
+  times[`${c}\u0000${a}`]!.map((x, i) => x / times[`${c}\u0000${b}`]![i]!);
 
 // Medians per phase and per-iteration ratios, the corpora side by side (ranges in brackets).
 const rows: [string, (c: (typeof corpora)[number]) => string][] = [
-  ...phaseNames.map((name): [string, (c: (typeof corpora)[number]) => string] => [`${name}, µs/message`, (c) => summary(times[`${c.name}\u0000${name}`]!.map((ms) => (ms * 1000) / c.texts.length), 2)]),
+  ...phaseNames.map((name): [string, (c: (typeof corpora)[number]) => string] => [
+    `${name}, µs/message`,
+    (c) =>
+      summary(
+        times[`${c.name}\u0000${name}`]!.map((ms) => (ms * 1000) / c.texts.length),
+        2,
+      ),
+  ]),
   ["A/A noise: JSON.parse / JSON.parse", (c) => summary(ratios(c.name, "JSON.parse (A/A)", "JSON.parse"), 2, "×")],
   ["engine / JSON.parse (target ≤ 2×)", (c) => summary(ratios(c.name, "engine", "JSON.parse"), 2, "×")],
-  ["engine, every rule off / JSON.parse", (c) => summary(ratios(c.name, "engine, every rule off", "JSON.parse"), 2, "×")],
+  [
+    "engine, every rule off / JSON.parse",
+    (c) => summary(ratios(c.name, "engine, every rule off", "JSON.parse"), 2, "×"),
+  ],
   ["SDK schema / engine (target ≥ 3×)", (c) => summary(ratios(c.name, "SDK JSONRPCMessageSchema", "engine"), 2, "×")],
   // An engine must parse every message, so it can never cost less than JSON.parse: this is the best (ii) can be.
-  ["ceiling of (ii): SDK schema / JSON.parse", (c) => summary(ratios(c.name, "SDK JSONRPCMessageSchema", "JSON.parse"), 2, "×")],
+  [
+    "ceiling of (ii): SDK schema / JSON.parse",
+    (c) => summary(ratios(c.name, "SDK JSONRPCMessageSchema", "JSON.parse"), 2, "×"),
+  ],
 ];
 const cells = rows.map(([label, cell]) => [label, ...corpora.map(cell)]);
-const widths = [0, 1, 2].map((i) => Math.max(...[["", ...corpora.map((c) => c.name)], ...cells].map((row) => row[i]!.length)));
+const widths = [0, 1, 2].map((i) =>
+  Math.max(...[["", ...corpora.map((c) => c.name)], ...cells].map((row) => row[i]!.length)),
+);
 const line = (row: string[]) => `  ${row.map((cell, i) => cell.padEnd(widths[i]!)).join("   ")}`.trimEnd();
 console.log(`\nmedians (ranges) of ${ITERATIONS} iterations:`);
 console.log(line(["", ...corpora.map((c) => c.name)]));
@@ -135,7 +168,11 @@ for (const c of corpora) {
 if (CLI_RUNS > 0) {
   /** User + system CPU of one process, in ms (bash's `times`: the shell's children). */
   const processCpu = (args: string[]): number => {
-    const r = spawnSync("bash", ["-c", '"$@" > /dev/null; status=$?; times; exit $status', "bash", process.execPath, ...args], { encoding: "utf8" });
+    const r = spawnSync(
+      "bash",
+      ["-c", '"$@" > /dev/null; status=$?; times; exit $status', "bash", process.execPath, ...args],
+      { encoding: "utf8" },
+    );
     if (r.error) throw new Error(`the CLI bench needs bash: ${r.error.message}`);
     const children = r.stdout.trim().split("\n").pop()!;
     const m = /(\d+)m([\d.]+)s\s+(\d+)m([\d.]+)s/.exec(children);
@@ -150,7 +187,10 @@ if (CLI_RUNS > 0) {
     const read = spawnSync(process.execPath, reader, { encoding: "utf8" });
     // `others`: the page's own JSON (metadata documents, API answers) is parsed too.
     const parsed = Number(read.stdout);
-    if (others ? !(parsed >= messages) : parsed !== messages) throw new Error(`bench/harRead.mjs parsed ${read.stdout.trim()} JSON texts in ${what}, not ${others ? "at least " : ""}${messages}`);
+    if (others ? !(parsed >= messages) : parsed !== messages)
+      throw new Error(
+        `bench/harRead.mjs parsed ${read.stdout.trim()} JSON texts in ${what}, not ${others ? "at least " : ""}${messages}`,
+      );
     // The CLI with every rule off: reading, importing, parsing and correlating, the floor that rules add to.
     const off = [...cli, "--disable", everyRule.join(",")];
     const runs = { cli: [] as number[], reader: [] as number[], off: [] as number[] };
@@ -163,12 +203,22 @@ if (CLI_RUNS > 0) {
     }
     const paired = runs.cli.map((x, i) => x / runs.reader[i]!);
     const r = median(paired);
-    console.log(`\nCLI, ${CLI_RUNS} alternated runs of whole processes after a warm-up, on ${what} (${(size / 2 ** 20).toFixed(0)} MB):`);
+    console.log(
+      `\nCLI, ${CLI_RUNS} alternated runs of whole processes after a warm-up, on ${what} (${(size / 2 ** 20).toFixed(0)} MB):`,
+    );
     console.log(`  mcp-elicit lint                          ${summary(runs.cli, 0, " ms CPU")}`);
     console.log(`  mcp-elicit lint, every rule off          ${summary(runs.off, 0, " ms CPU")}`);
     console.log(`  read + parse (harRead.mjs)               ${summary(runs.reader, 0, " ms CPU")}`);
-    console.log(`  CLI / read + parse                       ${summary(paired, 2, "×")} — target ≤ 2.5× ${r <= 2.5 ? "met" : "NOT met"}`);
-    console.log(`  CLI, every rule off / read + parse       ${summary(runs.off.map((x, i) => x / runs.reader[i]!), 2, "×")}`);
+    console.log(
+      `  CLI / read + parse                       ${summary(paired, 2, "×")} — target ≤ 2.5× ${r <= 2.5 ? "met" : "NOT met"}`,
+    );
+    console.log(
+      `  CLI, every rule off / read + parse       ${summary(
+        runs.off.map((x, i) => x / runs.reader[i]!),
+        2,
+        "×",
+      )}`,
+    );
   };
   const har = join(tmpdir(), `mcp-elicit-bench-${process.pid}.har`);
   try {
@@ -176,10 +226,19 @@ if (CLI_RUNS > 0) {
     const harText = exportHar(real.records);
     writeFileSync(har, harText);
     const { log } = JSON.parse(harText) as { log: { entries: unknown[]; _mcpRecords?: unknown[] } };
-    measure(har, `the real-shaped corpus as a HAR (${log.entries.length} entries, ${log._mcpRecords?.length ?? 0} records in log._mcpRecords)`, realTexts.length);
+    measure(
+      har,
+      `the real-shaped corpus as a HAR (${log.entries.length} entries, ${log._mcpRecords?.length ?? 0} records in log._mcpRecords)`,
+      realTexts.length,
+    );
     // The same mix as Chromium records it (bench/harCorpus.ts): the page's own requests and Chromium's headers beside it.
     const chromium = writeRealShapedHar(har, harText.length);
-    measure(har, `a Chromium-shaped HAR of that mix (bench/harCorpus.ts: ${chromium.entries} entries, ${chromium.sessions} sessions)`, chromium.messages, true);
+    measure(
+      har,
+      `a Chromium-shaped HAR of that mix (bench/harCorpus.ts: ${chromium.entries} entries, ${chromium.sessions} sessions)`,
+      chromium.messages,
+      true,
+    );
   } finally {
     rmSync(har, { force: true });
   }

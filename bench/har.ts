@@ -22,7 +22,10 @@ const size = Number(process.env.BENCH_HAR_MB ?? 1024);
 const runs = Number(process.env.BENCH_HAR_RUNS ?? 3);
 const warmUp = process.env.BENCH_HAR_WARMUP !== "0";
 const cases = (process.env.BENCH_HAR_CASES ?? "ordered,merged").split(",");
-const clis = [{ name: "this build", path: resolve("dist/cli/mcp-elicit.js") }, ...(process.env.BENCH_HAR_CLI ? [{ name: "BENCH_HAR_CLI", path: resolve(process.env.BENCH_HAR_CLI) }] : [])];
+const clis = [
+  { name: "this build", path: resolve("dist/cli/mcp-elicit.js") },
+  ...(process.env.BENCH_HAR_CLI ? [{ name: "BENCH_HAR_CLI", path: resolve(process.env.BENCH_HAR_CLI) }] : []),
+];
 
 /** Reports the process's own peak RSS and CPU when it exits (ru_maxrss: what /usr/bin/time -v calls "Maximum resident set size"). */
 const REPORT = `data:text/javascript,process.on("exit",()=>{const u=process.resourceUsage();process.stderr.write("\\nBENCH "+JSON.stringify({rss:u.maxRSS*1024,cpu:(u.userCPUTime+u.systemCPUTime)/1e6})+"\\n")})`;
@@ -39,13 +42,24 @@ interface Run {
 
 function lint(cli: string, file: string): Run {
   const started = process.hrtime.bigint();
-  const run = spawnSync(process.execPath, ["--import", REPORT, cli, "lint", file, "--json"], { encoding: "utf8", maxBuffer: 1 << 30, env: { ...process.env, NO_COLOR: "1" } });
+  const run = spawnSync(process.execPath, ["--import", REPORT, cli, "lint", file, "--json"], {
+    encoding: "utf8",
+    maxBuffer: 1 << 30,
+    env: { ...process.env, NO_COLOR: "1" },
+  });
   const wall = Number(process.hrtime.bigint() - started) / 1e9;
   const line = /BENCH (\{.*\})/.exec(run.stderr ?? "");
   if (!line) throw new Error(`${cli} printed no figures (status ${run.status}): ${(run.stderr ?? "").slice(0, 500)}`);
   const { rss, cpu } = JSON.parse(line[1]!) as { rss: number; cpu: number };
   const report = JSON.parse(run.stdout) as { files: { problems: unknown[]; findings: unknown[] }[] };
-  return { rss, cpu, wall, status: run.status, problems: report.files[0]!.problems.length, findings: report.files[0]!.findings.length };
+  return {
+    rss,
+    cpu,
+    wall,
+    status: run.status,
+    problems: report.files[0]!.problems.length,
+    findings: report.files[0]!.findings.length,
+  };
 }
 
 const median = (xs: number[]): number => {
@@ -58,7 +72,10 @@ const fmt = (x: number, digits = 1) => x.toFixed(digits);
 /** The two files: what they are, and how each is written. */
 const CASES = {
   ordered: { title: "real-shaped traffic, entries in time order (bench/harCorpus.ts)", write: writeRealShapedHar },
-  merged: { title: "the demo's SDK sessions concatenated, out of time order (bench/harConcat.ts)", write: writeConcatenatedHar },
+  merged: {
+    title: "the demo's SDK sessions concatenated, out of time order (bench/harConcat.ts)",
+    write: writeConcatenatedHar,
+  },
 } as const;
 
 for (const name of cases) {
@@ -70,8 +87,13 @@ for (const name of cases) {
     const corpus = shape.write(file, size * MB);
     const bytes = statSync(file).size;
     const mb = bytes / MB;
-    const counts = Object.entries(corpus).filter(([k]) => k !== "bytes").map(([k, v]) => `${v.toLocaleString("en")} ${k}`).join(", ");
-    console.log(`\nHAR bench, ${shape.title}: ${fmt(mb, 0)} MiB file (${bytes.toLocaleString("en")} bytes), ${counts} (written in ${fmt((Date.now() - started) / 1000, 0)} s)`);
+    const counts = Object.entries(corpus)
+      .filter(([k]) => k !== "bytes")
+      .map(([k, v]) => `${v.toLocaleString("en")} ${k}`)
+      .join(", ");
+    console.log(
+      `\nHAR bench, ${shape.title}: ${fmt(mb, 0)} MiB file (${bytes.toLocaleString("en")} bytes), ${counts} (written in ${fmt((Date.now() - started) / 1000, 0)} s)`,
+    );
     // A warm-up run per CLI (the page cache then holds the file for all), then the runs, alternating.
     const results = clis.map(() => [] as Run[]);
     if (warmUp) clis.forEach((cli) => lint(cli.path, file));
@@ -82,17 +104,35 @@ for (const name of cases) {
       const cpu = median(rs.map((r) => r.cpu));
       const wall = median(rs.map((r) => r.wall));
       const said = [...new Set(rs.map((r) => `${r.problems} import problems, ${r.findings} findings`))].join(" / ");
-      console.log(`\n  mcp-elicit lint, ${cli.name} (${cli.path}), ${runs} runs, exit ${[...new Set(rs.map((r) => r.status))].join("/")}, ${said}:`);
+      console.log(
+        `\n  mcp-elicit lint, ${cli.name} (${cli.path}), ${runs} runs, exit ${[...new Set(rs.map((r) => r.status))].join("/")}, ${said}:`,
+      );
       // The target is for a file of a gigabyte: below a few hundred MB, Node's own footprint is most of the peak.
       const target = mb >= 1024 ? `target ≤ 1×: ${rss <= mb ? "met" : "NOT met"}` : "target ≤ 1× for a 1 GiB file";
-      const range = (xs: number[], digits = 0) => `${fmt(xs.reduce((a, b) => Math.min(a, b)), digits)}–${fmt(xs.reduce((a, b) => Math.max(a, b)), digits)}`;
-      console.log(`    peak RSS  median ${fmt(rss, 0).padStart(6)} MiB = ${fmt(rss / mb, 2)}× the file (${target}; range ${range(rs.map((r) => r.rss / MB))} MiB)`);
-      console.log(`    CPU       median ${fmt(cpu).padStart(6)} s   = ${fmt(mb / cpu)} MiB/s of CPU (range ${range(rs.map((r) => r.cpu), 1)} s)`);
+      const range = (xs: number[], digits = 0) =>
+        `${fmt(
+          xs.reduce((a, b) => Math.min(a, b)),
+          digits,
+        )}–${fmt(
+          xs.reduce((a, b) => Math.max(a, b)),
+          digits,
+        )}`;
+      console.log(
+        `    peak RSS  median ${fmt(rss, 0).padStart(6)} MiB = ${fmt(rss / mb, 2)}× the file (${target}; range ${range(rs.map((r) => r.rss / MB))} MiB)`,
+      );
+      console.log(
+        `    CPU       median ${fmt(cpu).padStart(6)} s   = ${fmt(mb / cpu)} MiB/s of CPU (range ${range(
+          rs.map((r) => r.cpu),
+          1,
+        )} s)`,
+      );
       console.log(`    wall      median ${fmt(wall).padStart(6)} s   = ${fmt(mb / wall)} MiB/s`);
     });
     if (clis.length === 2) {
       const ratios = results[0]!.map((r, i) => r.cpu / results[1]![i]!.cpu);
-      console.log(`\n  CPU, this build / BENCH_HAR_CLI, median of ${runs} paired runs: ${fmt(median(ratios), 2)}× (${ratios.map((r) => fmt(r, 2)).join(", ")})`);
+      console.log(
+        `\n  CPU, this build / BENCH_HAR_CLI, median of ${runs} paired runs: ${fmt(median(ratios), 2)}× (${ratios.map((r) => fmt(r, 2)).join(", ")})`,
+      );
     }
   } finally {
     rmSync(file, { force: true });

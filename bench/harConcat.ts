@@ -16,7 +16,10 @@ export interface ConcatHar {
 
 /** The demo's HAR, cut into its head, its entries' texts and its tail. */
 function demoHar(): { head: string; entries: string[]; tail: string } {
-  const records = importJsonl(readFileSync(new URL("../demo/demo-capture.jsonl", import.meta.url), "utf8"), "demo-capture.jsonl").records;
+  const records = importJsonl(
+    readFileSync(new URL("../demo/demo-capture.jsonl", import.meta.url), "utf8"),
+    "demo-capture.jsonl",
+  ).records;
   const har = JSON.parse(exportHar(records)) as { log: Record<string, unknown> & { entries: unknown[] } };
   const entries = har.log.entries.map((e) => JSON.stringify(e, null, 2).replace(/\n/g, "\n      "));
   const text = JSON.stringify({ log: { ...har.log, entries: ["\u0000"] } }, null, 2);
@@ -36,7 +39,9 @@ export function writeConcatenatedHar(path: string, targetBytes: number): ConcatH
     const r = `r${copies++}`;
     for (const entry of demo.entries) {
       // Its own endpoint, and session ids of its own (a merge of recordings of different runs).
-      const text = entry.replace(/(:\/\/[^/"]+)\/mcp/g, `$1/${r}/mcp`).replace(/("mcp-session-id",\s*"value": ")/gi, `$1${r}-`);
+      const text = entry
+        .replace(/(:\/\/[^/"]+)\/mcp/g, `$1/${r}/mcp`)
+        .replace(/("mcp-session-id",\s*"value": ")/gi, `$1${r}-`);
       out += `${entries++ === 0 ? "\n      " : ",\n      "}${text}`;
       if (out.length >= 1 << 20) {
         bytes += writeSync(fd, out);

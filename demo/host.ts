@@ -46,14 +46,24 @@ async function bundlePage(): Promise<{ js: string; map: string }> {
 /** Streams both ways (SSE arrives as the server sends it); the upstream request dies with the page's. */
 function proxy(req: IncomingMessage, res: ServerResponse, target: URL): void {
   const forward = request(
-    { host: target.hostname, port: target.port, method: req.method, path: target.pathname + target.search, headers: { ...req.headers, host: target.host } },
+    {
+      host: target.hostname,
+      port: target.port,
+      method: req.method,
+      path: target.pathname + target.search,
+      headers: { ...req.headers, host: target.host },
+    },
     (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.headers);
       res.flushHeaders();
       answer.pipe(res);
     },
   );
-  forward.on("error", () => (res.headersSent ? res.destroy() : res.writeHead(502, { "content-type": "text/plain" }).end("MCP server unreachable")));
+  forward.on("error", () =>
+    res.headersSent
+      ? res.destroy()
+      : res.writeHead(502, { "content-type": "text/plain" }).end("MCP server unreachable"),
+  );
   res.on("close", () => forward.destroy());
   req.pipe(forward);
 }
@@ -74,7 +84,9 @@ export async function startDemoHost(options: { port?: number } = {}): Promise<De
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? "/", origin);
     const send = (status: number, type: string, body: string) =>
-      void res.writeHead(status, { "content-type": type, "cache-control": "no-store", "x-content-type-options": "nosniff" }).end(body);
+      void res
+        .writeHead(status, { "content-type": type, "cache-control": "no-store", "x-content-type-options": "nosniff" })
+        .end(body);
     if (url.pathname === "/" || url.pathname === "/index.html") return send(200, "text/html; charset=utf-8", html);
     if (url.pathname === "/app.js") return send(200, "text/javascript; charset=utf-8", page.js);
     if (url.pathname === "/app.js.map") return send(200, "application/json", page.map);

@@ -10,5 +10,15 @@ applyTheme(watchTheme(applyTheme));
 
 const store = createFlowStore();
 const tabId = inspectedTabId();
-const transport = tabId === undefined ? undefined : connectTransport(tabId, (message) => store.apply(message), (connected) => (store.connected.value = connected));
-render(<App store={store} tabId={tabId} send={(command) => transport?.send(command)} />, document.getElementById("root")!);
+const transport =
+  tabId === undefined
+    ? undefined
+    : connectTransport(
+        tabId,
+        (message) => store.apply(message),
+        (connected) => (store.connected.value = connected),
+      );
+render(
+  <App store={store} tabId={tabId} send={(command) => transport?.send(command)} />,
+  document.getElementById("root")!,
+);

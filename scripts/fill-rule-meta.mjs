@@ -6,7 +6,8 @@ import { readCatalogue, violatorOf } from "./rulesCatalogue.mjs";
 
 const catalogue = readCatalogue();
 const specOf = (id) => {
-  if (id.startsWith("rev-header") || id === "mrtr-retry-headers") return ["2026-07-28", "basic/transports/streamable-http"];
+  if (id.startsWith("rev-header") || id === "mrtr-retry-headers")
+    return ["2026-07-28", "basic/transports/streamable-http"];
   if (id.startsWith("rev-")) return ["2026-07-28", "basic/index"];
   if (id.startsWith("del-r3")) return ["2026-07-28", "basic/patterns"];
   if (id.startsWith("del-r12")) return ["2025-11-25", "basic/transports"];
@@ -18,7 +19,10 @@ const specOf = (id) => {
   if (id === "task-r3-extension") return ["2026-07-28", "changelog"];
   return [null, "client/elicitation"];
 };
-const files = readdirSync("src/engine/rules", { recursive: true }).map(String).filter((f) => f.endsWith(".ts")).map((f) => `src/engine/rules/${f}`);
+const files = readdirSync("src/engine/rules", { recursive: true })
+  .map(String)
+  .filter((f) => f.endsWith(".ts"))
+  .map((f) => `src/engine/rules/${f}`);
 for (const file of files) {
   const text = readFileSync(file, "utf8");
   const out = text.replace(/^( *)\/\*META ([^*]+)\*\/$/m, (_, indent, ids) =>
@@ -32,7 +36,18 @@ for (const file of files) {
         const { severity, severityNote, revisions, detection, title, section } = r;
         const violator = violatorOf(r.violator);
         const note = violator === r.violator ? {} : { violatorNote: r.violator };
-        const meta = { id, severity, severityNote, revisions, violator, ...note, detection, title, section, spec: { revision, path } };
+        const meta = {
+          id,
+          severity,
+          severityNote,
+          revisions,
+          violator,
+          ...note,
+          detection,
+          title,
+          section,
+          spec: { revision, path },
+        };
         return `${indent}${JSON.stringify(meta)
           .replace(/"([a-zA-Z]+)":/g, "$1: ")
           .replace(/,(?=[a-zA-Z]+: )/g, ", ")

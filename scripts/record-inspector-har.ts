@@ -19,7 +19,8 @@ import { join } from "node:path";
 import { chromium } from "playwright-core";
 import { startLegacyServer } from "../demo/servers/legacyServer.ts";
 
-const launcher = process.env.INSPECTOR_LAUNCHER ?? "node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js";
+const launcher =
+  process.env.INSPECTOR_LAUNCHER ?? "node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js";
 const out = "test/capture/fixtures";
 const port = 20000 + Math.floor(Math.random() * 20000);
 const token = "fixture-token-not-a-secret";
@@ -29,17 +30,32 @@ const peer = await startLegacyServer();
 step(`peer at ${peer.url}`);
 const home = await mkdtemp(join(tmpdir(), "iv2-home-"));
 const inspector = spawn(process.execPath, [launcher, "--web", "--transport", "http", "--server-url", peer.url], {
-  env: { ...process.env, HOME: home, HOST: "127.0.0.1", CLIENT_PORT: String(port), MCP_SANDBOX_PORT: String(port + 1), MCP_APP_ORIGIN_PORT: String(port + 2), MCP_INSPECTOR_API_TOKEN: token, MCP_AUTO_OPEN_ENABLED: "false", MCP_INSPECTOR_SECRET_STORE: "memory" },
+  env: {
+    ...process.env,
+    HOME: home,
+    HOST: "127.0.0.1",
+    CLIENT_PORT: String(port),
+    MCP_SANDBOX_PORT: String(port + 1),
+    MCP_APP_ORIGIN_PORT: String(port + 2),
+    MCP_INSPECTOR_API_TOKEN: token,
+    MCP_AUTO_OPEN_ENABLED: "false",
+    MCP_INSPECTOR_SECRET_STORE: "memory",
+  },
   stdio: ["ignore", "pipe", "inherit"],
 });
 let banner = "";
-await new Promise<void>((resolve) => inspector.stdout.on("data", (chunk: Buffer) => (banner += chunk.toString()).includes("running at") && resolve()));
+await new Promise<void>((resolve) =>
+  inspector.stdout.on("data", (chunk: Buffer) => (banner += chunk.toString()).includes("running at") && resolve()),
+);
 step(`inspector on ${port}`);
 
 process.on("exit", () => inspector.kill());
 const harPath = join(home, "recorded.har");
 const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", headless: true });
-const context = await browser.newContext({ recordHar: { path: harPath, content: "embed" }, viewport: { width: 1400, height: 900 } });
+const context = await browser.newContext({
+  recordHar: { path: harPath, content: "embed" },
+  viewport: { width: 1400, height: 900 },
+});
 const page = await context.newPage();
 const cdp = await context.newCDPSession(page);
 await cdp.send("Network.enable");
@@ -49,7 +65,10 @@ cdp.on("Network.requestWillBeSent", (e) => {
   if (e.request.url.includes("/api/mcp/events")) {
     eventsId = e.requestId;
     // The stream's bytes from here on come as dataReceived.data; those before, in bufferedData.
-    void cdp.send("Network.streamResourceContent", { requestId: e.requestId }).then((r) => received.unshift(Buffer.from(r.bufferedData, "base64")), () => undefined);
+    void cdp.send("Network.streamResourceContent", { requestId: e.requestId }).then(
+      (r) => received.unshift(Buffer.from(r.bufferedData, "base64")),
+      () => undefined,
+    );
   }
 });
 cdp.on("Network.dataReceived", (e) => {
@@ -74,7 +93,10 @@ for (const answer of ["accept", "decline"] as const) {
     await dialog.getByText("Confirm").first().click();
     await dialog.getByRole("button", { name: "Submit" }).click();
   } else await dialog.getByRole("button", { name: "Decline" }).click();
-  await page.getByText(answer === "accept" ? "confirm: accept" : "confirm: decline").first().waitFor();
+  await page
+    .getByText(answer === "accept" ? "confirm: accept" : "confirm: decline")
+    .first()
+    .waitFor();
   step(`answered ${answer}`);
 }
 await page.getByText("Servers", { exact: true }).first().click();
@@ -107,4 +129,6 @@ const duration = Date.parse(disconnect!.startedDateTime) - Date.parse(events!.st
 events!.time = duration;
 events!.timings.receive = duration - events!.timings.wait;
 await writeFile(join(out, "inspector-v2-complete.har"), `${JSON.stringify(har, null, 1)}\n`);
-console.log(`wrote ${out}/inspector-v2-{aborted,complete}.har (${har.log.entries.length} entries, events ${text.length} chars)`);
+console.log(
+  `wrote ${out}/inspector-v2-{aborted,complete}.har (${har.log.entries.length} entries, events ${text.length} chars)`,
+);

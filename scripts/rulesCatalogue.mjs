@@ -20,9 +20,21 @@ export function readCatalogue(path = new URL("../docs/catalogue.md", import.meta
   const out = new Map();
   for (const l of lines) {
     if (!/^\| `[a-z0-9-]+` \|/.test(l)) continue;
-    const [idCell, revisions, severityNote, violator, title] = l.split("|").slice(1, -1).map((c) => c.trim());
+    const [idCell, revisions, severityNote, violator, title] = l
+      .split("|")
+      .slice(1, -1)
+      .map((c) => c.trim());
     const id = idCell.replace(/`/g, "");
-    out.set(id, { id, revisions, severity: severityNote.match(/^(error|warning|info)/)[1], severityNote, violator, title, detection: "", section: "" });
+    out.set(id, {
+      id,
+      revisions,
+      severity: severityNote.match(/^(error|warning|info)/)[1],
+      severityNote,
+      violator,
+      title,
+      detection: "",
+      section: "",
+    });
   }
   let section = "";
   for (let i = 0; i < lines.length; i++) {
@@ -36,7 +48,8 @@ export function readCatalogue(path = new URL("../docs/catalogue.md", import.meta
       const d = lines[j].match(/^- \*\*Detection:\*\*\s*(.*)$/);
       if (!d) continue;
       const parts = d[1] ? [d[1]] : [];
-      for (let k = j + 1; k < lines.length && /^ {2}- /.test(lines[k]); k++) parts.push(lines[k].replace(/^ {2}- /, ""));
+      for (let k = j + 1; k < lines.length && /^ {2}- /.test(lines[k]); k++)
+        parts.push(lines[k].replace(/^ {2}- /, ""));
       rule.detection = parts.join(" ");
       break;
     }

@@ -30,8 +30,13 @@ if (args.includes("--help") || args.includes("-h")) {
 if (args.includes("--cli")) {
   // The CLI demo: the engine over real SDK traffic of both eras (regenerate with `npx tsx scripts/make-demo-capture.ts`).
   console.log(`mcp-elicit lint ${capture}   (real SDK traffic of both protocol eras)\n`);
-  const r = spawnSync(process.execPath, [cli, "lint", capture, ...args.filter((a) => a !== "--cli")], { stdio: "inherit", cwd: root });
-  console.log(`\nTry: npx mcp-elicit lint ${capture} --json, or run it on a HAR saved from your browser's Network panel.`);
+  const r = spawnSync(process.execPath, [cli, "lint", capture, ...args.filter((a) => a !== "--cli")], {
+    stdio: "inherit",
+    cwd: root,
+  });
+  console.log(
+    `\nTry: npx mcp-elicit lint ${capture} --json, or run it on a HAR saved from your browser's Network panel.`,
+  );
   process.exit(r.status === 2 ? 2 : 0);
 }
 
@@ -72,10 +77,14 @@ const chromiumPath = process.env.CHROMIUM ?? "/usr/bin/chromium";
 const hasDisplay = process.platform !== "linux" || Boolean(process.env.DISPLAY || process.env.WAYLAND_DISPLAY);
 const launch = hasDisplay && !args.includes("--no-browser") && existsSync(chromiumPath);
 
-console.log(`MCP elicitation demo host: real SDK servers of 2025-11-25 (sdk 1.32.2) and 2026-07-28 (server 2.4.0) on 127.0.0.1.`);
+console.log(
+  `MCP elicitation demo host: real SDK servers of 2025-11-25 (sdk 1.32.2) and 2026-07-28 (server 2.4.0) on 127.0.0.1.`,
+);
 console.log(`Demo page: ${host.url}`);
 if (!hasExtension) {
-  console.log(`The extension build is missing (no dist/chrome/manifest.json): run \`node build.mjs\`. The demo page works without it.`);
+  console.log(
+    `The extension build is missing (no dist/chrome/manifest.json): run \`node build.mjs\`. The demo page works without it.`,
+  );
 }
 const byHand = [
   `Load the extension by hand:`,
@@ -85,7 +94,9 @@ const byHand = [
 ];
 if (!hasDisplay) {
   console.log(`No display here ($DISPLAY and $WAYLAND_DISPLAY are unset), so no browser is launched.`);
-  console.log(`Open ${host.url} in a browser on this machine (or forward the port: ssh -L ${new URL(host.url).port}:127.0.0.1:${new URL(host.url).port} …).`);
+  console.log(
+    `Open ${host.url} in a browser on this machine (or forward the port: ssh -L ${new URL(host.url).port}:127.0.0.1:${new URL(host.url).port} …).`,
+  );
   for (const line of byHand) console.log(line);
 } else if (!args.includes("--no-browser") && !existsSync(chromiumPath)) {
   console.log(`No Chromium at ${chromiumPath} (apt-get install chromium, or set CHROMIUM=<path>).`);
@@ -108,7 +119,9 @@ if (launch) {
     host.url,
   ];
   browser = spawn(chromiumPath, flags, { stdio: "ignore" });
-  console.log(`Launched Chromium${hasExtension ? ` with ${extension} loaded` : " (without the extension)"}, DevTools open: pick the MCP Elicitation panel.`);
+  console.log(
+    `Launched Chromium${hasExtension ? ` with ${extension} loaded` : " (without the extension)"}, DevTools open: pick the MCP Elicitation panel.`,
+  );
   browser.on("exit", (code) => {
     browser = undefined;
     console.log(`Chromium exited${code ? ` (code ${code})` : ""}; the demo is still at ${host.url}. Ctrl-C to stop.`);

@@ -10,14 +10,20 @@ const run = (cmd, args, opts = {}) => {
 };
 
 const browsers = { chromium: "/usr/bin/chromium", "firefox-esr": "/usr/bin/firefox-esr" };
-const missing = Object.entries(browsers).filter(([, path]) => !existsSync(path)).map(([pkg]) => pkg);
+const missing = Object.entries(browsers)
+  .filter(([, path]) => !existsSync(path))
+  .map(([pkg]) => pkg);
 if (missing.length) {
   if (process.getuid?.() === 0) {
     console.log(`npm test: installing Debian's ${missing.join(" and ")} (apt-get)…`);
     run("apt-get", ["update", "-qq"]);
-    run("apt-get", ["install", "-y", "-qq", "--no-install-recommends", ...missing], { env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
+    run("apt-get", ["install", "-y", "-qq", "--no-install-recommends", ...missing], {
+      env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
+    });
   } else {
-    console.error(`npm test needs Debian's ${missing.join(" and ")}: run \`sudo apt-get install -y --no-install-recommends ${missing.join(" ")}\` (or run npm test as root), then npm test again.`);
+    console.error(
+      `npm test needs Debian's ${missing.join(" and ")}: run \`sudo apt-get install -y --no-install-recommends ${missing.join(" ")}\` (or run npm test as root), then npm test again.`,
+    );
     process.exit(1);
   }
 }
@@ -30,9 +36,11 @@ if (!existsSync("test/agents/cloudflare/node_modules/.bin/wrangler")) {
 
 run(process.execPath, ["build.mjs"]);
 run(process.execPath, ["node_modules/typescript/bin/tsc", "-p", "tsconfig.json", "--noEmit"]);
-// Biome's linter (with noImportCycles: no import cycle in src, panel, test…), then knip (unused files, exports and
-// dependencies), then the generated rule files (RuleId union, metas, docs/rules.md's table) against the registry.
+// Biome's linter (with noImportCycles: no import cycle in src, panel, test…) and its formatter's check (a file not
+// as `npm run format` writes it fails), then knip (unused files, exports and dependencies), then the generated rule
+// files (RuleId union, metas, docs/rules.md's table) against the registry.
 run("node_modules/.bin/biome", ["lint"]);
+run("node_modules/.bin/biome", ["format"]);
 run("node_modules/.bin/knip", ["--no-progress"]);
 run(process.execPath, ["--import", "tsx", "scripts/rules-gen.ts", "--check"]);
 

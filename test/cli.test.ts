@@ -29,7 +29,11 @@ before(async () => {
 after(() => rm(dir, { recursive: true, force: true }));
 
 const lint = (args: string[], input?: string) => {
-  const run = spawnSync(process.execPath, ["bin/mcp-elicit.js", "lint", ...args], { encoding: "utf8", input, env: { ...process.env, NO_COLOR: "1" } });
+  const run = spawnSync(process.execPath, ["bin/mcp-elicit.js", "lint", ...args], {
+    encoding: "utf8",
+    input,
+    env: { ...process.env, NO_COLOR: "1" },
+  });
   return { status: run.status, stdout: run.stdout, stderr: run.stderr };
 };
 const file = async (name: string, text: string): Promise<string> => {
@@ -38,7 +42,10 @@ const file = async (name: string, text: string): Promise<string> => {
   return path;
 };
 /** The demo capture with one accepted form answer that is not a primitive: content values are strings, numbers, booleans or string arrays. */
-const wrongType = demoText.replace('\\"content\\":{\\"confirm\\":true}', '\\"content\\":{\\"confirm\\":{\\"really\\":true}}');
+const wrongType = demoText.replace(
+  '\\"content\\":{\\"confirm\\":true}',
+  '\\"content\\":{\\"confirm\\":{\\"really\\":true}}',
+);
 
 describe("mcp-elicit lint", () => {
   test("--json prints the documented schema with the engine's flows and findings; exit 0 without errors", () => {
@@ -56,14 +63,31 @@ describe("mcp-elicit lint", () => {
     assert.equal(only.flows.length, expected.flows.length);
     assert.ok(only.flows.length > 10, "the demo capture holds flows of both eras");
     for (const [i, flow] of only.flows.entries()) {
-      assert.deepEqual(Object.keys(flow), ["id", "kind", "revision", "method", "target", "rounds", "status", "elicitations"]);
+      assert.deepEqual(Object.keys(flow), [
+        "id",
+        "kind",
+        "revision",
+        "method",
+        "target",
+        "rounds",
+        "status",
+        "elicitations",
+      ]);
       const e = expected.flows[i]!;
-      assert.deepEqual([flow.id, flow.kind, flow.revision, flow.method, flow.target, flow.rounds, flow.status], [e.id, e.kind, e.revision, e.method, e.target, e.rounds.length, e.status]);
-      for (const el of flow.elicitations) assert.deepEqual(Object.keys(el), ["key", "mode", "action", "elicitationId", "completed"]);
+      assert.deepEqual(
+        [flow.id, flow.kind, flow.revision, flow.method, flow.target, flow.rounds, flow.status],
+        [e.id, e.kind, e.revision, e.method, e.target, e.rounds.length, e.status],
+      );
+      for (const el of flow.elicitations)
+        assert.deepEqual(Object.keys(el), ["key", "mode", "action", "elicitationId", "completed"]);
     }
-    assert.deepEqual(new Set(only.flows.map((f: { revision: string }) => f.revision)), new Set(["2025-11-25", "2026-07-28"]));
+    assert.deepEqual(
+      new Set(only.flows.map((f: { revision: string }) => f.revision)),
+      new Set(["2025-11-25", "2026-07-28"]),
+    );
     assert.equal(only.findings.length, expected.findings.length);
-    for (const f of only.findings) assert.deepEqual(Object.keys(f), ["rule", "severity", "violator", "flow", "entry", "pointer", "message"]);
+    for (const f of only.findings)
+      assert.deepEqual(Object.keys(f), ["rule", "severity", "violator", "flow", "entry", "pointer", "message"]);
     const count = (s: string) => only.findings.filter((f: { severity: string }) => f.severity === s).length;
     assert.deepEqual(report.summary, { errors: count("error"), warnings: count("warning"), info: count("info") });
     assert.equal(report.summary.errors, 0);
@@ -76,7 +100,10 @@ describe("mcp-elicit lint", () => {
     assert.equal(run.status, 1);
     const report = JSON.parse(run.stdout);
     const errors = report.files[0].findings.filter((f: { severity: string }) => f.severity === "error");
-    assert.deepEqual(errors.map((f: { rule: string }) => f.rule), ["result-content-value-types"]);
+    assert.deepEqual(
+      errors.map((f: { rule: string }) => f.rule),
+      ["result-content-value-types"],
+    );
     assert.equal(errors[0].violator, "client");
     assert.match(errors[0].pointer, /^\/result\/content\/confirm$/);
 
@@ -88,7 +115,10 @@ describe("mcp-elicit lint", () => {
     assert.equal(disabled.status, 0, "the only error rule is disabled");
     const rules = new Set(JSON.parse(disabled.stdout).files[0].findings.map((f: { rule: string }) => f.rule));
     assert.ok(!rules.has("result-content-value-types") && !rules.has("url-https"));
-    assert.ok(report.files[0].findings.some((f: { rule: string }) => f.rule === "url-https"), "url-https was there before");
+    assert.ok(
+      report.files[0].findings.some((f: { rule: string }) => f.rule === "url-https"),
+      "url-https was there before",
+    );
   });
 
   test("human output: each file, its flows and findings, and a summary line; no colour when NO_COLOR is set", async () => {
@@ -153,14 +183,27 @@ describe("mcp-elicit lint", () => {
 });
 
 describe("mcp-elicit rules and --version", () => {
-  const cli = (args: string[]) => spawnSync(process.execPath, ["bin/mcp-elicit.js", ...args], { encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
+  const cli = (args: string[]) =>
+    spawnSync(process.execPath, ["bin/mcp-elicit.js", ...args], {
+      encoding: "utf8",
+      env: { ...process.env, NO_COLOR: "1" },
+    });
 
   test("rules --json lists every catalogue rule with its default severity and whether lint checks it", () => {
     const run = cli(["rules", "--json"]);
     assert.equal(run.status, 0, run.stderr);
     const rows = JSON.parse(run.stdout) as { id: string; severity: string; checked: boolean; why?: string }[];
-    assert.deepEqual(rows.map((r) => [r.id, r.severity]), catalogue.map((r) => [r.id, r.severity]));
-    assert.deepEqual(rows.filter((r) => !r.checked).map((r) => r.id).sort(), Object.keys(notChecked).sort());
+    assert.deepEqual(
+      rows.map((r) => [r.id, r.severity]),
+      catalogue.map((r) => [r.id, r.severity]),
+    );
+    assert.deepEqual(
+      rows
+        .filter((r) => !r.checked)
+        .map((r) => r.id)
+        .sort(),
+      Object.keys(notChecked).sort(),
+    );
     assert.ok(rows.filter((r) => !r.checked).every((r) => typeof r.why === "string" && r.why.length > 0));
     assert.equal(rows.find((r) => r.id === "url-no-prefetch")?.checked, true);
   });
@@ -169,15 +212,24 @@ describe("mcp-elicit rules and --version", () => {
     const run = cli(["rules"]);
     assert.equal(run.status, 0, run.stderr);
     const lines = run.stdout.trimEnd().split("\n");
-    assert.match(lines.at(-1)!, new RegExp(`^${catalogue.length} rules; lint checks ${catalogue.length - Object.keys(notChecked).length}, `));
+    assert.match(
+      lines.at(-1)!,
+      new RegExp(`^${catalogue.length} rules; lint checks ${catalogue.length - Object.keys(notChecked).length}, `),
+    );
     const ids = lines.slice(0, catalogue.length).map((l) => l.split(/\s+/)[0]!);
-    assert.deepEqual(ids, catalogue.map((r) => r.id));
+    assert.deepEqual(
+      ids,
+      catalogue.map((r) => r.id),
+    );
     assert.equal(lint([DEMO, "--disable", ids.join(",")]).status, 0);
   });
 
   test("--version prints package.json's version", () => {
     const run = cli(["--version"]);
     assert.equal(run.status, 0);
-    assert.equal(run.stdout.trim(), `mcp-elicit ${(JSON.parse(readFileSync("package.json", "utf8")) as { version: string }).version}`);
+    assert.equal(
+      run.stdout.trim(),
+      `mcp-elicit ${(JSON.parse(readFileSync("package.json", "utf8")) as { version: string }).version}`,
+    );
   });
 });

@@ -13,7 +13,8 @@ import { after, before, describe, test } from "node:test";
  */
 let dir: string;
 before(async () => {
-  if (!existsSync("dist/cli/mcp-elicit.js")) assert.equal(spawnSync(process.execPath, ["build.mjs"], { stdio: "inherit" }).status, 0);
+  if (!existsSync("dist/cli/mcp-elicit.js"))
+    assert.equal(spawnSync(process.execPath, ["build.mjs"], { stdio: "inherit" }).status, 0);
   dir = await mkdtemp(join(tmpdir(), "mcp-cli-sanitize-"));
 });
 after(() => rm(dir, { recursive: true, force: true }));
@@ -37,7 +38,11 @@ function crafted(): string {
   return `${lines}{"v":1,"seq":9999,"kind":"${ALL}","text":"${ALL}\n`;
 }
 
-const run = (args: string[]) => spawnSync(process.execPath, ["bin/mcp-elicit.js", "lint", ...args], { encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
+const run = (args: string[]) =>
+  spawnSync(process.execPath, ["bin/mcp-elicit.js", "lint", ...args], {
+    encoding: "utf8",
+    env: { ...process.env, NO_COLOR: "1" },
+  });
 const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
 
 describe("mcp-elicit lint: captured text never reaches the terminal raw", () => {
@@ -49,7 +54,11 @@ describe("mcp-elicit lint: captured text never reaches the terminal raw", () => 
     assert.ok(out.stdout.includes("pwned"), "the sequences' printable parts are shown, defused");
     assert.ok(out.stdout.includes("flows:"), out.stdout);
     const bad = CONTROL.exec(out.stdout);
-    assert.equal(bad, null, `a control character U+${bad?.[0].codePointAt(0)?.toString(16).padStart(4, "0")} at ${bad?.index}: ${JSON.stringify(out.stdout.slice(Math.max(0, (bad?.index ?? 0) - 40), (bad?.index ?? 0) + 20))}`);
+    assert.equal(
+      bad,
+      null,
+      `a control character U+${bad?.[0].codePointAt(0)?.toString(16).padStart(4, "0")} at ${bad?.index}: ${JSON.stringify(out.stdout.slice(Math.max(0, (bad?.index ?? 0) - 40), (bad?.index ?? 0) + 20))}`,
+    );
   });
 
   test("--json keeps the captured strings exact", async () => {

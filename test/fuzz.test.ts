@@ -11,11 +11,20 @@ import { checkSameAsCli, savedInput } from "./fuzz/sameAsCli.ts";
  * on a faster machine, and CI could meet an input no run here met). FUZZ_SEED and FUZZ_RUNS explore further;
  * `npm run fuzz` draws new seeds.
  */
-const options = { seed: Number(process.env.FUZZ_SEED ?? 20261201), numRuns: Number(process.env.FUZZ_RUNS ?? 300) } as const;
+const options = {
+  seed: Number(process.env.FUZZ_SEED ?? 20261201),
+  numRuns: Number(process.env.FUZZ_RUNS ?? 300),
+} as const;
 
-test("fuzz: JSONL captures (mutated records and messages)", () => fc.assert(fc.property(jsonlInput, checkInput), options));
-test("fuzz: HAR captures (our export, mutated as a HAR tree)", () => fc.assert(fc.property(harInput, checkInput), options));
+test("fuzz: JSONL captures (mutated records and messages)", () =>
+  fc.assert(fc.property(jsonlInput, checkInput), options));
+test("fuzz: HAR captures (our export, mutated as a HAR tree)", () =>
+  fc.assert(fc.property(harInput, checkInput), options));
 test("fuzz: SSE framing in HAR entries", () => fc.assert(fc.property(sseInput, checkInput), options));
 
 // The panel's import of a file's bytes against the CLI's, on the same generated captures saved as UTF-8 or UTF-16.
-test("fuzz: the panel imports a file's bytes as the CLI does (UTF-8 and UTF-16)", () => fc.assert(fc.asyncProperty(savedInput, ([input, encoding]) => checkSameAsCli(input, encoding)), options));
+test("fuzz: the panel imports a file's bytes as the CLI does (UTF-8 and UTF-16)", () =>
+  fc.assert(
+    fc.asyncProperty(savedInput, ([input, encoding]) => checkSameAsCli(input, encoding)),
+    options,
+  ));

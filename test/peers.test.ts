@@ -17,10 +17,19 @@ interface Msg {
 }
 
 const messages = (result: ScenarioResult): Msg[] =>
-  result.records.filter((r): r is MessageRecord => r.kind === "message").map((record) => ({ record, body: JSON.parse(record.text) as Json }));
-const requests = (result: ScenarioResult, method: string): Msg[] => messages(result).filter((m) => m.record.direction === "c2s" && m.body.method === method);
+  result.records
+    .filter((r): r is MessageRecord => r.kind === "message")
+    .map((record) => ({ record, body: JSON.parse(record.text) as Json }));
+const requests = (result: ScenarioResult, method: string): Msg[] =>
+  messages(result).filter((m) => m.record.direction === "c2s" && m.body.method === method);
 const responseTo = (result: ScenarioResult, request: Msg): Msg => {
-  const found = messages(result).find((m) => m.record.direction === "s2c" && m.body.id === request.body.id && m.body.method === undefined && m.record.exchange === request.record.exchange);
+  const found = messages(result).find(
+    (m) =>
+      m.record.direction === "s2c" &&
+      m.body.id === request.body.id &&
+      m.body.method === undefined &&
+      m.record.exchange === request.record.exchange,
+  );
   assert.ok(found, `no response to ${request.body.method} #${request.body.id}`);
   return found;
 };
@@ -34,7 +43,9 @@ const serverRequests = (result: ScenarioResult, method = "elicitation/create"): 
   messages(result).filter((m) => m.record.direction === "s2c" && m.body.method === method && m.body.id !== undefined);
 /** The client's JSON-RPC response to a server request, and the HTTP answer it got. */
 const answerTo = (result: ScenarioResult, ask: Msg): Msg => {
-  const found = messages(result).find((m) => m.record.direction === "c2s" && m.body.method === undefined && m.body.id === ask.body.id);
+  const found = messages(result).find(
+    (m) => m.record.direction === "c2s" && m.body.method === undefined && m.body.id === ask.body.id,
+  );
   assert.ok(found, `no answer to server request #${ask.body.id}`);
   return found;
 };
@@ -63,7 +74,10 @@ function checkWellFormed(result: ScenarioResult): void {
   for (const exchange of exchanges) {
     const ends = result.records.filter((r) => r.exchange === exchange && r.kind === "end");
     assert.equal(ends.length, 1, `exchange ${exchange} has ${ends.length} end records`);
-    assert.ok(result.records.some((r) => r.exchange === exchange && r.kind === "response"), `exchange ${exchange} has no response`);
+    assert.ok(
+      result.records.some((r) => r.exchange === exchange && r.kind === "response"),
+      `exchange ${exchange} has no response`,
+    );
   }
   for (const m of messages(result)) assert.equal(m.body.jsonrpc, "2.0");
   assert.doesNotMatch(JSON.stringify(result.records), /authorization|cookie/i);
@@ -104,7 +118,10 @@ function mrtrChain(result: ScenarioResult, method: string, target?: string): { r
       assert.equal(previous.resultType, "input_required");
       // requestState echoed byte for byte when the IRR had one, absent otherwise.
       assert.equal(request.body.params.requestState, previous.requestState);
-      assert.deepEqual(Object.keys(request.body.params.inputResponses ?? {}).sort(), Object.keys(previous.inputRequests ?? {}).sort());
+      assert.deepEqual(
+        Object.keys(request.body.params.inputResponses ?? {}).sort(),
+        Object.keys(previous.inputRequests ?? {}).sort(),
+      );
       assert.equal(request.body.params.name, chain[0]!.request.body.params.name);
       assert.equal(request.body.params.uri, chain[0]!.request.body.params.uri);
     }
@@ -156,12 +173,24 @@ describe("real SDK peers, 2025-11-25 (sdk 1.32.2)", () => {
     assert.equal(properties.email.format, "email");
     assert.deepEqual([properties.age.type, properties.age.minimum, properties.age.maximum], ["integer", 18, 120]);
     assert.deepEqual([properties.newsletter.type, properties.newsletter.default], ["boolean", false]);
-    assert.deepEqual(properties.plan.oneOf.map((o: Json) => o.const), ["free", "pro"]);
+    assert.deepEqual(
+      properties.plan.oneOf.map((o: Json) => o.const),
+      ["free", "pro"],
+    );
     assert.equal(properties.topics.type, "array");
-    assert.deepEqual(properties.topics.items.anyOf.map((o: Json) => o.const), ["mcp", "devtools", "security"]);
+    assert.deepEqual(
+      properties.topics.items.anyOf.map((o: Json) => o.const),
+      ["mcp", "devtools", "security"],
+    );
     assert.deepEqual(required, ["email", "age", "plan"]);
     const answer = checkLegacyAnswer(result, ask!, "accept");
-    assert.deepEqual(answer.body.result.content, { email: "ada@example.com", age: 36, newsletter: true, plan: "pro", topics: ["mcp", "devtools"] });
+    assert.deepEqual(answer.body.result.content, {
+      email: "ada@example.com",
+      age: 36,
+      newsletter: true,
+      plan: "pro",
+      topics: ["mcp", "devtools"],
+    });
   });
 
   test("legacy-url-complete", limit, async () => {
@@ -198,7 +227,11 @@ describe("real SDK peers, 2025-11-25 (sdk 1.32.2)", () => {
     const complete = messages(result).find((m) => m.body.method === "notifications/elicitation/complete");
     assert.ok(complete);
     assert.equal(complete.body.params.elicitationId, elicitation!.elicitationId);
-    assert.equal(complete.record.stream, "get-sse", "the call was already answered, so the completion rides the GET stream");
+    assert.equal(
+      complete.record.stream,
+      "get-sse",
+      "the call was already answered, so the completion rides the GET stream",
+    );
     assert.equal(complete.record.method, "GET");
     assert.ok(complete.record.seq > refused.record.seq && complete.record.seq < calls[1]!.record.seq);
     assert.equal(text(responseTo(result, calls[1]!)), "repositories: mcp-elicitation-inspector");
@@ -267,7 +300,10 @@ describe("real SDK peers, 2026-07-28 (server/client 2.4.0)", () => {
       const retry = chain[1]!.request;
       assert.equal(retry.body.params.inputResponses.confirm.action, action);
       assert.equal(retry.record.headers?.["mcp-name"], "confirm_action");
-      assert.equal(text(chain[1]!.response), action === "accept" ? 'confirm: accept {"confirm":true}' : `confirm: ${action}`);
+      assert.equal(
+        text(chain[1]!.response),
+        action === "accept" ? 'confirm: accept {"confirm":true}' : `confirm: ${action}`,
+      );
     });
   }
 
@@ -277,7 +313,9 @@ describe("real SDK peers, 2026-07-28 (server/client 2.4.0)", () => {
     assert.equal(chain.length, 3, "two input rounds: the call and two retries");
     assert.equal(typeof chain[0]!.response.body.result.requestState, "string");
     assert.equal(chain[1]!.request.body.params.requestState, chain[0]!.response.body.result.requestState);
-    assert.deepEqual(chain[1]!.request.body.params.inputResponses, { city: { action: "accept", content: { city: "Lisbon" } } });
+    assert.deepEqual(chain[1]!.request.body.params.inputResponses, {
+      city: { action: "accept", content: { city: "Lisbon" } },
+    });
     assert.notEqual(chain[1]!.response.body.result.requestState, chain[0]!.response.body.result.requestState);
     assert.deepEqual(Object.keys(inputRequests(chain[1]!.response)), ["nights"]);
     assert.equal(text(chain[2]!.response), 'trip: Lisbon for accept {"nights":3}');
@@ -334,7 +372,9 @@ describe("real SDK peers, 2026-07-28 (server/client 2.4.0)", () => {
     const chain = mrtrChain(result, "resources/read");
     assert.equal(chain.length, 2);
     assert.equal(chain[1]!.request.body.params.uri, "notes://private/today");
-    assert.deepEqual(chain[1]!.request.body.params.inputResponses, { reveal: { action: "accept", content: { confirm: true } } });
+    assert.deepEqual(chain[1]!.request.body.params.inputResponses, {
+      reveal: { action: "accept", content: { confirm: true } },
+    });
     assert.equal(chain[1]!.response.body.result.contents[0].text, "Call the dentist.");
   });
 
@@ -352,8 +392,19 @@ describe("real SDK peers, 2026-07-28 (server/client 2.4.0)", () => {
 
   test("modern-mixed-session", limit, async () => {
     const result = await run("modern-mixed-session");
-    const methods = messages(result).filter((m) => m.record.direction === "c2s").map((m) => m.body.method as string);
-    assert.deepEqual(methods, ["server/discover", "server/discover", "tools/list", "tools/call", "tools/call", "tools/call", "prompts/get", "prompts/get"]);
+    const methods = messages(result)
+      .filter((m) => m.record.direction === "c2s")
+      .map((m) => m.body.method as string);
+    assert.deepEqual(methods, [
+      "server/discover",
+      "server/discover",
+      "tools/list",
+      "tools/call",
+      "tools/call",
+      "tools/call",
+      "prompts/get",
+      "prompts/get",
+    ]);
     for (const m of messages(result).filter((x) => x.record.direction === "c2s")) {
       assert.equal(m.record.headers?.["mcp-method"], m.body.method);
       assert.equal(head(result, m.record.exchange).status, 200);
@@ -365,7 +416,9 @@ describe("real SDK peers, 2026-07-28 (server/client 2.4.0)", () => {
     assert.equal(responseTo(result, plain!).body.result.resultType, "complete");
     assert.equal(mrtrChain(result, "tools/call", "confirm_action").length, 2);
     assert.equal(mrtrChain(result, "prompts/get").length, 2);
-    assert.ok(!result.records.some((r) => (r.kind === "message" || r.kind === "response") && r.headers?.["mcp-session-id"]));
+    assert.ok(
+      !result.records.some((r) => (r.kind === "message" || r.kind === "response") && r.headers?.["mcp-session-id"]),
+    );
   });
 });
 
@@ -386,16 +439,31 @@ describe("recorder", () => {
       }
       res.writeHead(200, { "content-type": "text/event-stream" });
       res.write('id: e1\ndata: {"jsonrpc":"2.0","method":"notifications/a"');
-      setTimeout(() => res.write('}\n\nid: e2\ndata: \n\n: keepalive\n\ndata: {"jsonrpc":"2.0","method":"notifications/b"}\n\n'), 10);
+      setTimeout(
+        () => res.write('}\n\nid: e2\ndata: \n\n: keepalive\n\ndata: {"jsonrpc":"2.0","method":"notifications/b"}\n\n'),
+        10,
+      );
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
     try {
       const recorder = createRecorder();
-      const post = await recorder.fetch(url, { method: "POST", headers: { Authorization: "Bearer secret", Cookie: "c=d", "content-type": "application/json", "mcp-session-id": "s1" }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' });
+      const post = await recorder.fetch(url, {
+        method: "POST",
+        headers: {
+          Authorization: "Bearer secret",
+          Cookie: "c=d",
+          "content-type": "application/json",
+          "mcp-session-id": "s1",
+        },
+        body: '{"jsonrpc":"2.0","id":1,"method":"ping"}',
+      });
       assert.deepEqual(await post.json(), { jsonrpc: "2.0", id: 1, result: {} });
       const controller = new AbortController();
-      const get = await recorder.fetch(url, { headers: { accept: "text/event-stream", "mcp-session-id": "s1" }, signal: controller.signal });
+      const get = await recorder.fetch(url, {
+        headers: { accept: "text/event-stream", "mcp-session-id": "s1" },
+        signal: controller.signal,
+      });
       const reader = get.body!.getReader();
       let seen = "";
       while (!seen.includes("notifications/b")) seen += new TextDecoder().decode((await reader.read()).value);
@@ -403,10 +471,24 @@ describe("recorder", () => {
       await reader.read().catch(() => undefined);
       await new Promise((resolve) => setTimeout(resolve, 10));
 
-      const kinds = recorder.records.map((r) => `${r.kind}${r.kind === "message" ? `:${r.direction}:${r.stream}` : ""}`);
-      assert.deepEqual(kinds, ["message:c2s:body", "response", "message:s2c:body", "end", "response", "message:s2c:get-sse", "message:s2c:get-sse", "end"]);
+      const kinds = recorder.records.map(
+        (r) => `${r.kind}${r.kind === "message" ? `:${r.direction}:${r.stream}` : ""}`,
+      );
+      assert.deepEqual(kinds, [
+        "message:c2s:body",
+        "response",
+        "message:s2c:body",
+        "end",
+        "response",
+        "message:s2c:get-sse",
+        "message:s2c:get-sse",
+        "end",
+      ]);
       const [request, , , , , first, second, end] = recorder.records;
-      assert.deepEqual(request?.kind === "message" && request.headers, { "content-type": "application/json", "mcp-session-id": "s1" });
+      assert.deepEqual(request?.kind === "message" && request.headers, {
+        "content-type": "application/json",
+        "mcp-session-id": "s1",
+      });
       assert.equal(first?.kind === "message" && first.eventId, "e1");
       assert.equal(second?.kind === "message" && second.eventId, undefined);
       assert.equal(end?.kind === "end" && end.error, "abort");

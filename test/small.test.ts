@@ -15,18 +15,34 @@ import { har, harEntry, rpc, sse } from "./capture/harFixture.ts";
 
 let dir: string;
 before(async () => {
-  if (!existsSync("dist/cli/mcp-elicit.js")) assert.equal(spawnSync(process.execPath, ["build.mjs"], { stdio: "inherit" }).status, 0);
+  if (!existsSync("dist/cli/mcp-elicit.js"))
+    assert.equal(spawnSync(process.execPath, ["build.mjs"], { stdio: "inherit" }).status, 0);
   dir = await mkdtemp(join(tmpdir(), "mcp-small-"));
 });
 after(() => rm(dir, { recursive: true, force: true }));
 
-const lint = (...args: string[]) => spawnSync(process.execPath, ["bin/mcp-elicit.js", "lint", ...args], { encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
+const lint = (...args: string[]) =>
+  spawnSync(process.execPath, ["bin/mcp-elicit.js", "lint", ...args], {
+    encoding: "utf8",
+    env: { ...process.env, NO_COLOR: "1" },
+  });
 const call = rpc({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "deploy", arguments: {} } });
-const oneEntry = har([harEntry({ started: "2026-01-01T00:00:00.000Z", body: call, mimeType: "text/event-stream", text: sse(`data: ${rpc({ jsonrpc: "2.0", id: 1, result: { content: [] } })}`) })]);
+const oneEntry = har([
+  harEntry({
+    started: "2026-01-01T00:00:00.000Z",
+    body: call,
+    mimeType: "text/event-stream",
+    text: sse(`data: ${rpc({ jsonrpc: "2.0", id: 1, result: { content: [] } })}`),
+  }),
+]);
 
 describe("the small things", () => {
   test("an empty .jsonl says it is empty and exits 2, like an empty .har", async () => {
-    for (const [name, text] of [["empty.jsonl", ""], ["blank.jsonl", "\n\n  \n"], ["empty.har", ""]] as const) {
+    for (const [name, text] of [
+      ["empty.jsonl", ""],
+      ["blank.jsonl", "\n\n  \n"],
+      ["empty.har", ""],
+    ] as const) {
       const path = join(dir, name);
       await writeFile(path, text);
       const run = lint(path);
@@ -43,7 +59,10 @@ describe("the small things", () => {
     assert.equal(run.status, 0, run.stdout);
     assert.equal(JSON.parse(run.stdout).files[0].problems.length, 0);
     const misread = importHar(utf16.toString("utf8"), "utf16.har");
-    assert.deepEqual(misread.problems.map((p) => p.message), ["the file is UTF-16LE encoded; capture files are UTF-8 (save or convert it as UTF-8)"]);
+    assert.deepEqual(
+      misread.problems.map((p) => p.message),
+      ["the file is UTF-16LE encoded; capture files are UTF-8 (save or convert it as UTF-8)"],
+    );
     const noBom = importJsonl(Buffer.from('{"v":1}\n', "utf16le").toString("utf8"), "x.jsonl");
     assert.match(noBom.problems[0]!.message, /UTF-16LE encoded/);
     const be = Buffer.from('{"v":1}\n', "utf16le").swap16();
@@ -51,7 +70,13 @@ describe("the small things", () => {
   });
 
   test("a string status and object headers are problems the CLI shows, each once with its entry", async () => {
-    const entry = harEntry({ started: "2026-01-01T00:00:00.000Z", body: call, status: "200" as unknown as number, mimeType: "application/json", text: "{}" });
+    const entry = harEntry({
+      started: "2026-01-01T00:00:00.000Z",
+      body: call,
+      status: "200" as unknown as number,
+      mimeType: "application/json",
+      text: "{}",
+    });
     (entry.request as Record<string, unknown>).headers = { "mcp-protocol-version": "2025-11-25" };
     const path = join(dir, "odd.har");
     await writeFile(path, har([entry]));
@@ -63,7 +88,21 @@ describe("the small things", () => {
   });
 
   test("human output names a problem's place once", () => {
-    const text = toText([{ file: "f.har", flows: [], findings: [], problems: [{ file: "f.har", entry: 3, message: "entry 3: not an object; skipped" }, { file: "f.har", entry: 4, message: "something" }, { file: "f.jsonl", line: 2, message: "line 2: bad" }] }], false);
+    const text = toText(
+      [
+        {
+          file: "f.har",
+          flows: [],
+          findings: [],
+          problems: [
+            { file: "f.har", entry: 3, message: "entry 3: not an object; skipped" },
+            { file: "f.har", entry: 4, message: "something" },
+            { file: "f.jsonl", line: 2, message: "line 2: bad" },
+          ],
+        },
+      ],
+      false,
+    );
     assert.match(text, /problem entry 3: not an object; skipped/);
     assert.match(text, /problem entry 4: something/);
     assert.match(text, /problem line 2: bad/);
@@ -77,9 +116,22 @@ describe("the small things", () => {
   });
 
   test("a file too large to read is called too large, with its size and the limit", () => {
-    const error = Object.assign(new Error("Cannot create a string longer than 0x1fffffe8 characters"), { code: "ERR_STRING_TOO_LONG" });
-    assert.match(readError(error, 600 * 2 ** 20), /^too large to read \(600 MB\): this build reads a capture of at most 512 MB as one text$/);
-    assert.match(readError(Object.assign(new RangeError("File size (3000000000) is greater than 2 GiB"), { code: "ERR_FS_FILE_TOO_LARGE" }), 3e9), /^too large to read \(2861 MB\)/);
+    const error = Object.assign(new Error("Cannot create a string longer than 0x1fffffe8 characters"), {
+      code: "ERR_STRING_TOO_LONG",
+    });
+    assert.match(
+      readError(error, 600 * 2 ** 20),
+      /^too large to read \(600 MB\): this build reads a capture of at most 512 MB as one text$/,
+    );
+    assert.match(
+      readError(
+        Object.assign(new RangeError("File size (3000000000) is greater than 2 GiB"), {
+          code: "ERR_FS_FILE_TOO_LARGE",
+        }),
+        3e9,
+      ),
+      /^too large to read \(2861 MB\)/,
+    );
     assert.equal(readError(Object.assign(new Error("x"), { code: "ENOENT" })), "no such file");
   });
 });

@@ -17,7 +17,13 @@ export function replicateDemo(messages: number): { records: CaptureRecord[]; cop
   for (; count < messages; copy++) {
     for (const r of demo) {
       const exchange = r.exchange === undefined ? {} : { exchange: `${copy}/${r.exchange}` };
-      records.push({ ...r, seq: records.length, time: r.time + copy * span, client: `client-${copy}`, ...exchange } as CaptureRecord);
+      records.push({
+        ...r,
+        seq: records.length,
+        time: r.time + copy * span,
+        client: `client-${copy}`,
+        ...exchange,
+      } as CaptureRecord);
       if (r.kind === "message") count++;
     }
   }

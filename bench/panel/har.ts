@@ -34,7 +34,8 @@ const dir = resolve(process.env.BENCH_EXT ?? "dist/chrome");
 const mib = (bytes: number): string => `${(bytes / MB).toFixed(0)} MiB`;
 
 /** What a flow is, for comparing two imports (ids are given in order, so equal captures give equal ids). */
-const flowKey = (f: Flow): string => `${f.id} ${f.kind} ${f.status} ${f.method} ${f.target} r${f.rounds.length} e${f.elicitations.length}`;
+const flowKey = (f: Flow): string =>
+  `${f.id} ${f.kind} ${f.status} ${f.method} ${f.target} r${f.rounds.length} e${f.elicitations.length}`;
 
 interface Analysis {
   records: number;
@@ -54,12 +55,14 @@ function analyse(feed: (push: (batch: readonly CaptureRecord[]) => void) => Prom
 const harFile = (path: string): Promise<Analysis> =>
   analyse(async (push) => {
     const result = await importHarStream(createReadStream(path), path, { onRecords: push });
-    if (result.problems.length) console.log(`    ${path}: ${result.problems.length} import problems, the first: ${result.problems[0]!.message}`);
+    if (result.problems.length)
+      console.log(`    ${path}: ${result.problems.length} import problems, the first: ${result.problems[0]!.message}`);
   });
 const jsonlFile = (path: string): Promise<Analysis> =>
   analyse(async (push) => {
     const result = importJsonl(readFileSync(path, "utf8"), path);
-    if (result.problems.length) console.log(`    ${path}: ${result.problems.length} import problems, the first: ${result.problems[0]!.message}`);
+    if (result.problems.length)
+      console.log(`    ${path}: ${result.problems.length} import problems, the first: ${result.problems[0]!.message}`);
     push(result.records);
   });
 
@@ -67,10 +70,13 @@ const same = (a: Analysis, b: Analysis): string => {
   if (a.records !== b.records) return `✗ ${b.records} records, not ${a.records}`;
   if (a.flows.length !== b.flows.length) return `✗ ${b.flows.length} flows, not ${a.flows.length}`;
   const i = a.flows.findIndex((f, k) => f !== b.flows[k]);
-  return i < 0 ? `✓ same ${a.records} records and ${a.flows.length} flows` : `✗ flow ${i} is "${b.flows[i]}", not "${a.flows[i]}"`;
+  return i < 0
+    ? `✓ same ${a.records} records and ${a.flows.length} flows`
+    : `✗ flow ${i} is "${b.flows[i]}", not "${a.flows[i]}"`;
 };
 
-const recordCount = async (page: Page): Promise<number> => Number((await page.getByLabel("record count").innerText()).replace(/\D/g, ""));
+const recordCount = async (page: Page): Promise<number> =>
+  Number((await page.getByLabel("record count").innerText()).replace(/\D/g, ""));
 
 async function once(file: string, expected: Analysis, scratch: string): Promise<void> {
   const profile = await mkdtemp(join(tmpdir(), "mcp-bench-panel-har-"));
@@ -79,7 +85,15 @@ async function once(file: string, expected: Analysis, scratch: string): Promise<
     headless: true,
     acceptDownloads: true,
     ignoreDefaultArgs: ["--disable-extensions"],
-    args: [`--disable-extensions-except=${dir}`, `--load-extension=${dir}`, "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"],
+    args: [
+      `--disable-extensions-except=${dir}`,
+      `--load-extension=${dir}`,
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--no-first-run",
+    ],
   });
   const memory = watchExtensionMemory(profile);
   try {
@@ -99,10 +113,18 @@ async function once(file: string, expected: Analysis, scratch: string): Promise<
     const t0 = Date.now();
     await page.getByLabel("Import HAR or JSONL file").setInputFiles(file);
     const done = await page
-      .waitForFunction(() => performance.getEntriesByName("mcp:import-done").length > 0 || document.querySelector(".import-error, [role=alert]") !== null, undefined, { timeout: 900_000, polling: 250 })
+      .waitForFunction(
+        () =>
+          performance.getEntriesByName("mcp:import-done").length > 0 ||
+          document.querySelector(".import-error, [role=alert]") !== null,
+        undefined,
+        { timeout: 900_000, polling: 250 },
+      )
       .then(() => page.evaluate(() => performance.getEntriesByName("mcp:import-done").length > 0));
     const importMs = Date.now() - t0;
-    const marks = await page.evaluate(() => Object.fromEntries(performance.getEntriesByType("mark").map((m) => [m.name, m.startTime])));
+    const marks = await page.evaluate(() =>
+      Object.fromEntries(performance.getEntriesByType("mark").map((m) => [m.name, m.startTime])),
+    );
     const imported = memory.peak();
     const settled = memory.sample();
     const shownRecords = await recordCount(page);
@@ -126,7 +148,9 @@ async function once(file: string, expected: Analysis, scratch: string): Promise<
       const peak = memory.peak();
       const browserRss = chromiumProcesses(profile).find((p) => p.type === "browser")?.rss ?? 0;
       const back = format === "har" ? await harFile(saved) : await jsonlFile(saved);
-      console.log(`  Export ${format.toUpperCase()}: ${mib(statSync(saved).size)} in ${(exportMs / 1000).toFixed(1)} s, peak ${mib(peak.sum)} summed RSS (high-water marks ${mib(peak.hwm)}; the browser process, which holds the Blob, ${mib(browserRss)}); re-imported: ${same(expected, back)}`);
+      console.log(
+        `  Export ${format.toUpperCase()}: ${mib(statSync(saved).size)} in ${(exportMs / 1000).toFixed(1)} s, peak ${mib(peak.sum)} summed RSS (high-water marks ${mib(peak.hwm)}; the browser process, which holds the Blob, ${mib(browserRss)}); re-imported: ${same(expected, back)}`,
+      );
       await rm(saved, { force: true });
     }
     if (errors.length) console.log(`  page errors: ${errors.join("; ")}`);
@@ -134,9 +158,13 @@ async function once(file: string, expected: Analysis, scratch: string): Promise<
     // figure above is of a heap the bench collected.
     const cdp = await context.newCDPSession(page);
     await cdp.send("HeapProfiler.collectGarbage");
-    console.log(`  the panel's live JS heap after a forced GC: ${mib((await cdp.send("Runtime.getHeapUsage")).usedSize)}, extension process ${mib(memory.sample())}`);
+    console.log(
+      `  the panel's live JS heap after a forced GC: ${mib((await cdp.send("Runtime.getHeapUsage")).usedSize)}, extension process ${mib(memory.sample())}`,
+    );
     const overall = memory.peak();
-    console.log(`  RESULT ${mib(statSync(file).size)} HAR: extension process peak ${mib(Math.max(imported.sum, overall.sum))} summed RSS, high-water marks ${mib(overall.hwm)} ${overall.hwm < 2 ** 30 ? "✓ under 1 GiB" : "✗ over 1 GiB"}`);
+    console.log(
+      `  RESULT ${mib(statSync(file).size)} HAR: extension process peak ${mib(Math.max(imported.sum, overall.sum))} summed RSS, high-water marks ${mib(overall.hwm)} ${overall.hwm < 2 ** 30 ? "✓ under 1 GiB" : "✗ over 1 GiB"}`,
+    );
   } finally {
     memory.stop();
     await context.close().catch(() => undefined);

@@ -24,7 +24,8 @@ const read = (path: string): string | undefined => {
   }
 };
 
-const kb = (status: string, field: string): number => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? 0) * 1024;
+const kb = (status: string, field: string): number =>
+  Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? 0) * 1024;
 
 export function chromiumProcesses(profile: string): ChromiumProcess[] {
   const out: ChromiumProcess[] = [];
@@ -37,7 +38,13 @@ export function chromiumProcesses(profile: string): ChromiumProcess[] {
     const status = read(`/proc/${name}/status`);
     if (!status) continue;
     const type = cmd.find((a) => a.startsWith("--type="))?.slice(7) ?? "browser";
-    out.push({ pid: Number(name), type, extension: cmd.includes("--extension-process"), rss: kb(status, "VmRSS"), hwm: kb(status, "VmHWM") });
+    out.push({
+      pid: Number(name),
+      type,
+      extension: cmd.includes("--extension-process"),
+      rss: kb(status, "VmRSS"),
+      hwm: kb(status, "VmHWM"),
+    });
   }
   return out;
 }

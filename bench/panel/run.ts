@@ -72,7 +72,15 @@ async function once(dir: string, file: string): Promise<Run> {
     executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
     headless: true,
     ignoreDefaultArgs: ["--disable-extensions"],
-    args: [`--disable-extensions-except=${dir}`, `--load-extension=${dir}`, "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"],
+    args: [
+      `--disable-extensions-except=${dir}`,
+      `--load-extension=${dir}`,
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--no-first-run",
+    ],
   });
   try {
     const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent("serviceworker", { timeout: 15_000 }));
@@ -91,8 +99,13 @@ async function once(dir: string, file: string): Promise<Run> {
     await page.getByText("Import…", { exact: true }).hover();
     await page.waitForTimeout(300);
     await page.getByLabel("Import HAR or JSONL file").setInputFiles(file);
-    await page.waitForFunction(() => performance.getEntriesByName("mcp:import-done").length > 0, undefined, { timeout: 120_000, polling: 100 });
-    const marks = await page.evaluate(() => Object.fromEntries(performance.getEntriesByType("mark").map((m) => [m.name, m.startTime])));
+    await page.waitForFunction(() => performance.getEntriesByName("mcp:import-done").length > 0, undefined, {
+      timeout: 120_000,
+      polling: 100,
+    });
+    const marks = await page.evaluate(() =>
+      Object.fromEntries(performance.getEntriesByType("mark").map((m) => [m.name, m.startTime])),
+    );
     const flows = (await page.getByRole("heading", { level: 2, name: /^Flows/ }).textContent()) ?? "";
     const heapAfterImport = await heap();
     const tokenKey = await typeTimed(page, TOKEN_FILTER);
@@ -146,14 +159,50 @@ try {
 const row = (name: string, values: number[], unit: string, target?: number) => {
   const m = median(values);
   const verdict = target === undefined ? "" : m <= target ? `  ✓ ≤ ${target} ${unit}` : `  ✗ over ${target} ${unit}`;
-  console.log(`${name.padEnd(34)} median ${m.toFixed(1).padStart(7)} ${unit}  (min ${Math.min(...values).toFixed(1)}, max ${Math.max(...values).toFixed(1)})${verdict}`);
+  console.log(
+    `${name.padEnd(34)} median ${m.toFixed(1).padStart(7)} ${unit}  (min ${Math.min(...values).toFixed(1)}, max ${Math.max(...values).toFixed(1)})${verdict}`,
+  );
 };
 console.log("");
-row("time to first paint", runs.map((r) => r.firstPaint), "ms", 200);
-row("filter keystroke (token)", runs.map((r) => median(r.tokenKey)), "ms", 30);
-row("filter keystroke (free text)", runs.map((r) => median(r.textKey)), "ms", 30);
-row("first free-text keystroke (cache)", runs.map((r) => r.textFirstKey), "ms");
-row("JS heap after import", runs.map((r) => r.heapAfterImport), "MiB", 100);
-row("JS heap after text search", runs.map((r) => r.heapAfterSearch), "MiB", 100);
-row("whole import", runs.map((r) => r.importDone), "ms");
-if (runs.some((r) => r.flows !== `Flows (${expected.flows.length})`)) console.log(`note: the panel did not show Flows (${expected.flows.length}) in every run`);
+row(
+  "time to first paint",
+  runs.map((r) => r.firstPaint),
+  "ms",
+  200,
+);
+row(
+  "filter keystroke (token)",
+  runs.map((r) => median(r.tokenKey)),
+  "ms",
+  30,
+);
+row(
+  "filter keystroke (free text)",
+  runs.map((r) => median(r.textKey)),
+  "ms",
+  30,
+);
+row(
+  "first free-text keystroke (cache)",
+  runs.map((r) => r.textFirstKey),
+  "ms",
+);
+row(
+  "JS heap after import",
+  runs.map((r) => r.heapAfterImport),
+  "MiB",
+  100,
+);
+row(
+  "JS heap after text search",
+  runs.map((r) => r.heapAfterSearch),
+  "MiB",
+  100,
+);
+row(
+  "whole import",
+  runs.map((r) => r.importDone),
+  "ms",
+);
+if (runs.some((r) => r.flows !== `Flows (${expected.flows.length})`))
+  console.log(`note: the panel did not show Flows (${expected.flows.length}) in every run`);

@@ -85,7 +85,13 @@ export async function launch(name: string, extensionDir?: string): Promise<Brows
     while ((end = buffer.indexOf("\0")) >= 0) {
       const text = buffer.slice(0, end);
       buffer = buffer.slice(end + 1);
-      const message = JSON.parse(text) as { id?: number; method?: string; params?: unknown; result?: unknown; error?: { message: string } };
+      const message = JSON.parse(text) as {
+        id?: number;
+        method?: string;
+        params?: unknown;
+        result?: unknown;
+        error?: { message: string };
+      };
       if (message.id === undefined) {
         // Events: the bench itself enables none; profile.ts listens to Tracing's.
         if (message.method) for (const listener of listeners.get(message.method) ?? []) listener(message.params);
@@ -101,7 +107,8 @@ export async function launch(name: string, extensionDir?: string): Promise<Brows
   const exitedPromise = new Promise<void>((resolve) =>
     child.on("exit", () => {
       exited = true;
-      for (const waiter of pending.values()) waiter.reject(new Error(`${name}: browser exited (${waiter.method})\n${stderr.slice(-2000)}`));
+      for (const waiter of pending.values())
+        waiter.reject(new Error(`${name}: browser exited (${waiter.method})\n${stderr.slice(-2000)}`));
       pending.clear();
       resolve();
     }),
@@ -129,12 +136,16 @@ export async function launch(name: string, extensionDir?: string): Promise<Brows
       return {
         send,
         async evaluate<T>(expression: string): Promise<T> {
-          const reply = await send<{ result: { value?: T }; exceptionDetails?: { text: string; exception?: { description?: string } } }>("Runtime.evaluate", {
+          const reply = await send<{
+            result: { value?: T };
+            exceptionDetails?: { text: string; exception?: { description?: string } };
+          }>("Runtime.evaluate", {
             expression,
             awaitPromise: true,
             returnByValue: true,
           });
-          if (reply.exceptionDetails) throw new Error(`${name}: ${reply.exceptionDetails.exception?.description ?? reply.exceptionDetails.text}`);
+          if (reply.exceptionDetails)
+            throw new Error(`${name}: ${reply.exceptionDetails.exception?.description ?? reply.exceptionDetails.text}`);
           return reply.result.value as T;
         },
       };
@@ -161,7 +172,12 @@ export async function threadTimeMs(page: Session): Promise<number> {
 export async function openBenchPage(browser: Browser, url: string): Promise<Session> {
   const { targetId } = await browser.send<{ targetId: string }>("Target.createTarget", { url });
   const page = await browser.attach(targetId);
-  for (let i = 0; i < 100 && !(await page.evaluate<boolean>("typeof window.benchReady === 'object'").catch(() => false)); i++) await new Promise((r) => setTimeout(r, 50));
+  for (
+    let i = 0;
+    i < 100 && !(await page.evaluate<boolean>("typeof window.benchReady === 'object'").catch(() => false));
+    i++
+  )
+    await new Promise((r) => setTimeout(r, 50));
   await page.evaluate("window.benchReady");
   return page;
 }

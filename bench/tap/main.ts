@@ -34,7 +34,17 @@ import { fileURLToPath } from "node:url";
 import * as esbuild from "esbuild";
 import { launch, threadTimeMs, type Browser, type Session } from "./cdp.ts";
 import { cpuMs, processTree } from "./proc.ts";
-import { ALL_KINDS, createReport, NAMES, PER_BLOCK, type BlockFigures, type Kind, type Name, type RoundFigures, type RunConfig } from "./report.ts";
+import {
+  ALL_KINDS,
+  createReport,
+  NAMES,
+  PER_BLOCK,
+  type BlockFigures,
+  type Kind,
+  type Name,
+  type RoundFigures,
+  type RunConfig,
+} from "./report.ts";
 
 const ROUNDS = Number(process.env.BENCH_TAP_ROUNDS ?? 12);
 const TURNS = Number(process.env.BENCH_TAP_TURNS ?? 20);
@@ -43,7 +53,9 @@ const WARMUP = Number(process.env.BENCH_TAP_WARMUP ?? 2);
 const EXTENSION = resolve(process.env.BENCH_TAP_EXTENSION ?? "dist/chrome");
 
 /** BENCH_TAP_KINDS (development): only these kinds of blocks, e.g. `chat,plain`; the report leaves the others out. */
-const KINDS: Kind[] = process.env.BENCH_TAP_KINDS ? ALL_KINDS.filter((kind) => process.env.BENCH_TAP_KINDS!.split(",").includes(kind)) : [...ALL_KINDS];
+const KINDS: Kind[] = process.env.BENCH_TAP_KINDS
+  ? ALL_KINDS.filter((kind) => process.env.BENCH_TAP_KINDS!.split(",").includes(kind))
+  : [...ALL_KINDS];
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 const shuffle = <T>(xs: T[]): T[] => {
@@ -70,7 +82,10 @@ const snapshotC = COMPARE ? mkdtempSync(join(tmpdir(), "bench-tap-ext-c-")) : un
 if (COMPARE && snapshotC) cpSync(COMPARE, snapshotC, { recursive: true });
 /** Seat P: the pass-through build, compiled here from passthrough/page.ts. */
 const passthrough = mkdtempSync(join(tmpdir(), "bench-tap-ext-p-"));
-copyFileSync(fileURLToPath(new URL("./passthrough/manifest.json", import.meta.url)), join(passthrough, "manifest.json"));
+copyFileSync(
+  fileURLToPath(new URL("./passthrough/manifest.json", import.meta.url)),
+  join(passthrough, "manifest.json"),
+);
 await esbuild.build({
   entryPoints: [fileURLToPath(new URL("./passthrough/page.ts", import.meta.url))],
   outfile: join(passthrough, "page.js"),
@@ -81,7 +96,13 @@ await esbuild.build({
   minify: true,
   logLevel: "warning",
 });
-const digest = (dir: string, file: string): string => (existsSync(join(dir, file)) ? createHash("sha256").update(readFileSync(join(dir, file))).digest("hex").slice(0, 12) : "-");
+const digest = (dir: string, file: string): string =>
+  existsSync(join(dir, file))
+    ? createHash("sha256")
+        .update(readFileSync(join(dir, file)))
+        .digest("hex")
+        .slice(0, 12)
+    : "-";
 
 const EXTENSION_OF: Partial<Record<Name, string>> = { B: snapshot, P: passthrough, ...(snapshotC && { C: snapshotC }) };
 /** Seats whose extension has a worker that stores records (the tap's). */
@@ -91,16 +112,28 @@ const hasWorker = (name: Name): boolean => name === "B" || (name === "C" && snap
  * What DevTools sends to a page when it opens (devtools-frontend, core/sdk/NetworkManager.ts): Network.enable with
  * the eager request-body limit (64 KiB) and the response buffer (250 MiB), then setAttachDebugStack.
  */
-const NETWORK_ENABLE = { maxPostDataSize: 64 * 1024, maxTotalBufferSize: 250 * 1024 * 1024, reportDirectSocketTraffic: true };
+const NETWORK_ENABLE = {
+  maxPostDataSize: 64 * 1024,
+  maxTotalBufferSize: 250 * 1024 * 1024,
+  reportDirectSocketTraffic: true,
+};
 
-const server = fork(fileURLToPath(new URL("./server.ts", import.meta.url)), [], { execArgv: process.execArgv, stdio: ["ignore", "inherit", "inherit", "ipc"] });
+const server = fork(fileURLToPath(new URL("./server.ts", import.meta.url)), [], {
+  execArgv: process.execArgv,
+  stdio: ["ignore", "inherit", "inherit", "ipc"],
+});
 interface ServerInfo {
   port: number;
   events: number;
   spacing: number;
   chat: { events: number; burst: number; spacing: number };
 }
-const { port, events: SSE_EVENTS, spacing: SSE_SPACING, chat: CHAT } = await new Promise<ServerInfo>((resolveStart, reject) => {
+const {
+  port,
+  events: SSE_EVENTS,
+  spacing: SSE_SPACING,
+  chat: CHAT,
+} = await new Promise<ServerInfo>((resolveStart, reject) => {
   server.once("message", (m) => resolveStart(m as ServerInfo));
   server.once("exit", (code) => reject(new Error(`bench server exited (${code})`)));
 });
@@ -129,7 +162,13 @@ interface Seat {
 }
 
 const emptyFigures = (): BlockFigures => ({ times: [], cpu: [], proc: [], first: [], later: [] });
-const emptyKind = (): Record<Name, BlockFigures> => ({ A: emptyFigures(), C: emptyFigures(), B: emptyFigures(), N: emptyFigures(), P: emptyFigures() });
+const emptyKind = (): Record<Name, BlockFigures> => ({
+  A: emptyFigures(),
+  C: emptyFigures(),
+  B: emptyFigures(),
+  N: emptyFigures(),
+  P: emptyFigures(),
+});
 
 async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -148,20 +187,29 @@ async function open(name: Name): Promise<Seat> {
     if (hasWorker(name)) {
       // The tap is injected at document_start once the extension is registered: wait for its worker first.
       worker = await waitFor(`${name}'s extension service worker`, async () => {
-        const { targetInfos } = await browser.send<{ targetInfos: { targetId: string; type: string; url: string }[] }>("Target.getTargets");
-        return targetInfos.find((t) => t.type === "service_worker" && t.url.startsWith("chrome-extension://"))?.targetId;
+        const { targetInfos } = await browser.send<{ targetInfos: { targetId: string; type: string; url: string }[] }>(
+          "Target.getTargets",
+        );
+        return targetInfos.find((t) => t.type === "service_worker" && t.url.startsWith("chrome-extension://"))
+          ?.targetId;
       });
     }
     const { targetId } = await browser.send<{ targetId: string }>("Target.createTarget", { url: PAGE });
     const page = await browser.attach(targetId);
-    await waitFor(`${name}'s bench page`, async () => ((await page.evaluate<boolean>("typeof window.benchReady === 'object'")) ? true : undefined));
+    await waitFor(`${name}'s bench page`, async () =>
+      (await page.evaluate<boolean>("typeof window.benchReady === 'object'")) ? true : undefined,
+    );
     const isolated = await page.evaluate<boolean>("window.benchReady");
-    if (!isolated) throw new Error(`${name}: the bench page is not cross-origin isolated (COOP/COEP): timers would be coarse`);
+    if (!isolated)
+      throw new Error(`${name}: the bench page is not cross-origin isolated (COOP/COEP): timers would be coarse`);
     // The tap and the pass-through swap fetch for a Proxy: CDP shows its subtype. A round where a seat's page is not
     // as it should be (B or P not wrapped, a baseline wrapped) is void.
     const { result } = await page.send<{ result: { subtype?: string } }>("Runtime.evaluate", { expression: "fetch" });
     const wrapped = result.subtype === "proxy";
-    if (wrapped !== (EXTENSION_OF[name] !== undefined)) throw new Error(`${name}: fetch is ${wrapped ? "" : "not "}wrapped — ${wrapped ? "an extension leaked into a baseline" : "its extension did not load"}`);
+    if (wrapped !== (EXTENSION_OF[name] !== undefined))
+      throw new Error(
+        `${name}: fetch is ${wrapped ? "" : "not "}wrapped — ${wrapped ? "an extension leaked into a baseline" : "its extension did not load"}`,
+      );
     await page.send("Performance.enable");
     const seat: Seat = { name, browser, page, ...(worker && { worker }) };
     if (name === "N") {
@@ -169,14 +217,22 @@ async function open(name: Name): Promise<Seat> {
       // loadingFailed (net::ERR_ABORTED, canceled) in Chromium.
       const recorded = { ended: 0 };
       const ours = new Set<string>();
-      browser.on<{ requestId: string; request: { url: string } }>("Network.requestWillBeSent", ({ requestId, request }) => {
-        if (/\/(mcp|api\/search|v1\/chat\/completions)$/.test(new URL(request.url).pathname)) ours.add(requestId);
-      });
+      browser.on<{ requestId: string; request: { url: string } }>(
+        "Network.requestWillBeSent",
+        ({ requestId, request }) => {
+          if (/\/(mcp|api\/search|v1\/chat\/completions)$/.test(new URL(request.url).pathname)) ours.add(requestId);
+        },
+      );
       const ended = ({ requestId }: { requestId: string }) => void (ours.delete(requestId) && recorded.ended++);
       browser.on("Network.loadingFinished", ended);
       browser.on("Network.loadingFailed", ended);
       // reportDirectSocketTraffic is newer than some Chromiums: without it if refused.
-      await page.send("Network.enable", NETWORK_ENABLE).catch(() => page.send("Network.enable", { maxPostDataSize: NETWORK_ENABLE.maxPostDataSize, maxTotalBufferSize: NETWORK_ENABLE.maxTotalBufferSize }));
+      await page.send("Network.enable", NETWORK_ENABLE).catch(() =>
+        page.send("Network.enable", {
+          maxPostDataSize: NETWORK_ENABLE.maxPostDataSize,
+          maxTotalBufferSize: NETWORK_ENABLE.maxTotalBufferSize,
+        }),
+      );
       await page.send("Network.setAttachDebugStack", { enabled: true });
       seat.recorded = recorded;
     }
@@ -187,7 +243,10 @@ async function open(name: Name): Promise<Seat> {
   }
 }
 
-type BlockResult = number[] | { times: number[]; first: number[]; later: number[] } | { times: number[]; events: number[] };
+type BlockResult =
+  | number[]
+  | { times: number[]; first: number[]; later: number[] }
+  | { times: number[]; events: number[] };
 
 async function block(seat: Seat, kind: Kind, figures: BlockFigures | undefined): Promise<void> {
   const n = PER_BLOCK[kind];
@@ -198,7 +257,8 @@ async function block(seat: Seat, kind: Kind, figures: BlockFigures | undefined):
   await sleep(GAP_MS);
   const thread1 = await threadTimeMs(seat.page);
   const proc1 = cpuMs(pids);
-  if ("events" in result && result.events.some((e) => e !== CHAT.events)) throw new Error(`${seat.name}: a chat stream delivered ${result.events.join(", ")} events, not ${CHAT.events}`);
+  if ("events" in result && result.events.some((e) => e !== CHAT.events))
+    throw new Error(`${seat.name}: a chat stream delivered ${result.events.join(", ")} events, not ${CHAT.events}`);
   if (!figures) return;
   figures.cpu.push((thread1 - thread0) / n);
   figures.proc.push((proc1 - proc0) / n);
@@ -247,7 +307,9 @@ async function round(): Promise<RoundFigures> {
     const start = trees.map(cpuMs);
     for (const kind of kinds) for (const seat of shuffle([...seats])) await block(seat, kind, blocks[kind][seat.name]);
     await sleep(300);
-    const wholeRound = Object.fromEntries(seats.map((seat, i) => [seat.name, cpuMs(processTree(seat.browser.pid)) - start[i]!])) as Record<Name, number>;
+    const wholeRound = Object.fromEntries(
+      seats.map((seat, i) => [seat.name, cpuMs(processTree(seat.browser.pid)) - start[i]!]),
+    ) as Record<Name, number>;
     const b = seats.find((s) => s.name === "B")!;
     const n = seats.find((s) => s.name === "N")!;
     // The page's initialize (4 records) and initialized (3); an MCP JSON fetch: request, response, result, end; an
@@ -255,7 +317,14 @@ async function round(): Promise<RoundFigures> {
     // (405: response, end). Traffic that is not MCP: none.
     const turns = WARMUP + TURNS;
     const setup = 7 + (process.env.BENCH_TAP_CLIENT === "sdk" ? 2 : 0);
-    const records = { stored: await storedRecords(b), expected: setup + turns * ((KINDS.includes("json") ? PER_BLOCK.json * 4 : 0) + (KINDS.includes("sse") ? PER_BLOCK.sse * (3 + SSE_EVENTS) : 0)) };
+    const records = {
+      stored: await storedRecords(b),
+      expected:
+        setup +
+        turns *
+          ((KINDS.includes("json") ? PER_BLOCK.json * 4 : 0) +
+            (KINDS.includes("sse") ? PER_BLOCK.sse * (3 + SSE_EVENTS) : 0)),
+    };
     // N's recording was switched on after the page loaded: it sees every fetch of the warm-up and measured turns.
     const recorded = { ...n.recorded!, expected: turns * KINDS.reduce((sum, kind) => sum + PER_BLOCK[kind], 0) };
     return { blocks, records, recorded, wholeRound };
@@ -273,11 +342,18 @@ const config = (): RunConfig => ({
   sse: { events: SSE_EVENTS, spacing: SSE_SPACING },
   chat: CHAT,
   extension: EXTENSION,
-  digests: { page: digest(snapshot, "page.js"), content: digest(snapshot, "content.js"), background: digest(snapshot, "background.js"), passthrough: digest(passthrough, "page.js") },
+  digests: {
+    page: digest(snapshot, "page.js"),
+    content: digest(snapshot, "content.js"),
+    background: digest(snapshot, "background.js"),
+    passthrough: digest(passthrough, "page.js"),
+  },
   network: NETWORK_ENABLE,
   ...(COMPARE && { compare: COMPARE }),
   ...(process.env.BENCH_TAP_CLIENT && { client: process.env.BENCH_TAP_CLIENT }),
-  machine: `${cpus().length} × ${cpus()[0]?.model ?? "?"}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB, load average ${loadavg().map((x) => x.toFixed(2)).join(" ")}`,
+  machine: `${cpus().length} × ${cpus()[0]?.model ?? "?"}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB, load average ${loadavg()
+    .map((x) => x.toFixed(2))
+    .join(" ")}`,
   finished: new Date().toISOString(),
 });
 const { medians, progress } = createReport(config());
@@ -285,7 +361,10 @@ const { medians, progress } = createReport(config());
 const raw: RoundFigures[] = [];
 let failures = 0;
 console.log(`bench:tap: ${ROUNDS} rounds against ${PAGE}; extension snapshot of ${EXTENSION}`);
-if (COMPARE) console.log(`BENCH_TAP_COMPARE: C loads ${COMPARE}; the bare baseline is A alone, and "A/A" below is C / A (that build's cost).`);
+if (COMPARE)
+  console.log(
+    `BENCH_TAP_COMPARE: C loads ${COMPARE}; the bare baseline is A alone, and "A/A" below is C / A (that build's cost).`,
+  );
 try {
   while (raw.length < ROUNDS) {
     const started = Date.now();
@@ -300,12 +379,15 @@ try {
       continue;
     }
     raw.push(figures);
-    console.log(`  round ${String(raw.length).padStart(2)}/${ROUNDS} ${((Date.now() - started) / 1000).toFixed(1)} s, ${progress(figures)}; records ${figures.records.stored ?? "?"}, N saw ${figures.recorded.ended}`);
+    console.log(
+      `  round ${String(raw.length).padStart(2)}/${ROUNDS} ${((Date.now() - started) / 1000).toFixed(1)} s, ${progress(figures)}; records ${figures.records.stored ?? "?"}, N saw ${figures.recorded.ended}`,
+    );
   }
   // The header's machine line and time are the end of the run's.
   const run = config();
   createReport(run).print(raw);
-  if (process.env.BENCH_TAP_JSON) writeFileSync(process.env.BENCH_TAP_JSON, JSON.stringify({ config: run, medians: raw.map(medians), raw }, null, 1));
+  if (process.env.BENCH_TAP_JSON)
+    writeFileSync(process.env.BENCH_TAP_JSON, JSON.stringify({ config: run, medians: raw.map(medians), raw }, null, 1));
 } finally {
   cleanup();
 }

@@ -18,12 +18,17 @@ let sessionId = "";
 let nextId = 1;
 
 function headers(): Record<string, string> {
-  const h: Record<string, string> = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": PROTOCOL_VERSION };
+  const h: Record<string, string> = {
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+    "mcp-protocol-version": PROTOCOL_VERSION,
+  };
   if (sessionId) h["mcp-session-id"] = sessionId;
   return h;
 }
 
-const post = (message: unknown): Promise<Response> => fetch("/mcp", { method: "POST", headers: headers(), body: JSON.stringify(message) });
+const post = (message: unknown): Promise<Response> =>
+  fetch("/mcp", { method: "POST", headers: headers(), body: JSON.stringify(message) });
 
 function call(name: string, args: Record<string, unknown>) {
   const id = nextId++;
@@ -31,7 +36,16 @@ function call(name: string, args: Record<string, unknown>) {
 }
 
 async function init(): Promise<boolean> {
-  const response = await post({ jsonrpc: "2.0", id: nextId++, method: "initialize", params: { protocolVersion: PROTOCOL_VERSION, capabilities: { elicitation: { form: {}, url: {} } }, clientInfo: { name: "bench-tap-page", version: "1.0.0" } } });
+  const response = await post({
+    jsonrpc: "2.0",
+    id: nextId++,
+    method: "initialize",
+    params: {
+      protocolVersion: PROTOCOL_VERSION,
+      capabilities: { elicitation: { form: {}, url: {} } },
+      clientInfo: { name: "bench-tap-page", version: "1.0.0" },
+    },
+  });
   sessionId = response.headers.get("mcp-session-id") ?? "";
   await response.json();
   const ack = await post({ jsonrpc: "2.0", method: "notifications/initialized" });
@@ -75,7 +89,10 @@ async function sseBlock(n: number): Promise<SseBlock> {
           .map((line) => line.slice(5).trimStart())
           .join("\n");
         if (!data) continue;
-        const message = JSON.parse(data) as { params?: { _meta?: Record<string, number> }; result?: { _meta?: Record<string, number> } };
+        const message = JSON.parse(data) as {
+          params?: { _meta?: Record<string, number> };
+          result?: { _meta?: Record<string, number> };
+        };
         const sentAt = (message.params?._meta ?? message.result?._meta)?.["bench/sentAt"];
         if (typeof sentAt !== "number") continue;
         (events++ === 0 ? out.first : out.later).push(readAt - sentAt);

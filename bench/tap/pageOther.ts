@@ -34,7 +34,11 @@ export async function chatBlock(n: number): Promise<ChatBlock> {
     const response = await fetch("/v1/chat/completions", {
       method: "POST",
       headers: { "content-type": "application/json", accept: "text/event-stream" },
-      body: JSON.stringify({ model: "bench-chat", stream: true, messages: [{ role: "user", content: `tell me a story (${i})` }] }),
+      body: JSON.stringify({
+        model: "bench-chat",
+        stream: true,
+        messages: [{ role: "user", content: `tell me a story (${i})` }],
+      }),
     });
     const reader = response.body!.getReader();
     let text = "";

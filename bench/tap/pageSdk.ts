@@ -8,7 +8,10 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { chatBlock, plainBlock } from "./pageOther.ts";
 
 const now = (): number => performance.timeOrigin + performance.now();
-const client = new Client({ name: "bench-tap-sdk-page", version: "1.0.0" }, { capabilities: { elicitation: { form: {}, url: {} } } });
+const client = new Client(
+  { name: "bench-tap-sdk-page", version: "1.0.0" },
+  { capabilities: { elicitation: { form: {}, url: {} } } },
+);
 
 async function init(): Promise<boolean> {
   await client.connect(new StreamableHTTPClientTransport(new URL("/mcp", location.href)));

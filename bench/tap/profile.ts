@@ -45,7 +45,10 @@ if (!process.env.PROFILE_KEEP_BUILD) {
   });
 }
 
-const server = fork(fileURLToPath(new URL("./server.ts", import.meta.url)), [], { execArgv: process.execArgv, stdio: ["ignore", "inherit", "inherit", "ipc"] });
+const server = fork(fileURLToPath(new URL("./server.ts", import.meta.url)), [], {
+  execArgv: process.execArgv,
+  stdio: ["ignore", "inherit", "inherit", "ipc"],
+});
 const { port } = await new Promise<{ port: number }>((ok) => server.once("message", (m) => ok(m as { port: number })));
 const PAGE = `http://127.0.0.1:${port}/bench.html`;
 
@@ -60,7 +63,16 @@ interface Profile {
   timeDeltas: number[];
 }
 
-const scriptOf = (url: string): string => (url === "" ? "(native)" : url.endsWith("/page.js") ? "page.js" : url.endsWith("/content.js") ? "content.js" : url.includes("bench.html") ? "bench page" : url);
+const scriptOf = (url: string): string =>
+  url === ""
+    ? "(native)"
+    : url.endsWith("/page.js")
+      ? "page.js"
+      : url.endsWith("/content.js")
+        ? "content.js"
+        : url.includes("bench.html")
+          ? "bench page"
+          : url;
 
 function analyse(profile: Profile, fetches: number): void {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
@@ -93,14 +105,28 @@ function analyse(profile: Profile, fetches: number): void {
   });
   const per = (ms: number) => `${((ms / fetches) * 1000).toFixed(1)} µs`;
   console.log(`    sampled busy time per fetch: ${per(total)}`);
-  console.log(`    by owner (innermost extension frame): ${[...under].sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${per(v)}`).join(", ")}`);
-  console.log(`    self by script: ${[...self].sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${per(v)}`).join(", ")}`);
+  console.log(
+    `    by owner (innermost extension frame): ${[...under]
+      .sort((a, b) => b[1] - a[1])
+      .map(([k, v]) => `${k} ${per(v)}`)
+      .join(", ")}`,
+  );
+  console.log(
+    `    self by script: ${[...self]
+      .sort((a, b) => b[1] - a[1])
+      .map(([k, v]) => `${k} ${per(v)}`)
+      .join(", ")}`,
+  );
   console.log(`    leaves under extension frames:`);
-  for (const [k, v] of [...leaves].sort((a, b) => b[1] - a[1]).slice(0, TOP)) console.log(`      ${per(v).padStart(10)}  ${k}`);
+  for (const [k, v] of [...leaves].sort((a, b) => b[1] - a[1]).slice(0, TOP))
+    console.log(`      ${per(v).padStart(10)}  ${k}`);
 }
 
 try {
-  for (const [name, dir] of [["with extension", ext], ["without", undefined]] as const) {
+  for (const [name, dir] of [
+    ["with extension", ext],
+    ["without", undefined],
+  ] as const) {
     const browser = await launch(name === "without" ? "A" : "B", dir);
     try {
       if (dir) await sleep(1500); // the worker registers the content scripts

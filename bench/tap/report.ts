@@ -8,7 +8,12 @@ export const ALL_KINDS = ["json", "sse", "plain", "chat"] as const;
 export type Kind = (typeof ALL_KINDS)[number];
 /** Fetches in one block of each kind. */
 export const PER_BLOCK: Record<Kind, number> = { json: 10, sse: 2, plain: 10, chat: 1 };
-export const KIND_LABEL: Record<Kind, string> = { json: "MCP JSON fetch", sse: "MCP SSE fetch", plain: "plain JSON fetch", chat: "chat stream" };
+export const KIND_LABEL: Record<Kind, string> = {
+  json: "MCP JSON fetch",
+  sse: "MCP SSE fetch",
+  plain: "plain JSON fetch",
+  chat: "chat stream",
+};
 /** MCP traffic (the tap records it) and traffic that is not MCP (the tap must leave it on its fast path). */
 export const isMcp = (kind: Kind): boolean => kind === "json" || kind === "sse";
 
@@ -71,11 +76,17 @@ const DELAYS = {
   "SSE later events p99": (f: BlockFigures) => quantile(f.later, 0.99),
 };
 /** The earlier targets on the tap's ratio to the bare baselines (MCP traffic). */
-const RATIO_TARGETS: Partial<Record<`${Metric}/${Kind}`, number>> = { "time/json": 1.05, "time/sse": 1.05, "cpu/json": 1.1, "cpu/sse": 1.1 };
+const RATIO_TARGETS: Partial<Record<`${Metric}/${Kind}`, number>> = {
+  "time/json": 1.05,
+  "time/sse": 1.05,
+  "cpu/json": 1.1,
+  "cpu/sse": 1.1,
+};
 const DELAY_TARGETS: Record<string, number> = { "SSE first event p90": 0.5, "SSE later events p50": 0.1 };
 
 /** An interval needs two rounds at least: with one, say so instead of printing NaN. */
-const bounds = (i: Interval, f: (x: number) => string) => (Number.isNaN(i.lo) ? "[no interval: 1 round]" : `[${f(i.lo)}, ${f(i.hi)}]`);
+const bounds = (i: Interval, f: (x: number) => string) =>
+  Number.isNaN(i.lo) ? "[no interval: 1 round]" : `[${f(i.lo)}, ${f(i.hi)}]`;
 const minus = (s: string) => s.replace("-", "−");
 const fmtRatio = (i: Interval) => `${minus(i.estimate.toFixed(3))}× ${bounds(i, (x) => minus(x.toFixed(3)))}`;
 export const signed = (x: number, digits = 3) => `${x >= 0 ? "+" : "−"}${Math.abs(x).toFixed(digits)}`;
@@ -83,7 +94,13 @@ const fmtDelta = (i: Interval) => `${signed(i.estimate)} ms ${bounds(i, (x) => s
 /** Prints rows with every column padded to its widest cell. */
 function table(rows: string[][]): void {
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => [...(r[c] ?? "")].length)));
-  for (const r of rows) console.log(r.map((cell, c) => (c === r.length - 1 ? cell : cell + " ".repeat(widths[c]! - [...cell].length))).join("  ").trimEnd());
+  for (const r of rows)
+    console.log(
+      r
+        .map((cell, c) => (c === r.length - 1 ? cell : cell + " ".repeat(widths[c]! - [...cell].length)))
+        .join("  ")
+        .trimEnd(),
+    );
 }
 const label = (metric: Metric, kind: Kind) => `${METRIC_LABEL[metric]} / ${KIND_LABEL[kind]}`;
 
@@ -103,7 +120,8 @@ export function createReport(config: RunConfig) {
     const a = value(r, kind, metric, "A");
     return config.compare ? a : (a + value(r, kind, metric, "C")) / 2;
   }
-  const added = (r: RoundFigures, kind: Kind, metric: Metric, name: Name): number => value(r, kind, metric, name) - base(r, kind, metric);
+  const added = (r: RoundFigures, kind: Kind, metric: Metric, name: Name): number =>
+    value(r, kind, metric, name) - base(r, kind, metric);
 
   /**
    * The ratio of two seats' added costs: mean over rounds of one over the mean of the other, with Fieller's 95%
@@ -121,23 +139,52 @@ export function createReport(config: RunConfig) {
   }
 
   /** "B is no more than N (or P)" on one figure: per round B − N, met when the interval is below zero. */
-  function noMore(raw: RoundFigures[], kind: Kind, metric: Metric, over: Name, under: Name): { diff: Interval; verdict: string } {
+  function noMore(
+    raw: RoundFigures[],
+    kind: Kind,
+    metric: Metric,
+    over: Name,
+    under: Name,
+  ): { diff: Interval; verdict: string } {
     const diff = meanInterval(raw.map((r) => value(r, kind, metric, over) - value(r, kind, metric, under)));
     return { diff, verdict: verdict(diff, 0) };
   }
 
-  const addedInterval = (raw: RoundFigures[], kind: Kind, metric: Metric, name: Name) => fmtDelta(meanInterval(raw.map((r) => added(r, kind, metric, name))));
+  const addedInterval = (raw: RoundFigures[], kind: Kind, metric: Metric, name: Name) =>
+    fmtDelta(meanInterval(raw.map((r) => added(r, kind, metric, name))));
 
   function mcpTable(raw: RoundFigures[]): void {
     console.log();
-    console.log(`MCP traffic: the tap (B) against network recording (N) — added cost = seat − ${baseName} per round, mean over rounds, 95% t-interval;`);
-    console.log("tap / network = mean added cost of B over N's, 95% Fieller interval; the target is tap added ≤ network added, judged on B − N per round.");
-    const rows = [["figure", "tap adds (B − base)", "network recording adds (N − base)", "tap / network (added)", "B − N", "target", "verdict"]];
+    console.log(
+      `MCP traffic: the tap (B) against network recording (N) — added cost = seat − ${baseName} per round, mean over rounds, 95% t-interval;`,
+    );
+    console.log(
+      "tap / network = mean added cost of B over N's, 95% Fieller interval; the target is tap added ≤ network added, judged on B − N per round.",
+    );
+    const rows = [
+      [
+        "figure",
+        "tap adds (B − base)",
+        "network recording adds (N − base)",
+        "tap / network (added)",
+        "B − N",
+        "target",
+        "verdict",
+      ],
+    ];
     for (const kind of mcpKinds) {
       for (const metric of METRICS) {
         const gated = GATED.includes(metric);
         const { diff, verdict: v } = noMore(raw, kind, metric, "B", "N");
-        rows.push([label(metric, kind), addedInterval(raw, kind, metric, "B"), addedInterval(raw, kind, metric, "N"), addedRatio(raw, kind, metric, "B", "N"), fmtDelta(diff), gated ? "B − N ≤ 0" : "(info)", gated ? v : ""]);
+        rows.push([
+          label(metric, kind),
+          addedInterval(raw, kind, metric, "B"),
+          addedInterval(raw, kind, metric, "N"),
+          addedRatio(raw, kind, metric, "B", "N"),
+          fmtDelta(diff),
+          gated ? "B − N ≤ 0" : "(info)",
+          gated ? v : "",
+        ]);
       }
     }
     table(rows);
@@ -145,9 +192,24 @@ export function createReport(config: RunConfig) {
 
   function otherTable(raw: RoundFigures[]): void {
     console.log();
-    console.log(`Traffic that is not MCP: the tap (B) against a pass-through wrapper (P) — added cost = seat − ${baseName}; B / P per round, geometric mean, 95% t-interval;`);
-    console.log("the target is that the tap costs no more than the pass-through, judged on B − P (a tap does at least what P does: 'met' would need it to be cheaper).");
-    const rows = [["figure", "tap adds (B − base)", "pass-through adds (P − base)", "tap / pass-through (added)", "B / P", "B − P", "target", "verdict"]];
+    console.log(
+      `Traffic that is not MCP: the tap (B) against a pass-through wrapper (P) — added cost = seat − ${baseName}; B / P per round, geometric mean, 95% t-interval;`,
+    );
+    console.log(
+      "the target is that the tap costs no more than the pass-through, judged on B − P (a tap does at least what P does: 'met' would need it to be cheaper).",
+    );
+    const rows = [
+      [
+        "figure",
+        "tap adds (B − base)",
+        "pass-through adds (P − base)",
+        "tap / pass-through (added)",
+        "B / P",
+        "B − P",
+        "target",
+        "verdict",
+      ],
+    ];
     for (const kind of otherKinds) {
       for (const metric of METRICS) {
         const gated = GATED.includes(metric);
@@ -169,15 +231,26 @@ export function createReport(config: RunConfig) {
 
   function ratioTable(raw: RoundFigures[]): void {
     console.log();
-    console.log(`Ratios to the bare baseline — per round: seat / ${baseName}; across rounds: geometric mean, 95% t-interval. A/A = C / A. Targets (the tap's, earlier issues) on B.`);
+    console.log(
+      `Ratios to the bare baseline — per round: seat / ${baseName}; across rounds: geometric mean, 95% t-interval. A/A = C / A. Targets (the tap's, earlier issues) on B.`,
+    );
     const rows = [["figure", "B / base", "N / base", "P / base", "A/A: C / A", "target", "verdict"]];
     for (const kind of kinds) {
       for (const metric of METRICS) {
-        const ratio = (name: Name) => ratioInterval(raw.map((r) => value(r, kind, metric, name) / base(r, kind, metric)));
+        const ratio = (name: Name) =>
+          ratioInterval(raw.map((r) => value(r, kind, metric, name) / base(r, kind, metric)));
         const b = ratio("B");
         const target = RATIO_TARGETS[`${metric}/${kind}`];
         const aa = ratioInterval(raw.map((r) => value(r, kind, metric, "C") / value(r, kind, metric, "A")));
-        rows.push([label(metric, kind), fmtRatio(b), fmtRatio(ratio("N")), fmtRatio(ratio("P")), fmtRatio(aa), target ? `≤${target.toFixed(2)}×` : "(info)", target ? verdict(b, target) : ""]);
+        rows.push([
+          label(metric, kind),
+          fmtRatio(b),
+          fmtRatio(ratio("N")),
+          fmtRatio(ratio("P")),
+          fmtRatio(aa),
+          target ? `≤${target.toFixed(2)}×` : "(info)",
+          target ? verdict(b, target) : "",
+        ]);
       }
     }
     table(rows);
@@ -185,8 +258,12 @@ export function createReport(config: RunConfig) {
 
   function delayTable(raw: RoundFigures[]): void {
     console.log();
-    console.log(`MCP SSE server-send → page-read — per round: seat − ${baseName} of the browsers' percentiles; across rounds: mean, 95% t-interval. A/A = C − A.`);
-    const rows = [["figure", "A · C · B · N · P (median of rounds)", "B − base", "N − base", "A/A: C − A", "target", "verdict"]];
+    console.log(
+      `MCP SSE server-send → page-read — per round: seat − ${baseName} of the browsers' percentiles; across rounds: mean, 95% t-interval. A/A = C − A.`,
+    );
+    const rows = [
+      ["figure", "A · C · B · N · P (median of rounds)", "B − base", "N − base", "A/A: C − A", "target", "verdict"],
+    ];
     for (const [name, f] of Object.entries(DELAYS)) {
       const at = (r: RoundFigures, seat: Name) => f(r.blocks.sse[seat]);
       const baseAt = (r: RoundFigures) => (config.compare ? at(r, "A") : (at(r, "A") + at(r, "C")) / 2);
@@ -212,15 +289,26 @@ export function createReport(config: RunConfig) {
       `bench:tap — ${raw.length} rounds; per browser per round ${c.turns} blocks of each kind: ${PER_BLOCK.json} MCP JSON fetches; ${PER_BLOCK.sse} MCP SSE fetches (${c.sse.events} events, ${c.sse.spacing} ms apart); ` +
         `${PER_BLOCK.plain} plain JSON fetches; ${PER_BLOCK.chat} chat stream (${c.chat.events} events, ${c.chat.burst} a write, ${c.chat.spacing} ms apart); gap ${c.gapMs} ms${c.client ? `; MCP client: ${c.client}` : ""}`,
     );
-    console.log(`B = ${c.extension} (page.js ${c.digests.page}, content.js ${c.digests.content}, background.js ${c.digests.background})`);
-    console.log(`N = no extension, network recording on (CDP Network.enable ${JSON.stringify(c.network)}, Network.setAttachDebugStack)`);
-    console.log(`P = pass-through build (page.js ${c.digests.passthrough}); A = no extension; C = ${c.compare ? `${c.compare} (BENCH_TAP_COMPARE; the baseline is A alone)` : "no extension"}`);
+    console.log(
+      `B = ${c.extension} (page.js ${c.digests.page}, content.js ${c.digests.content}, background.js ${c.digests.background})`,
+    );
+    console.log(
+      `N = no extension, network recording on (CDP Network.enable ${JSON.stringify(c.network)}, Network.setAttachDebugStack)`,
+    );
+    console.log(
+      `P = pass-through build (page.js ${c.digests.passthrough}); A = no extension; C = ${c.compare ? `${c.compare} (BENCH_TAP_COMPARE; the baseline is A alone)` : "no extension"}`,
+    );
     console.log(`machine: ${c.machine}; last round ended ${c.finished}`);
 
     console.log();
     console.log("Each seat — median over rounds of the browser's per-round median, ms:");
     const seatRows = [["figure", ...NAMES]];
-    for (const kind of kinds) for (const metric of METRICS) seatRows.push([label(metric, kind), ...NAMES.map((name) => median(raw.map((r) => value(r, kind, metric, name))).toFixed(3))]);
+    for (const kind of kinds)
+      for (const metric of METRICS)
+        seatRows.push([
+          label(metric, kind),
+          ...NAMES.map((name) => median(raw.map((r) => value(r, kind, metric, name))).toFixed(3)),
+        ]);
     table(seatRows);
 
     if (mcpKinds.length > 0) mcpTable(raw);
@@ -229,28 +317,52 @@ export function createReport(config: RunConfig) {
     if (kinds.includes("sse")) delayTable(raw);
 
     console.log();
-    const count = (kind: Kind, f: "times" | "first" | "later") => raw.reduce((a, r) => a + r.blocks[kind].A[f].length, 0);
+    const count = (kind: Kind, f: "times" | "first" | "later") =>
+      raw.reduce((a, r) => a + r.blocks[kind].A[f].length, 0);
     console.log(
       `samples per browser: MCP JSON fetches ${count("json", "times")}; MCP SSE fetches ${count("sse", "times")} (first events ${count("sse", "first")}, later events ${count("sse", "later")}); ` +
         `plain JSON fetches ${count("plain", "times")}; chat streams ${count("chat", "times")}`,
     );
-    const whole = (name: Name) => ratioInterval(raw.map((r) => r.wholeRound[name] / (c.compare ? r.wholeRound.A : (r.wholeRound.A + r.wholeRound.C) / 2)));
+    const whole = (name: Name) =>
+      ratioInterval(
+        raw.map((r) => r.wholeRound[name] / (c.compare ? r.wholeRound.A : (r.wholeRound.A + r.wholeRound.C) / 2)),
+      );
     console.log(
       `process CPU of the whole round (all turns, idle time and late work included): ${NAMES.map((name) => `${name} ${(median(raw.map((r) => r.wholeRound[name])) / 1000).toFixed(2)} s`).join(", ")}; ` +
         `B / base ${fmtRatio(whole("B"))}, N / base ${fmtRatio(whole("N"))}, P / base ${fmtRatio(whole("P"))}`,
     );
-    console.log(`B's worker stored ${raw.map((r) => r.records.stored ?? "?").join(", ")} capture records per round (expected ${raw[0]?.records.expected ?? "?"}: MCP traffic only)`);
-    console.log(`N's network recording saw ${raw.map((r) => r.recorded.ended).join(", ")} fetches end per round (expected ${raw[0]?.recorded.expected ?? "?"}: every warm-up and measured fetch)`);
-    console.log("verdict rule (benchmarking.md): met when the interval's upper bound is under the target, not met when its lower bound is over it, inconclusive otherwise.");
+    console.log(
+      `B's worker stored ${raw.map((r) => r.records.stored ?? "?").join(", ")} capture records per round (expected ${raw[0]?.records.expected ?? "?"}: MCP traffic only)`,
+    );
+    console.log(
+      `N's network recording saw ${raw.map((r) => r.recorded.ended).join(", ")} fetches end per round (expected ${raw[0]?.recorded.expected ?? "?"}: every warm-up and measured fetch)`,
+    );
+    console.log(
+      "verdict rule (benchmarking.md): met when the interval's upper bound is under the target, not met when its lower bound is over it, inconclusive otherwise.",
+    );
   }
 
   /** The per-round medians, for BENCH_TAP_JSON readers (B / C under BENCH_TAP_COMPARE and the like). */
-  const medians = (r: RoundFigures) => Object.fromEntries(kinds.map((kind) => [kind, Object.fromEntries(METRICS.map((metric) => [metric, Object.fromEntries(NAMES.map((name) => [name, value(r, kind, metric, name)]))]))]));
+  const medians = (r: RoundFigures) =>
+    Object.fromEntries(
+      kinds.map((kind) => [
+        kind,
+        Object.fromEntries(
+          METRICS.map((metric) => [
+            metric,
+            Object.fromEntries(NAMES.map((name) => [name, value(r, kind, metric, name)])),
+          ]),
+        ),
+      ]),
+    );
 
   /** One line after each round: the added main-thread CPU of B and its peer, per kind. */
   function progress(r: RoundFigures): string {
-    const d = (kind: Kind, name: Name) => `${name === "B" ? "tap" : name === "N" ? "net" : "pass"} ${signed(added(r, kind, "cpu", name))}`;
-    const peers = kinds.map((kind) => `${KIND_LABEL[kind]} ${d(kind, "B")} ${d(kind, isMcp(kind) ? "N" : "P")}`).join("; ");
+    const d = (kind: Kind, name: Name) =>
+      `${name === "B" ? "tap" : name === "N" ? "net" : "pass"} ${signed(added(r, kind, "cpu", name))}`;
+    const peers = kinds
+      .map((kind) => `${KIND_LABEL[kind]} ${d(kind, "B")} ${d(kind, isMcp(kind) ? "N" : "P")}`)
+      .join("; ");
     const first = kinds[0]!;
     return `added main-thread CPU ms: ${peers}; A/A ${KIND_LABEL[first]} ${(value(r, first, "cpu", "C") / value(r, first, "cpu", "A")).toFixed(3)}`;
   }

@@ -20,18 +20,31 @@ const SESSION = `bench-${process.pid}-${Math.random().toString(36).slice(2, 10)}
 
 /** The page script (page.ts with pageOther.ts, or pageSdk.ts with the SDK client), bundled once at start. */
 const pageHtml = (entry: string, title: string): string => {
-  const bundle = buildSync({ entryPoints: [new URL(entry, import.meta.url).pathname], bundle: true, format: "esm", target: "es2022", platform: "browser", write: false, logLevel: "warning" });
+  const bundle = buildSync({
+    entryPoints: [new URL(entry, import.meta.url).pathname],
+    bundle: true,
+    format: "esm",
+    target: "es2022",
+    platform: "browser",
+    write: false,
+    logLevel: "warning",
+  });
   return `<!doctype html><meta charset="utf-8"><title>${title}</title><script type="module">${bundle.outputFiles[0]!.text.replaceAll("</script", "<\\/script")}</script>`;
 };
 const html = pageHtml("./page.ts", "bench:tap");
 /** BENCH_TAP_CLIENT=sdk: the page calls the tools through the real SDK client (pageSdk.ts). */
-const SDK_HTML = process.env.BENCH_TAP_CLIENT === "sdk" ? pageHtml("./pageSdk.ts", "bench:tap (SDK client)") : undefined;
+const SDK_HTML =
+  process.env.BENCH_TAP_CLIENT === "sdk" ? pageHtml("./pageSdk.ts", "bench:tap (SDK client)") : undefined;
 
 const now = (): number => performance.timeOrigin + performance.now();
 
 // ~1 KB of tool output, as a search tool might answer.
-const LOOKUP_TEXT = Array.from({ length: 10 }, (_, i) => `result ${i}: the quick brown fox jumps over the lazy dog (score ${(0.9 - i * 0.05).toFixed(2)})`).join("\n");
-const STEP_TEXT = "working on it: step done, partial output follows — lorem ipsum dolor sit amet, consectetur adipiscing elit";
+const LOOKUP_TEXT = Array.from(
+  { length: 10 },
+  (_, i) => `result ${i}: the quick brown fox jumps over the lazy dog (score ${(0.9 - i * 0.05).toFixed(2)})`,
+).join("\n");
+const STEP_TEXT =
+  "working on it: step done, partial output follows — lorem ipsum dolor sit amet, consectetur adipiscing elit";
 
 function mcpHeaders(extra: Record<string, string>): Record<string, string> {
   return { "mcp-session-id": SESSION, "mcp-protocol-version": PROTOCOL_VERSION, "cache-control": "no-store", ...extra };
@@ -39,7 +52,10 @@ function mcpHeaders(extra: Record<string, string>): Record<string, string> {
 
 function json(res: ServerResponse, message: unknown): void {
   const body = JSON.stringify(message);
-  res.writeHead(200, mcpHeaders({ "content-type": "application/json", "content-length": String(Buffer.byteLength(body)) }));
+  res.writeHead(
+    200,
+    mcpHeaders({ "content-type": "application/json", "content-length": String(Buffer.byteLength(body)) }),
+  );
   res.end(body);
 }
 
@@ -53,8 +69,26 @@ function stream(res: ServerResponse, id: unknown, token: unknown): void {
     const last = step === SSE_EVENTS - 1;
     const sentAt = now();
     const message = last
-      ? { jsonrpc: "2.0", id, result: { content: [{ type: "text", text: `done after ${SSE_EVENTS - 1} steps` }], isError: false, _meta: { "bench/sentAt": sentAt } } }
-      : { jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: token, progress: step + 1, total: SSE_EVENTS - 1, message: STEP_TEXT, _meta: { "bench/sentAt": sentAt } } };
+      ? {
+          jsonrpc: "2.0",
+          id,
+          result: {
+            content: [{ type: "text", text: `done after ${SSE_EVENTS - 1} steps` }],
+            isError: false,
+            _meta: { "bench/sentAt": sentAt },
+          },
+        }
+      : {
+          jsonrpc: "2.0",
+          method: "notifications/progress",
+          params: {
+            progressToken: token,
+            progress: step + 1,
+            total: SSE_EVENTS - 1,
+            message: STEP_TEXT,
+            _meta: { "bench/sentAt": sentAt },
+          },
+        };
     // The first event goes out with the headers, as an MCP server answering a tools/call over SSE does.
     res.write(`id: ${id}-${step}\nevent: message\ndata: ${JSON.stringify(message)}\n\n`);
     step++;
@@ -65,7 +99,15 @@ function stream(res: ServerResponse, id: unknown, token: unknown): void {
 }
 
 // A search API's answer, about as big as the lookup tool's, with nothing of JSON-RPC in it.
-const SEARCH_BODY = JSON.stringify({ results: Array.from({ length: 10 }, (_, i) => ({ id: i, title: `result ${i}`, snippet: "the quick brown fox jumps over the lazy dog", score: Number((0.9 - i * 0.05).toFixed(2)) })), total: 10 });
+const SEARCH_BODY = JSON.stringify({
+  results: Array.from({ length: 10 }, (_, i) => ({
+    id: i,
+    title: `result ${i}`,
+    snippet: "the quick brown fox jumps over the lazy dog",
+    score: Number((0.9 - i * 0.05).toFixed(2)),
+  })),
+  total: 10,
+});
 const WORDS = ["The", " quick", " brown", " fox", " jumps", " over", " the", " lazy", " dog", "."];
 
 /** A chat model's token stream: CHAT_EVENTS chunks, CHAT_BURST per write, CHAT_SPACING_MS apart, then [DONE]. */
@@ -80,7 +122,19 @@ function chat(res: ServerResponse): void {
     if (closed) return;
     let text = "";
     for (let k = 0; k < CHAT_BURST && sent < CHAT_EVENTS; k++, sent++) {
-      const chunk = { id, object: "chat.completion.chunk", created, model: "bench-chat", choices: [{ index: 0, delta: { content: WORDS[sent % WORDS.length] }, finish_reason: sent === CHAT_EVENTS - 1 ? "stop" : null }] };
+      const chunk = {
+        id,
+        object: "chat.completion.chunk",
+        created,
+        model: "bench-chat",
+        choices: [
+          {
+            index: 0,
+            delta: { content: WORDS[sent % WORDS.length] },
+            finish_reason: sent === CHAT_EVENTS - 1 ? "stop" : null,
+          },
+        ],
+      };
       text += `data: ${JSON.stringify(chunk)}\n\n`;
     }
     if (sent === CHAT_EVENTS) {
@@ -95,7 +149,10 @@ function chat(res: ServerResponse): void {
 
 function handle(req: IncomingMessage, res: ServerResponse): void {
   const url = req.url ?? "/";
-  if (req.method === "GET" && (url.startsWith("/bench.html") || (SDK_HTML !== undefined && url.startsWith("/bench-sdk.html")))) {
+  if (
+    req.method === "GET" &&
+    (url.startsWith("/bench.html") || (SDK_HTML !== undefined && url.startsWith("/bench-sdk.html")))
+  ) {
     res.writeHead(200, {
       "content-type": "text/html; charset=utf-8",
       "cross-origin-opener-policy": "same-origin",
@@ -119,7 +176,13 @@ function handle(req: IncomingMessage, res: ServerResponse): void {
     req.resume();
     req.on("end", () => {
       if (url === "/v1/chat/completions") return chat(res);
-      res.writeHead(200, { "content-type": "application/json", "content-length": String(Buffer.byteLength(SEARCH_BODY)), "cache-control": "no-store" }).end(SEARCH_BODY);
+      res
+        .writeHead(200, {
+          "content-type": "application/json",
+          "content-length": String(Buffer.byteLength(SEARCH_BODY)),
+          "cache-control": "no-store",
+        })
+        .end(SEARCH_BODY);
     });
     return;
   }
@@ -134,7 +197,9 @@ function handle(req: IncomingMessage, res: ServerResponse): void {
     try {
       message = JSON.parse(Buffer.concat(chunks).toString("utf8"));
     } catch {
-      res.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error" } }));
+      res
+        .writeHead(400, { "content-type": "application/json" })
+        .end(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error" } }));
       return;
     }
     if (message.id === undefined) {
@@ -146,11 +211,19 @@ function handle(req: IncomingMessage, res: ServerResponse): void {
         return json(res, {
           jsonrpc: "2.0",
           id: message.id,
-          result: { protocolVersion: PROTOCOL_VERSION, capabilities: { tools: {} }, serverInfo: { name: "bench-tap-server", version: "1.0.0" } },
+          result: {
+            protocolVersion: PROTOCOL_VERSION,
+            capabilities: { tools: {} },
+            serverInfo: { name: "bench-tap-server", version: "1.0.0" },
+          },
         });
       case "tools/call":
         if (message.params?.name === "stream") return stream(res, message.id, message.params._meta?.progressToken);
-        return json(res, { jsonrpc: "2.0", id: message.id, result: { content: [{ type: "text", text: LOOKUP_TEXT }], isError: false } });
+        return json(res, {
+          jsonrpc: "2.0",
+          id: message.id,
+          result: { content: [{ type: "text", text: LOOKUP_TEXT }], isError: false },
+        });
       default:
         return json(res, { jsonrpc: "2.0", id: message.id, error: { code: -32601, message: "Method not found" } });
     }
@@ -160,6 +233,11 @@ function handle(req: IncomingMessage, res: ServerResponse): void {
 const server = createServer({ noDelay: true, keepAliveTimeout: 120_000 }, handle);
 server.listen(0, "127.0.0.1", () => {
   const address = server.address();
-  process.send?.({ port: typeof address === "object" && address ? address.port : 0, events: SSE_EVENTS, spacing: SSE_SPACING_MS, chat: { events: CHAT_EVENTS, burst: CHAT_BURST, spacing: CHAT_SPACING_MS } });
+  process.send?.({
+    port: typeof address === "object" && address ? address.port : 0,
+    events: SSE_EVENTS,
+    spacing: SSE_SPACING_MS,
+    chat: { events: CHAT_EVENTS, burst: CHAT_BURST, spacing: CHAT_SPACING_MS },
+  });
 });
 process.on("disconnect", () => process.exit(0));

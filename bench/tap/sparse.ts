@@ -14,7 +14,9 @@ import { chromium, type BrowserContext, type Page } from "playwright-core";
 const ROUNDS = Number(process.env.BENCH_SPARSE_ROUNDS ?? 30);
 const DIR = resolve("dist/chrome");
 
-const server = createServer((_req, res) => res.writeHead(200, { "content-type": "text/html" }).end("<!doctype html><title>sparse</title>"));
+const server = createServer((_req, res) =>
+  res.writeHead(200, { "content-type": "text/html" }).end("<!doctype html><title>sparse</title>"),
+);
 await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
 const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
 
@@ -24,7 +26,11 @@ async function open(withExtension: boolean): Promise<{ context: BrowserContext; 
     executablePath: "/usr/bin/chromium",
     headless: true,
     ...(withExtension && { ignoreDefaultArgs: ["--disable-extensions"] }),
-    args: [...(withExtension ? [`--disable-extensions-except=${DIR}`, `--load-extension=${DIR}`] : []), "--no-sandbox", "--disable-gpu"],
+    args: [
+      ...(withExtension ? [`--disable-extensions-except=${DIR}`, `--load-extension=${DIR}`] : []),
+      "--no-sandbox",
+      "--disable-gpu",
+    ],
   });
   const page = await context.newPage();
   await page.goto(url);
@@ -52,7 +58,16 @@ const b = await open(true);
 const times = { A: [] as number[], B: [] as number[] };
 try {
   for (let i = 0; i < ROUNDS; i++) {
-    for (const [name, side] of i % 2 === 0 ? ([["A", a], ["B", b]] as const) : ([["B", b], ["A", a]] as const)) times[name].push(await once(side.page));
+    for (const [name, side] of i % 2 === 0
+      ? ([
+          ["A", a],
+          ["B", b],
+        ] as const)
+      : ([
+          ["B", b],
+          ["A", a],
+        ] as const))
+      times[name].push(await once(side.page));
     await new Promise((r) => setTimeout(r, 300)); // the tap's batch goes in its own turn
   }
 } finally {
@@ -63,5 +78,9 @@ try {
   server.close();
 }
 const [ma, mb] = [median(times.A), median(times.B)];
-console.log(`sparse 2^32-1 message, ${ROUNDS} rounds: next message after ${ma.toFixed(2)} ms without the extension (A), ${mb.toFixed(2)} ms with it (B), B/A ${(mb / ma).toFixed(2)}`);
-console.log(`A p90 ${[...times.A].sort((x, y) => x - y)[Math.floor(ROUNDS * 0.9)]!.toFixed(2)} ms, B p90 ${[...times.B].sort((x, y) => x - y)[Math.floor(ROUNDS * 0.9)]!.toFixed(2)} ms`);
+console.log(
+  `sparse 2^32-1 message, ${ROUNDS} rounds: next message after ${ma.toFixed(2)} ms without the extension (A), ${mb.toFixed(2)} ms with it (B), B/A ${(mb / ma).toFixed(2)}`,
+);
+console.log(
+  `A p90 ${[...times.A].sort((x, y) => x - y)[Math.floor(ROUNDS * 0.9)]!.toFixed(2)} ms, B p90 ${[...times.B].sort((x, y) => x - y)[Math.floor(ROUNDS * 0.9)]!.toFixed(2)} ms`,
+);

@@ -14,8 +14,11 @@ export const median = (xs: readonly number[]): number => quantile(xs, 0.5);
 export const mean = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
 
 function logGamma(x: number): number {
-  // biome-ignore lint/correctness/noPrecisionLoss: the published Lanczos coefficients, as printed.
-  const c = [76.18009172947146, -86.50532032941677, 24.01409824083091, -1.231739572450155, 0.1208650973866179e-2, -0.5395239384953e-5];
+  const c = [
+    // biome-ignore lint/correctness/noPrecisionLoss: the published Lanczos coefficients, as printed.
+    76.18009172947146, -86.50532032941677, 24.01409824083091, -1.231739572450155, 0.1208650973866179e-2,
+    -0.5395239384953e-5,
+  ];
   let y = x;
   const tmp = x + 5.5 - (x + 0.5) * Math.log(x + 5.5);
   let ser = 1.000000000190015;

@@ -34,7 +34,10 @@ interface TraceEvent {
 
 const ext = mkdtempSync(join(tmpdir(), "bench-tap-trace-"));
 cpSync(EXTENSION, ext, { recursive: true });
-const server = fork(fileURLToPath(new URL("./server.ts", import.meta.url)), [], { execArgv: process.execArgv, stdio: ["ignore", "inherit", "inherit", "ipc"] });
+const server = fork(fileURLToPath(new URL("./server.ts", import.meta.url)), [], {
+  execArgv: process.execArgv,
+  stdio: ["ignore", "inherit", "inherit", "ipc"],
+});
 const { port } = await new Promise<{ port: number }>((ok) => server.once("message", (m) => ok(m as { port: number })));
 const PAGE = `http://127.0.0.1:${port}/bench.html`;
 
@@ -44,7 +47,13 @@ async function traced(browser: Browser, run: () => Promise<void>): Promise<Trace
   const done = new Promise<void>((ok) => browser.on("Tracing.tracingComplete", () => ok()));
   await browser.send("Tracing.start", {
     transferMode: "ReportEvents",
-    traceConfig: { recordMode: "recordAsMuchAsPossible", includedCategories: (process.env.TRACE_CATS ?? "toplevel,devtools.timeline,disabled-by-default-devtools.timeline,v8.execute,extensions,ipc,mojom").split(",") },
+    traceConfig: {
+      recordMode: "recordAsMuchAsPossible",
+      includedCategories: (
+        process.env.TRACE_CATS ??
+        "toplevel,devtools.timeline,disabled-by-default-devtools.timeline,v8.execute,extensions,ipc,mojom"
+      ).split(","),
+    },
   });
   await run();
   await browser.send("Tracing.end");
@@ -52,15 +61,28 @@ async function traced(browser: Browser, run: () => Promise<void>): Promise<Trace
   return events;
 }
 
-const base = (url: string): string => (url.endsWith("/page.js") ? "page.js" : url.endsWith("/content.js") ? "content.js" : url.includes("bench.html") ? "bench" : url ? url.slice(0, 40) : "");
+const base = (url: string): string =>
+  url.endsWith("/page.js")
+    ? "page.js"
+    : url.endsWith("/content.js")
+      ? "content.js"
+      : url.includes("bench.html")
+        ? "bench"
+        : url
+          ? url.slice(0, 40)
+          : "";
 
 /** Thread time per label over the page's main thread, in µs per fetch. */
 function groups(events: TraceEvent[], fetches: number): Map<string, number> {
   const out = new Map<string, number>();
   // The page's renderer: the process whose main thread received the page's DevTools session traffic most.
-  const names = new Map(events.filter((e) => e.name === "thread_name").map((e) => [`${e.pid}/${e.tid}`, String(e.args?.name)]));
+  const names = new Map(
+    events.filter((e) => e.name === "thread_name").map((e) => [`${e.pid}/${e.tid}`, String(e.args?.name)]),
+  );
   const counts = new Map<string, number>();
-  for (const e of events) if (e.name === "ResourceReceivedData" && names.get(`${e.pid}/${e.tid}`) === "CrRendererMain") counts.set(`${e.pid}/${e.tid}`, (counts.get(`${e.pid}/${e.tid}`) ?? 0) + 1);
+  for (const e of events)
+    if (e.name === "ResourceReceivedData" && names.get(`${e.pid}/${e.tid}`) === "CrRendererMain")
+      counts.set(`${e.pid}/${e.tid}`, (counts.get(`${e.pid}/${e.tid}`) ?? 0) + 1);
   const main = [...counts].sort((a, b) => b[1] - a[1])[0]?.[0];
   if (!main) return out;
   const mine = events.filter((e) => `${e.pid}/${e.tid}` === main && e.ph === "X").sort((a, b) => a.ts - b.ts);
@@ -73,10 +95,13 @@ function groups(events: TraceEvent[], fetches: number): Map<string, number> {
     const what = new Set<string>();
     for (let k = j; k < mine.length && mine[k]!.ts <= end; k++) {
       const e = mine[k]!;
-      const info = e.args?.chrome_mojo_event_info as { mojo_interface_tag?: string; watcher_notify_interface_tag?: string } | undefined;
+      const info = e.args?.chrome_mojo_event_info as
+        | { mojo_interface_tag?: string; watcher_notify_interface_tag?: string }
+        | undefined;
       const data = e.args?.data as { url?: string; type?: string } | undefined;
       if (info?.mojo_interface_tag) what.add(info.mojo_interface_tag.replace(/^.*\//, ""));
-      else if (info?.watcher_notify_interface_tag) what.add(`watch:${info.watcher_notify_interface_tag.replace(/^.*\//, "")}`);
+      else if (info?.watcher_notify_interface_tag)
+        what.add(`watch:${info.watcher_notify_interface_tag.replace(/^.*\//, "")}`);
       else if (e.name === "FunctionCall" || e.name === "EvaluateScript") what.add(`js:${base(data?.url ?? "") || "?"}`);
       else if (e.name === "EventDispatch" && data?.type) what.add(`event:${data.type}`);
       else if (e.name === "TimerFire") what.add("timer");
@@ -95,7 +120,10 @@ function groups(events: TraceEvent[], fetches: number): Map<string, number> {
 
 try {
   const results: Record<string, Record<string, Map<string, number>>> = { json: {}, sse: {} };
-  for (const [name, dir] of [["B", ext], ["A", undefined]] as const) {
+  for (const [name, dir] of [
+    ["B", ext],
+    ["A", undefined],
+  ] as const) {
     const browser = await launch(name, dir);
     try {
       if (dir) await sleep(1500); // the worker registers the content scripts
@@ -115,7 +143,8 @@ try {
             thread += (await threadTimeMs(page)) - t0;
           }
         });
-        if (process.env.TRACE_DUMP) writeFileSync(`${process.env.TRACE_DUMP}-${name}-${kind}.json`, JSON.stringify(events));
+        if (process.env.TRACE_DUMP)
+          writeFileSync(`${process.env.TRACE_DUMP}-${name}-${kind}.json`, JSON.stringify(events));
         const g = groups(events, BLOCKS * n);
         g.set("ThreadTime (getMetrics)", (thread * 1000) / (BLOCKS * n));
         results[kind]![name] = g;
@@ -128,12 +157,16 @@ try {
   for (const kind of ["json", "sse"] as const) {
     const a = results[kind]!.A!;
     const b = results[kind]!.B!;
-    const labels = [...new Set([...a.keys(), ...b.keys()])].sort((x, y) => (b.get(y) ?? 0) - (a.get(y) ?? 0) - ((b.get(x) ?? 0) - (a.get(x) ?? 0)));
+    const labels = [...new Set([...a.keys(), ...b.keys()])].sort(
+      (x, y) => (b.get(y) ?? 0) - (a.get(y) ?? 0) - ((b.get(x) ?? 0) - (a.get(x) ?? 0)),
+    );
     console.log(`\n${kind}: main-thread thread time per fetch (µs), B · A · B−A`);
     for (const label of labels.slice(0, TOP)) {
       const vb = b.get(label) ?? 0;
       const va = a.get(label) ?? 0;
-      console.log(`  ${vb.toFixed(1).padStart(8)} ${va.toFixed(1).padStart(8)} ${(vb - va).toFixed(1).padStart(8)}  ${label}`);
+      console.log(
+        `  ${vb.toFixed(1).padStart(8)} ${va.toFixed(1).padStart(8)} ${(vb - va).toFixed(1).padStart(8)}  ${label}`,
+      );
     }
   }
 } finally {

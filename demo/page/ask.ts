@@ -49,4 +49,5 @@ export type Ask = FormAsk | UrlAsk;
 /** Renders one ask at a time and resolves with the person's answer. */
 export type Asker = (ask: Ask) => Promise<Answer>;
 
-export const describeAnswer = (answer: Answer): string => `${answer.action}${answer.content ? ` ${JSON.stringify(answer.content)}` : ""}`;
+export const describeAnswer = (answer: Answer): string =>
+  `${answer.action}${answer.content ? ` ${JSON.stringify(answer.content)}` : ""}`;

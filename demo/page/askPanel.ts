@@ -77,7 +77,10 @@ export function createAskPanel(root: HTMLElement, note: Note): AskPanel {
       settle(answer);
       if (ask.mode === "url" && answer.action === "accept" && ask.completed) {
         // 2025-11-25: the server reports completion later; keep Open at hand until it does.
-        const waiting = el("p", "Accepted. Waiting for the server to report that the page was completed… (open it if you have not)");
+        const waiting = el(
+          "p",
+          "Accepted. Waiting for the server to report that the page was completed… (open it if you have not)",
+        );
         waiting.setAttribute("role", "status");
         actions.replaceChildren(
           waiting,

@@ -17,9 +17,11 @@ interface Choice {
   label: string;
 }
 
-const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 const str = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined);
-const num = (value: unknown): number | undefined => (typeof value === "number" && Number.isFinite(value) ? value : undefined);
+const num = (value: unknown): number | undefined =>
+  typeof value === "number" && Number.isFinite(value) ? value : undefined;
 
 /** `enum` (with the deprecated `enumNames`), or `oneOf`/`anyOf` of `{ const, title }`. */
 function choicesOf(def: Json): Choice[] | undefined {
@@ -41,7 +43,9 @@ let nextId = 0;
 
 export function renderFields(form: HTMLFormElement, schema: RequestedSchema): FormFields {
   const properties = isObject(schema.properties) ? schema.properties : {};
-  const required = new Set(Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === "string") : []);
+  const required = new Set(
+    Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === "string") : [],
+  );
   const readers: (() => [string, FieldValue] | undefined)[] = [];
 
   for (const [name, raw] of Object.entries(properties)) {
@@ -93,7 +97,12 @@ export function renderFields(form: HTMLFormElement, schema: RequestedSchema): Fo
       const max = num(def.maxItems);
       readers.push(() => {
         const picked = boxes.filter((b) => b.checked).map((b) => b.value);
-        const wrong = picked.length < min ? `Pick at least ${min}.` : max !== undefined && picked.length > max ? `Pick at most ${max}.` : "";
+        const wrong =
+          picked.length < min
+            ? `Pick at least ${min}.`
+            : max !== undefined && picked.length > max
+              ? `Pick at most ${max}.`
+              : "";
         boxes[0]?.setCustomValidity(wrong);
         return picked.length || isRequired ? [name, picked] : undefined;
       });
@@ -142,7 +151,16 @@ export function renderFields(form: HTMLFormElement, schema: RequestedSchema): Fo
         if (num(def.default) !== undefined) input.value = String(def.default);
       } else {
         const format = str(def.format);
-        input.type = format === "email" ? "email" : format === "uri" ? "url" : format === "date" ? "date" : format === "date-time" ? "datetime-local" : "text";
+        input.type =
+          format === "email"
+            ? "email"
+            : format === "uri"
+              ? "url"
+              : format === "date"
+                ? "date"
+                : format === "date-time"
+                  ? "datetime-local"
+                  : "text";
         const minLength = num(def.minLength);
         const maxLength = num(def.maxLength);
         if (minLength !== undefined) input.minLength = minLength;

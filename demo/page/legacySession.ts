@@ -48,11 +48,28 @@ export async function openLegacy(url: string, origin: string, ask: Asker): Promi
     const params = request.params;
     const answer =
       params.mode === "url"
-        ? await ask({ era: "2025-11-25", origin, mode: "url", message: params.message, url: params.url, elicitationId: params.elicitationId, completed: completion(params.elicitationId).promise, stopWaiting })
-        : await ask({ era: "2025-11-25", origin, mode: "form", message: params.message, requestedSchema: params.requestedSchema });
+        ? await ask({
+            era: "2025-11-25",
+            origin,
+            mode: "url",
+            message: params.message,
+            url: params.url,
+            elicitationId: params.elicitationId,
+            completed: completion(params.elicitationId).promise,
+            stopWaiting,
+          })
+        : await ask({
+            era: "2025-11-25",
+            origin,
+            mode: "form",
+            message: params.message,
+            requestedSchema: params.requestedSchema,
+          });
     return answer;
   });
-  client.setNotificationHandler(ElicitationCompleteNotificationSchema, (notification) => completion(notification.params.elicitationId).resolve());
+  client.setNotificationHandler(ElicitationCompleteNotificationSchema, (notification) =>
+    completion(notification.params.elicitationId).resolve(),
+  );
   const transport = new StreamableHTTPClientTransport(new URL(url, location.href), { fetch: watch });
   await client.connect(transport);
   await Promise.race([getStream.promise, new Promise((resolve) => setTimeout(resolve, 3000))]);

@@ -29,7 +29,9 @@ for (const scenario of scenarios) {
   lists[scenario.era].append(item);
 
   const ask: Asker = async (question: Ask): Promise<Answer> => {
-    note(`${scenario.era} ${question.origin}: server asks (${question.mode}) ${question.message}${question.mode === "url" ? ` ${question.url}` : ""}`);
+    note(
+      `${scenario.era} ${question.origin}: server asks (${question.mode}) ${question.message}${question.mode === "url" ? ` ${question.url}` : ""}`,
+    );
     const answer = await panel.ask(question);
     note(`${scenario.era} ${question.origin}: you answered ${describeAnswer(answer)}`);
     return answer;

@@ -18,12 +18,17 @@ export interface Scenario {
 }
 
 type Content = { type: string; text?: string }[];
-const texts = (content: Content | undefined): string => (content ?? []).map((c) => (c.type === "text" ? (c.text ?? "") : `[${c.type}]`)).join("\n");
+const texts = (content: Content | undefined): string =>
+  (content ?? []).map((c) => (c.type === "text" ? (c.text ?? "") : `[${c.type}]`)).join("\n");
 
 const LEGACY_URL = "/legacy/mcp";
 const MODERN_URL = "/modern/mcp";
 
-async function withLegacy(origin: string, ask: Asker, use: (session: LegacySession) => Promise<string>): Promise<string> {
+async function withLegacy(
+  origin: string,
+  ask: Asker,
+  use: (session: LegacySession) => Promise<string>,
+): Promise<string> {
   const session = await openLegacy(LEGACY_URL, origin, ask);
   try {
     return await use(session);
@@ -61,7 +66,16 @@ const legacyUrlRequired = (label: string, target: string, what: string): Scenari
         for (const item of data.elicitations as { message?: unknown; url?: unknown; elicitationId?: unknown }[]) {
           const elicitationId = String(item.elicitationId);
           const completed = session.completed(elicitationId);
-          const answer = await ask({ era: "2025-11-25", origin: target, mode: "url", message: String(item.message), url: String(item.url), elicitationId, completed, stopWaiting: session.stopWaiting });
+          const answer = await ask({
+            era: "2025-11-25",
+            origin: target,
+            mode: "url",
+            message: String(item.message),
+            url: String(item.url),
+            elicitationId,
+            completed,
+            stopWaiting: session.stopWaiting,
+          });
           if (answer.action !== "accept") return `${target}: not retried (${answer.action})`;
           await completed;
           note(`notifications/elicitation/complete ${elicitationId}; retrying ${target}`);
@@ -71,7 +85,11 @@ const legacyUrlRequired = (label: string, target: string, what: string): Scenari
     }),
 });
 
-async function withModern(origin: string, ask: Asker, use: (client: Awaited<ReturnType<typeof openModern>>) => Promise<string>): Promise<string> {
+async function withModern(
+  origin: string,
+  ask: Asker,
+  use: (client: Awaited<ReturnType<typeof openModern>>) => Promise<string>,
+): Promise<string> {
   const client = await openModern(MODERN_URL, origin, ask);
   try {
     return await use(client);
@@ -93,15 +111,39 @@ const modernTool = (label: string, target: string, what: string): Scenario => ({
 });
 
 export const scenarios: Scenario[] = [
-  legacyTool("confirm", "confirm_action", "Confirm a destructive action: a one-field boolean form, sent as elicitation/create on the call's SSE stream."),
+  legacyTool(
+    "confirm",
+    "confirm_action",
+    "Confirm a destructive action: a one-field boolean form, sent as elicitation/create on the call's SSE stream.",
+  ),
   legacyTool("register", "register_user", "A multi-field form: email, age, newsletter, plan, topics."),
-  legacyTool("sign-in", "sign_in", "URL mode: open the consent page; the server then sends notifications/elicitation/complete and returns."),
-  legacyUrlRequired("repositories", "list_repositories", "The call fails with -32042 (URL elicitation required); after the consent page, the host retries it."),
+  legacyTool(
+    "sign-in",
+    "sign_in",
+    "URL mode: open the consent page; the server then sends notifications/elicitation/complete and returns.",
+  ),
+  legacyUrlRequired(
+    "repositories",
+    "list_repositories",
+    "The call fails with -32042 (URL elicitation required); after the consent page, the host retries it.",
+  ),
   legacyTool("trip", "plan_trip", "Two questions one after the other on the same request."),
-  modernTool("confirm", "confirm_action", "Confirm a destructive action: input_required with one boolean form, then the retry."),
+  modernTool(
+    "confirm",
+    "confirm_action",
+    "Confirm a destructive action: input_required with one boolean form, then the retry.",
+  ),
   modernTool("register", "register_user", "A multi-field form in one round."),
-  modernTool("sign-in", "sign_in", "URL mode in a round: open the consent page, then Accept; the retry tells the server."),
-  modernTool("trip", "plan_trip", "Multi round-trip over two rounds: where, then how many nights, carried in requestState."),
+  modernTool(
+    "sign-in",
+    "sign_in",
+    "URL mode in a round: open the consent page, then Accept; the retry tells the server.",
+  ),
+  modernTool(
+    "trip",
+    "plan_trip",
+    "Multi round-trip over two rounds: where, then how many nights, carried in requestState.",
+  ),
   modernTool("deploy", "deploy", "Three rounds: environment, confirmation, reason."),
   modernTool("meeting", "book_meeting", "Two questions keyed in the same round (date and room)."),
   {

@@ -79,7 +79,8 @@ const registerSchema: ElicitRequestFormParams["requestedSchema"] = {
 };
 
 const text = (value: string) => ({ content: [{ type: "text" as const, text: value }] });
-const describe = (result: ElicitResult): string => `${result.action}${result.content ? ` ${JSON.stringify(result.content)}` : ""}`;
+const describe = (result: ElicitResult): string =>
+  `${result.action}${result.content ? ` ${JSON.stringify(result.content)}` : ""}`;
 
 /** An in-memory event store, so SSE events carry ids as they do behind a resumable deployment. */
 function createEventStore(): EventStore {
@@ -95,7 +96,8 @@ function createEventStore(): EventStore {
       const streamId = events.get(lastEventId)?.streamId ?? "";
       let after = false;
       for (const [id, event] of events) {
-        if (after && event.streamId === streamId && Object.keys(event.message).length > 0) await send(id, event.message);
+        if (after && event.streamId === streamId && Object.keys(event.message).length > 0)
+          await send(id, event.message);
         if (id === lastEventId) after = true;
       }
       return streamId;
@@ -122,65 +124,117 @@ export async function startLegacyServer(options: PeerOptions = {}): Promise<Peer
     /** Pending -32042 interactions of this session: elicitationId → completed. */
     const urlRequired = new Map<string, boolean>();
 
-    mcp.registerTool(legacyTools.confirm, { description: "Asks for a yes/no confirmation (form mode)." }, async (extra) => {
-      const result = await server.elicitInput({ message: "Delete the staging database?", requestedSchema: confirmSchema }, { relatedRequestId: extra.requestId });
-      return text(`confirm: ${describe(result)}`);
-    });
+    mcp.registerTool(
+      legacyTools.confirm,
+      { description: "Asks for a yes/no confirmation (form mode)." },
+      async (extra) => {
+        const result = await server.elicitInput(
+          { message: "Delete the staging database?", requestedSchema: confirmSchema },
+          { relatedRequestId: extra.requestId },
+        );
+        return text(`confirm: ${describe(result)}`);
+      },
+    );
 
-    mcp.registerTool(legacyTools.form, { description: "Asks for several fields at once (form mode)." }, async (extra) => {
-      const result = await server.elicitInput({ message: "Create your account", requestedSchema: registerSchema }, { relatedRequestId: extra.requestId });
-      return text(`registered: ${describe(result)}`);
-    });
+    mcp.registerTool(
+      legacyTools.form,
+      { description: "Asks for several fields at once (form mode)." },
+      async (extra) => {
+        const result = await server.elicitInput(
+          { message: "Create your account", requestedSchema: registerSchema },
+          { relatedRequestId: extra.requestId },
+        );
+        return text(`registered: ${describe(result)}`);
+      },
+    );
 
-    mcp.registerTool(legacyTools.signIn, { description: "Sends the user to a page (URL mode) and reports completion." }, async (extra) => {
-      const page = consentPage();
-      const result = await server.elicitInput(
-        { mode: "url", message: "Link your calendar account", url: page.url, elicitationId: page.elicitationId },
-        { relatedRequestId: extra.requestId },
-      );
-      if (result.action !== "accept") return text(`sign-in: ${result.action}`);
-      await page.visited;
-      await server.createElicitationCompletionNotifier(page.elicitationId, { relatedRequestId: extra.requestId })();
-      return text("sign-in: linked");
-    });
+    mcp.registerTool(
+      legacyTools.signIn,
+      { description: "Sends the user to a page (URL mode) and reports completion." },
+      async (extra) => {
+        const page = consentPage();
+        const result = await server.elicitInput(
+          { mode: "url", message: "Link your calendar account", url: page.url, elicitationId: page.elicitationId },
+          { relatedRequestId: extra.requestId },
+        );
+        if (result.action !== "accept") return text(`sign-in: ${result.action}`);
+        await page.visited;
+        await server.createElicitationCompletionNotifier(page.elicitationId, { relatedRequestId: extra.requestId })();
+        return text("sign-in: linked");
+      },
+    );
 
-    mcp.registerTool(legacyTools.urlRequired, { description: "Fails with -32042 until the user has authorised access." }, async () => {
-      for (const [id, completed] of urlRequired) {
-        if (completed) {
-          urlRequired.delete(id);
-          return text("repositories: mcp-elicitation-inspector");
+    mcp.registerTool(
+      legacyTools.urlRequired,
+      { description: "Fails with -32042 until the user has authorised access." },
+      async () => {
+        for (const [id, completed] of urlRequired) {
+          if (completed) {
+            urlRequired.delete(id);
+            return text("repositories: mcp-elicitation-inspector");
+          }
         }
-      }
-      const page = consentPage();
-      urlRequired.set(page.elicitationId, false);
-      // The request is answered by the error, so the completion goes on the standalone GET stream.
-      void page.visited.then(async () => {
-        urlRequired.set(page.elicitationId, true);
-        await server.createElicitationCompletionNotifier(page.elicitationId)();
-      });
-      throw new UrlElicitationRequiredError([
-        { mode: "url", message: "Authorise access to your repositories", url: page.url, elicitationId: page.elicitationId },
-      ]);
-    });
+        const page = consentPage();
+        urlRequired.set(page.elicitationId, false);
+        // The request is answered by the error, so the completion goes on the standalone GET stream.
+        void page.visited.then(async () => {
+          urlRequired.set(page.elicitationId, true);
+          await server.createElicitationCompletionNotifier(page.elicitationId)();
+        });
+        throw new UrlElicitationRequiredError([
+          {
+            mode: "url",
+            message: "Authorise access to your repositories",
+            url: page.url,
+            elicitationId: page.elicitationId,
+          },
+        ]);
+      },
+    );
 
-    mcp.registerTool(legacyTools.twoQuestions, { description: "Asks two questions one after the other." }, async (extra) => {
-      const where = await server.elicitInput(
-        { message: "Where to?", requestedSchema: { type: "object", properties: { city: { type: "string", title: "City" } }, required: ["city"] } },
-        { relatedRequestId: extra.requestId },
-      );
-      if (where.action !== "accept") return text(`trip: ${where.action}`);
-      const nights = await server.elicitInput(
-        { message: `How many nights in ${String(where.content?.city)}?`, requestedSchema: { type: "object", properties: { nights: { type: "integer", minimum: 1, maximum: 30 } }, required: ["nights"] } },
-        { relatedRequestId: extra.requestId },
-      );
-      return text(`trip: ${describe(where)} then ${describe(nights)}`);
-    });
+    mcp.registerTool(
+      legacyTools.twoQuestions,
+      { description: "Asks two questions one after the other." },
+      async (extra) => {
+        const where = await server.elicitInput(
+          {
+            message: "Where to?",
+            requestedSchema: {
+              type: "object",
+              properties: { city: { type: "string", title: "City" } },
+              required: ["city"],
+            },
+          },
+          { relatedRequestId: extra.requestId },
+        );
+        if (where.action !== "accept") return text(`trip: ${where.action}`);
+        const nights = await server.elicitInput(
+          {
+            message: `How many nights in ${String(where.content?.city)}?`,
+            requestedSchema: {
+              type: "object",
+              properties: { nights: { type: "integer", minimum: 1, maximum: 30 } },
+              required: ["nights"],
+            },
+          },
+          { relatedRequestId: extra.requestId },
+        );
+        return text(`trip: ${describe(where)} then ${describe(nights)}`);
+      },
+    );
 
-    mcp.registerTool(legacyTools.getStream, { description: "Asks on the standalone GET stream (no related request)." }, async () => {
-      // No relatedRequestId: the transport routes the request to the GET SSE stream.
-      const result = await server.elicitInput({ message: "Approve the background job?", requestedSchema: confirmSchema });
-      return text(`background: ${describe(result)}`);
-    });
+    mcp.registerTool(
+      legacyTools.getStream,
+      { description: "Asks on the standalone GET stream (no related request)." },
+      async () => {
+        // No relatedRequestId: the transport routes the request to the GET SSE stream.
+        const result = await server.elicitInput({
+          message: "Approve the background job?",
+          requestedSchema: confirmSchema,
+        });
+        return text(`background: ${describe(result)}`);
+      },
+    );
 
     return mcp;
   };
@@ -189,7 +243,9 @@ export async function startLegacyServer(options: PeerOptions = {}): Promise<Peer
     const path = new URL(req.url ?? "/", origin).pathname;
     if (path.startsWith("/consent/")) {
       const visit = consents.get(decodeURIComponent(path.slice("/consent/".length)));
-      res.writeHead(visit ? 200 : 404, { "content-type": "text/plain" }).end(visit ? "Done. You can close this tab." : "Unknown consent");
+      res
+        .writeHead(visit ? 200 : 404, { "content-type": "text/plain" })
+        .end(visit ? "Done. You can close this tab." : "Unknown consent");
       visit?.();
       return;
     }
@@ -201,7 +257,13 @@ export async function startLegacyServer(options: PeerOptions = {}): Promise<Peer
     const session = typeof sessionId === "string" ? sessions.get(sessionId) : undefined;
     if (req.method !== "POST") {
       if (!session) {
-        res.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message: "Bad Request: no valid session" }, id: null }));
+        res.writeHead(400, { "content-type": "application/json" }).end(
+          JSON.stringify({
+            jsonrpc: "2.0",
+            error: { code: -32000, message: "Bad Request: no valid session" },
+            id: null,
+          }),
+        );
         return;
       }
       await session.transport.handleRequest(req, res);
@@ -229,7 +291,13 @@ export async function startLegacyServer(options: PeerOptions = {}): Promise<Peer
       return;
     }
     res.writeHead(sessionId === undefined ? 400 : 404, { "content-type": "application/json" });
-    res.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message: sessionId === undefined ? "Bad Request: no session" : "Session not found" }, id: null }));
+    res.end(
+      JSON.stringify({
+        jsonrpc: "2.0",
+        error: { code: -32000, message: sessionId === undefined ? "Bad Request: no session" : "Session not found" },
+        id: null,
+      }),
+    );
   };
 
   const http = createServer((req, res) => {

@@ -38,7 +38,15 @@ const registerSchema = {
     email: { type: "string" as const, format: "email" as const, title: "Email" },
     age: { type: "integer" as const, minimum: 18, maximum: 120, title: "Age" },
     newsletter: { type: "boolean" as const, default: false, title: "Newsletter" },
-    plan: { type: "string" as const, title: "Plan", oneOf: [{ const: "free", title: "Free" }, { const: "pro", title: "Pro" }], default: "free" },
+    plan: {
+      type: "string" as const,
+      title: "Plan",
+      oneOf: [
+        { const: "free", title: "Free" },
+        { const: "pro", title: "Pro" },
+      ],
+      default: "free",
+    },
   },
   required: ["email", "age", "plan"],
 };
@@ -63,13 +71,19 @@ export async function startModernServer(options: PeerOptions = {}): Promise<Peer
     const mcp = new McpServer({ name: "modern-peer", version: "2.0.0" });
 
     // A plain call: complete on the first request.
-    mcp.registerTool(modernTools.plain, { description: "Answers at once, no input needed." }, async () => text("time: 12:00"));
+    mcp.registerTool(modernTools.plain, { description: "Answers at once, no input needed." }, async () =>
+      text("time: 12:00"),
+    );
 
     // One round, no requestState.
     mcp.registerTool(modernTools.confirm, { description: "Asks for a yes/no confirmation." }, async (ctx) => {
       const reply = answer(ctx, "confirm");
       if (reply.kind === "missing") {
-        return inputRequired({ inputRequests: { confirm: inputRequired.elicit({ message: "Delete the staging database?", requestedSchema: confirmSchema }) } });
+        return inputRequired({
+          inputRequests: {
+            confirm: inputRequired.elicit({ message: "Delete the staging database?", requestedSchema: confirmSchema }),
+          },
+        });
       }
       return text(`confirm: ${describe(reply)}`);
     });
@@ -78,7 +92,11 @@ export async function startModernServer(options: PeerOptions = {}): Promise<Peer
     mcp.registerTool(modernTools.form, { description: "Asks for several fields at once." }, async (ctx) => {
       const reply = answer(ctx, "account");
       if (reply.kind === "missing") {
-        return inputRequired({ inputRequests: { account: inputRequired.elicit({ message: "Create your account", requestedSchema: registerSchema }) } });
+        return inputRequired({
+          inputRequests: {
+            account: inputRequired.elicit({ message: "Create your account", requestedSchema: registerSchema }),
+          },
+        });
       }
       return text(`registered: ${describe(reply)}`);
     });
@@ -90,13 +108,31 @@ export async function startModernServer(options: PeerOptions = {}): Promise<Peer
       if (kept.city === undefined) {
         if (city.kind !== "elicit") {
           return inputRequired({
-            inputRequests: { city: inputRequired.elicit({ message: "Where to?", requestedSchema: { type: "object", properties: { city: { type: "string", title: "City" } }, required: ["city"] } }) },
+            inputRequests: {
+              city: inputRequired.elicit({
+                message: "Where to?",
+                requestedSchema: {
+                  type: "object",
+                  properties: { city: { type: "string", title: "City" } },
+                  required: ["city"],
+                },
+              }),
+            },
             requestState: state({ step: 1 }),
           });
         }
         if (city.action !== "accept") return text(`trip: ${city.action}`);
         return inputRequired({
-          inputRequests: { nights: inputRequired.elicit({ message: `How many nights in ${String(city.content?.city)}?`, requestedSchema: { type: "object", properties: { nights: { type: "integer", minimum: 1, maximum: 30 } }, required: ["nights"] } }) },
+          inputRequests: {
+            nights: inputRequired.elicit({
+              message: `How many nights in ${String(city.content?.city)}?`,
+              requestedSchema: {
+                type: "object",
+                properties: { nights: { type: "integer", minimum: 1, maximum: 30 } },
+                required: ["nights"],
+              },
+            }),
+          },
           requestState: state({ step: 2, city: city.content?.city }),
         });
       }
@@ -104,40 +140,60 @@ export async function startModernServer(options: PeerOptions = {}): Promise<Peer
     });
 
     // Three rounds: environment, then confirmation, then a reason.
-    mcp.registerTool(modernTools.threeRounds, { description: "Asks the environment, a confirmation and a reason." }, async (ctx) => {
-      const kept = readState(ctx);
-      const step = typeof kept.step === "number" ? kept.step : 0;
-      if (step === 0) {
-        return inputRequired({
-          inputRequests: {
-            env: inputRequired.elicit({
-              message: "Deploy where?",
-              requestedSchema: { type: "object", properties: { env: { type: "string", title: "Environment", enum: ["staging", "production"] } }, required: ["env"] },
-            }),
-          },
-          requestState: state({ step: 1 }),
-        });
-      }
-      if (step === 1) {
-        const env = answer(ctx, "env");
-        if (env.kind !== "elicit" || env.action !== "accept") return text(`deploy: ${describe(env)}`);
-        return inputRequired({
-          inputRequests: { confirm: inputRequired.elicit({ message: `Deploy to ${String(env.content?.env)}?`, requestedSchema: confirmSchema }) },
-          requestState: state({ step: 2, env: env.content?.env }),
-        });
-      }
-      if (step === 2) {
-        const confirm = answer(ctx, "confirm");
-        if (confirm.kind !== "elicit" || confirm.action !== "accept") return text(`deploy: ${describe(confirm)}`);
-        return inputRequired({
-          inputRequests: {
-            reason: inputRequired.elicit({ message: "Why deploy now?", requestedSchema: { type: "object", properties: { reason: { type: "string", title: "Reason", maxLength: 200 } }, required: ["reason"] } }),
-          },
-          requestState: state({ step: 3, env: kept.env }),
-        });
-      }
-      return text(`deploy: ${String(kept.env)} because ${describe(answer(ctx, "reason"))}`);
-    });
+    mcp.registerTool(
+      modernTools.threeRounds,
+      { description: "Asks the environment, a confirmation and a reason." },
+      async (ctx) => {
+        const kept = readState(ctx);
+        const step = typeof kept.step === "number" ? kept.step : 0;
+        if (step === 0) {
+          return inputRequired({
+            inputRequests: {
+              env: inputRequired.elicit({
+                message: "Deploy where?",
+                requestedSchema: {
+                  type: "object",
+                  properties: { env: { type: "string", title: "Environment", enum: ["staging", "production"] } },
+                  required: ["env"],
+                },
+              }),
+            },
+            requestState: state({ step: 1 }),
+          });
+        }
+        if (step === 1) {
+          const env = answer(ctx, "env");
+          if (env.kind !== "elicit" || env.action !== "accept") return text(`deploy: ${describe(env)}`);
+          return inputRequired({
+            inputRequests: {
+              confirm: inputRequired.elicit({
+                message: `Deploy to ${String(env.content?.env)}?`,
+                requestedSchema: confirmSchema,
+              }),
+            },
+            requestState: state({ step: 2, env: env.content?.env }),
+          });
+        }
+        if (step === 2) {
+          const confirm = answer(ctx, "confirm");
+          if (confirm.kind !== "elicit" || confirm.action !== "accept") return text(`deploy: ${describe(confirm)}`);
+          return inputRequired({
+            inputRequests: {
+              reason: inputRequired.elicit({
+                message: "Why deploy now?",
+                requestedSchema: {
+                  type: "object",
+                  properties: { reason: { type: "string", title: "Reason", maxLength: 200 } },
+                  required: ["reason"],
+                },
+              }),
+            },
+            requestState: state({ step: 3, env: kept.env }),
+          });
+        }
+        return text(`deploy: ${String(kept.env)} because ${describe(answer(ctx, "reason"))}`);
+      },
+    );
 
     // Two keyed questions in one round.
     mcp.registerTool(modernTools.keyed, { description: "Asks a date and a room in the same round." }, async (ctx) => {
@@ -146,10 +202,30 @@ export async function startModernServer(options: PeerOptions = {}): Promise<Peer
       if (date.kind === "missing" || room.kind === "missing") {
         return inputRequired({
           inputRequests: {
-            date: inputRequired.elicit({ message: "Which day?", requestedSchema: { type: "object", properties: { date: { type: "string", format: "date", title: "Date" } }, required: ["date"] } }),
+            date: inputRequired.elicit({
+              message: "Which day?",
+              requestedSchema: {
+                type: "object",
+                properties: { date: { type: "string", format: "date", title: "Date" } },
+                required: ["date"],
+              },
+            }),
             room: inputRequired.elicit({
               message: "Which room?",
-              requestedSchema: { type: "object", properties: { room: { type: "string", title: "Room", oneOf: [{ const: "r1", title: "Room 1" }, { const: "r2", title: "Room 2" }] } }, required: ["room"] },
+              requestedSchema: {
+                type: "object",
+                properties: {
+                  room: {
+                    type: "string",
+                    title: "Room",
+                    oneOf: [
+                      { const: "r1", title: "Room 1" },
+                      { const: "r2", title: "Room 2" },
+                    ],
+                  },
+                },
+                required: ["room"],
+              },
             }),
           },
           requestState: state({ booking: "b-1" }),
@@ -168,7 +244,12 @@ export async function startModernServer(options: PeerOptions = {}): Promise<Peer
       }
       const consent = `consent-${Math.random().toString(36).slice(2, 10)}`;
       return inputRequired({
-        inputRequests: { signin: inputRequired.elicitUrl({ message: "Link your calendar account", url: `${options.consentBase ?? `${origin}/consent/`}${consent}` }) },
+        inputRequests: {
+          signin: inputRequired.elicitUrl({
+            message: "Link your calendar account",
+            url: `${options.consentBase ?? `${origin}/consent/`}${consent}`,
+          }),
+        },
         requestState: state({ consent }),
       });
     });
@@ -180,7 +261,13 @@ export async function startModernServer(options: PeerOptions = {}): Promise<Peer
           inputRequests: {
             tone: inputRequired.elicit({
               message: "Which tone?",
-              requestedSchema: { type: "object", properties: { tone: { type: "string", title: "Tone", enum: ["formal", "friendly"], default: "friendly" } }, required: ["tone"] },
+              requestedSchema: {
+                type: "object",
+                properties: {
+                  tone: { type: "string", title: "Tone", enum: ["formal", "friendly"], default: "friendly" },
+                },
+                required: ["tone"],
+              },
             }),
           },
         });
@@ -189,14 +276,25 @@ export async function startModernServer(options: PeerOptions = {}): Promise<Peer
       return { messages: [{ role: "user", content: { type: "text", text: `Draft a ${chosen} reply.` } }] };
     });
 
-    mcp.registerResource("private-notes", modernResource, { mimeType: "text/plain", description: "Asks before revealing private notes." }, async (uri, ctx) => {
-      const reveal = answer(ctx, "reveal");
-      if (reveal.kind === "missing") {
-        return inputRequired({ inputRequests: { reveal: inputRequired.elicit({ message: "Show your private notes?", requestedSchema: confirmSchema }) } });
-      }
-      const shown = reveal.kind === "elicit" && reveal.action === "accept" && reveal.content?.confirm === true;
-      return { contents: [{ uri: uri.href, mimeType: "text/plain", text: shown ? "Call the dentist." : "(hidden)" }] };
-    });
+    mcp.registerResource(
+      "private-notes",
+      modernResource,
+      { mimeType: "text/plain", description: "Asks before revealing private notes." },
+      async (uri, ctx) => {
+        const reveal = answer(ctx, "reveal");
+        if (reveal.kind === "missing") {
+          return inputRequired({
+            inputRequests: {
+              reveal: inputRequired.elicit({ message: "Show your private notes?", requestedSchema: confirmSchema }),
+            },
+          });
+        }
+        const shown = reveal.kind === "elicit" && reveal.action === "accept" && reveal.content?.confirm === true;
+        return {
+          contents: [{ uri: uri.href, mimeType: "text/plain", text: shown ? "Call the dentist." : "(hidden)" }],
+        };
+      },
+    );
 
     return mcp;
   };

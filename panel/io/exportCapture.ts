@@ -14,12 +14,19 @@ const BLOB_CHARS = 4 * 2 ** 20;
  * gathered into Blobs of a few MB as it is made, so the file is never one string, and the text held at once is
  * one Blob's worth: a capture of hundreds of MB exports as one of a few.
  */
-export function exportCapture(records: readonly CaptureRecord[], format: ExportFormat, unredacted: boolean, base: string): { name: string; blob: Blob } {
+export function exportCapture(
+  records: readonly CaptureRecord[],
+  format: ExportFormat,
+  unredacted: boolean,
+  base: string,
+): { name: string; blob: Blob } {
   const stamp = new Date().toISOString().replace(/[:]/g, "-").replace(/\..*/, "");
   const name = `${base}-${stamp}${unredacted ? "-UNREDACTED" : ""}.${format === "har" ? "har" : "jsonl"}`;
   // The redacted copies are held by the parts alone: harParts lets them go once it has its own.
   const chosen = (): readonly CaptureRecord[] => (unredacted ? records : redactRecords(records));
-  return format === "har" ? { name, blob: blobOf(harParts(chosen()), "application/json") } : { name, blob: blobOf(jsonlParts(chosen()), "application/x-ndjson") };
+  return format === "har"
+    ? { name, blob: blobOf(harParts(chosen()), "application/json") }
+    : { name, blob: blobOf(jsonlParts(chosen()), "application/x-ndjson") };
 }
 
 /** Text parts as one Blob, by way of a Blob per BLOB_CHARS of them. */

@@ -1,7 +1,12 @@
 import type { CaptureEncoding } from "../../src/capture/head.ts";
 
 /** A file as the import worker gets it: a File (a Blob with a name); tests may pass only its text. */
-export type ImportSource = { name: string; size?: number; stream?(): ReadableStream<Uint8Array>; text(): Promise<string> };
+export type ImportSource = {
+  name: string;
+  size?: number;
+  stream?(): ReadableStream<Uint8Array>;
+  text(): Promise<string>;
+};
 
 /** Text encoded at once for a source that has only its text (tests), in characters. */
 const TEXT_PIECE = 64 * 1024;
@@ -40,7 +45,10 @@ export async function* fileBytes(file: ImportSource, read: { bytes: number }): A
 }
 
 /** Bytes as text, decoded as TextDecoderStream would (a BOM dropped, bad bytes replaced): UTF-8 unless told. */
-export async function* textOf(bytes: AsyncIterable<Uint8Array>, encoding: CaptureEncoding = "utf-8"): AsyncGenerator<string> {
+export async function* textOf(
+  bytes: AsyncIterable<Uint8Array>,
+  encoding: CaptureEncoding = "utf-8",
+): AsyncGenerator<string> {
   const decoder = new TextDecoder(encoding);
   for await (const piece of bytes) {
     const text = decoder.decode(piece, { stream: true });

@@ -9,7 +9,10 @@ export type Feeder = ReturnType<typeof createFeeder>;
  * The engine of one import and what it made since the last step: records go in (`push`), a step goes out
  * (`flush`) with the flows they changed, their findings and problems, and the records themselves.
  */
-export function createFeeder(step: (changes: Changes, done: boolean, restart: boolean) => void | Promise<void>, options: EngineOptions = {}) {
+export function createFeeder(
+  step: (changes: Changes, done: boolean, restart: boolean) => void | Promise<void>,
+  options: EngineOptions = {},
+) {
   let engine = createEngine(options);
   let changed = nothingChanged();
   let records: CaptureRecord[] = [];
@@ -21,7 +24,12 @@ export function createFeeder(step: (changes: Changes, done: boolean, restart: bo
   /** Hands on what changed since the last step. */
   const flush = (done = false): void | Promise<void> => {
     if (changed.flows.size > 0) shown = true;
-    const changes: Changes = { flows: [...changed.flows.values()], findings: changed.findings, problems: changed.problems, records };
+    const changes: Changes = {
+      flows: [...changed.flows.values()],
+      findings: changed.findings,
+      problems: changed.problems,
+      records,
+    };
     const wasRestarting = restarting;
     restarting = false;
     changed = nothingChanged();

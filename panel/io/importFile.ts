@@ -79,14 +79,24 @@ export type OnProgress = (progress: ImportProgress) => void | Promise<void>;
  * through the CLI's streaming importer (importHarProgressively, below), never read whole. Both go through the envelope stage with the decode rules given
  * (the extension worker's, so a file reads as the tab would), as `mcp-elicit lint --decode` does.
  */
-export async function importFile(file: ImportSource, onProgress: OnProgress, options: ImportOptions = {}): Promise<ImportResult> {
+export async function importFile(
+  file: ImportSource,
+  onProgress: OnProgress,
+  options: ImportOptions = {},
+): Promise<ImportResult> {
   const stepMs = options.stepMs ?? STEP_MS;
   const read = { bytes: 0 };
   /** Bytes of the file read (JSONL), or handed to the importer (HAR, read ahead of it by a piece). */
   let bytes = (): number => read.bytes;
   const size = file.size ?? 0;
   const feed = createFeeder((changes, done, restart) => {
-    const step: ImportProgress = { changes, records: feed.records(), bytes: bytes(), size: Math.max(size, bytes()), done };
+    const step: ImportProgress = {
+      changes,
+      records: feed.records(),
+      bytes: bytes(),
+      size: Math.max(size, bytes()),
+      done,
+    };
     const total = feed.total();
     if (total !== undefined) step.total = total;
     if (restart) step.restart = true;
@@ -100,14 +110,20 @@ export async function importFile(file: ImportSource, onProgress: OnProgress, opt
   if (format === "har") {
     let imported = 0;
     bytes = () => imported;
-    const problems = await importHarProgressively(head.all, file.name, feed, { rules, stepMs, signal, onBytes: (n) => (imported = n) });
+    const problems = await importHarProgressively(head.all, file.name, feed, {
+      rules,
+      stepMs,
+      signal,
+      onBytes: (n) => (imported = n),
+    });
     for (const p of problems) feed.problems.push(p);
     return { format, ...(await feed.finish()), problems: feed.problems, whole: false };
   }
 
   // Not `for await … break`: leaving that loop would close the generator.
   const chunks = textOf(head.all, head.encoding);
-  if (await importJsonlProgressively(chunks, file.name, feed, rules, stepMs, signal)) return { format, ...(await feed.finish()), problems: feed.problems, whole: false };
+  if (await importJsonlProgressively(chunks, file.name, feed, rules, stepMs, signal))
+    return { format, ...(await feed.finish()), problems: feed.problems, whole: false };
   // Read again rather than keep every chunk in memory for this rare case, and whole: steps with no changes say how
   // much is read.
   await chunks.return(undefined);
@@ -130,7 +146,10 @@ export async function importFile(file: ImportSource, onProgress: OnProgress, opt
   } catch (error) {
     if (!(error instanceof RangeError)) throw error;
     // Past the longest string this browser makes (about 512 MB in Chromium): said as the CLI says it.
-    feed.problems.push({ file: file.name, message: `too large to read (${Math.round(chars / 2 ** 20)} MB): a JSONL capture whose records are not in seq order is read as one text, and this one is longer than the longest text this browser can hold` });
+    feed.problems.push({
+      file: file.name,
+      message: `too large to read (${Math.round(chars / 2 ** 20)} MB): a JSONL capture whose records are not in seq order is read as one text, and this one is longer than the longest text this browser can hold`,
+    });
     return { format, ...(await feed.finish()), problems: feed.problems, whole: true };
   } finally {
     pieces.length = 0;
@@ -206,7 +225,14 @@ async function importHarProgressively(
 }
 
 /** Imports whole lines as they arrive; false when the file must be imported whole instead. */
-async function importJsonlProgressively(rest: AsyncGenerator<string>, name: string, feed: Feeder, rules: readonly Decoder[], stepMs: number, signal: AbortSignal | undefined): Promise<boolean> {
+async function importJsonlProgressively(
+  rest: AsyncGenerator<string>,
+  name: string,
+  feed: Feeder,
+  rules: readonly Decoder[],
+  stepMs: number,
+  signal: AbortSignal | undefined,
+): Promise<boolean> {
   // One envelope stage across the pieces: an Inspector v2 connect names the upstream of later sends.
   const unwrapper = createUnwrapper({ rules });
   let lastSeq = -1;

@@ -9,9 +9,14 @@ import type { ImportProgress, ImportResult } from "./importFile.ts";
  * more than it can show. Both ends are the extension's own code on the extension's origin, so these are types
  * rather than schemas; the payloads in them are captured data.
  */
-export type ToImporter = { kind: "import"; file: File; rules: readonly Decoder[]; engine?: EngineOptions } | { kind: "shown" };
+export type ToImporter =
+  | { kind: "import"; file: File; rules: readonly Decoder[]; engine?: EngineOptions }
+  | { kind: "shown" };
 
-export type FromImporter = ({ kind: "progress" } & ImportProgress) | { kind: "done"; result: ImportResult } | { kind: "failed"; message: string };
+export type FromImporter =
+  | ({ kind: "progress" } & ImportProgress)
+  | { kind: "done"; result: ImportResult }
+  | { kind: "failed"; message: string };
 
 /** The worker's script, next to panel.html in dist/<browser>/ (build.mjs). */
 export const IMPORTER_SCRIPT = "importer.js";

@@ -12,7 +12,10 @@ addEventListener("message", (event: MessageEvent<ToImporter>) => {
   const { data } = event;
   if (data?.kind === "shown") gate.shown();
   if (data?.kind !== "import") return;
-  importFile(data.file, (step: ImportProgress) => gate.step(step), { rules: data.rules, ...(data.engine && { engine: data.engine }) }).then(
+  importFile(data.file, (step: ImportProgress) => gate.step(step), {
+    rules: data.rules,
+    ...(data.engine && { engine: data.engine }),
+  }).then(
     (result) => gate.flushed().then(() => post({ kind: "done", result })),
     (error: unknown) => post({ kind: "failed", message: error instanceof Error ? error.message : String(error) }),
   );

@@ -17,7 +17,13 @@ export function createInterner(): (record: CaptureRecord) => void {
   };
   return (record) => {
     // The enum fields keep their literal types: `one` returns the very same value, only another copy of it.
-    const r = record as { kind: string; transport: string; url?: string | undefined; client?: string | undefined; exchange?: string | undefined };
+    const r = record as {
+      kind: string;
+      transport: string;
+      url?: string | undefined;
+      client?: string | undefined;
+      exchange?: string | undefined;
+    };
     r.kind = one(r.kind)!;
     r.transport = one(r.transport)!;
     r.url = one(r.url);

@@ -5,7 +5,10 @@ import type { ImportProgress, ImportResult } from "./importFile.ts";
 import { IMPORTER_SCRIPT, type FromImporter, type ToImporter } from "./importProtocol.ts";
 import { createInterner } from "./intern.ts";
 
-export type ImportOutcome = { kind: "done"; result: ImportResult } | { kind: "cancelled" } | { kind: "failed"; message: string };
+export type ImportOutcome =
+  | { kind: "done"; result: ImportResult }
+  | { kind: "cancelled" }
+  | { kind: "failed"; message: string };
 
 /** An import under way: its end, and Cancel. */
 export interface ImportRun {
@@ -21,7 +24,11 @@ export type FileStore = Pick<FlowStore, "openFile" | "ingestFile">;
  * Feeds one import's steps to the store: the file opens, each step adds to it (a `restart` opens it again), the
  * records are interned. `onFirstRows` is called once, on the first step with flows or on the last.
  */
-export function feedStore(store: FileStore, file: { name: string; size?: number }, onFirstRows?: () => void): (step: ImportProgress) => void {
+export function feedStore(
+  store: FileStore,
+  file: { name: string; size?: number },
+  onFirstRows?: () => void,
+): (step: ImportProgress) => void {
   let intern = createInterner();
   let first = true;
   store.openFile(file.name, file.size ?? 0);
@@ -31,7 +38,12 @@ export function feedStore(store: FileStore, file: { name: string; size?: number 
       store.openFile(file.name, file.size ?? 0);
     }
     if (step.changes.records) for (const record of step.changes.records) intern(record);
-    store.ingestFile(step.changes, step.done, { records: step.records, bytes: step.bytes, size: step.size, ...(step.total !== undefined ? { total: step.total } : {}) });
+    store.ingestFile(step.changes, step.done, {
+      records: step.records,
+      bytes: step.bytes,
+      size: step.size,
+      ...(step.total !== undefined ? { total: step.total } : {}),
+    });
     if (first && (step.changes.flows.length > 0 || step.done)) {
       first = false;
       onFirstRows?.();
@@ -73,7 +85,11 @@ const takeWorker = (): Worker => {
  * thread, nor sit in panel.js. The worker reads the File itself (a File is posted, not its text) and sends
  * steps, which go to the store as they come; Cancel terminates the worker.
  */
-export function startImport(file: File, store: FlowStore, options: { rules?: readonly Decoder[]; engine?: EngineOptions; onFirstRows?(): void } = {}): ImportRun {
+export function startImport(
+  file: File,
+  store: FlowStore,
+  options: { rules?: readonly Decoder[]; engine?: EngineOptions; onFirstRows?(): void } = {},
+): ImportRun {
   const feed = feedStore(store, file, options.onFirstRows);
   const worker = takeWorker();
   let settle: (outcome: ImportOutcome) => void = () => undefined;
@@ -99,8 +115,7 @@ export function startImport(file: File, store: FlowStore, options: { rules?: rea
       void afterPaint().then(() => {
         if (!over) worker.postMessage({ kind: "shown" } satisfies ToImporter);
       });
-    }
-    else if (message.kind === "done") end({ kind: "done", result: message.result });
+    } else if (message.kind === "done") end({ kind: "done", result: message.result });
     else end({ kind: "failed", message: message.message });
   };
   // The script failed to load or threw outside importFile (which reports its own failures).
@@ -108,7 +123,12 @@ export function startImport(file: File, store: FlowStore, options: { rules?: rea
     event.preventDefault();
     end({ kind: "failed", message: `the import worker stopped (${event.message || "it could not be started"})` });
   };
-  const request: ToImporter = { kind: "import", file, rules: options.rules ?? [], ...(options.engine && { engine: options.engine }) };
+  const request: ToImporter = {
+    kind: "import",
+    file,
+    rules: options.rules ?? [],
+    ...(options.engine && { engine: options.engine }),
+  };
   worker.postMessage(request);
   return {
     outcome,

@@ -64,7 +64,12 @@ export function createStepGate(send: (step: ImportProgress) => void, options: { 
   };
   /** The steps held, if they may go now. */
   const release = (): void => {
-    if (waiting || !pending || (!pending.done && !(!rowsSent && pending.changes.flows.length > 0) && performance.now() < holdUntil)) return;
+    if (
+      waiting ||
+      !pending ||
+      (!pending.done && !(!rowsSent && pending.changes.flows.length > 0) && performance.now() < holdUntil)
+    )
+      return;
     const next = pending;
     pending = null;
     out(next);

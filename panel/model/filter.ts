@@ -42,7 +42,8 @@ export function parseFilter(input: string): ParsedFilter {
   /** `"…"` with `\"` and `\\` escapes; an unclosed quote runs to the end (the user is still typing). */
   const quoted = (): string => {
     let out = "";
-    for (i++; i < input.length && input[i] !== '"'; i++) out += input[i] === "\\" && i + 1 < input.length ? input[++i] : input[i];
+    for (i++; i < input.length && input[i] !== '"'; i++)
+      out += input[i] === "\\" && i + 1 < input.length ? input[++i] : input[i];
     i++;
     return out;
   };
@@ -83,8 +84,10 @@ export function parseFilter(input: string): ParsedFilter {
 function check(key: FilterKey, value: string): string | null {
   if (value === "") return `"${key}:" needs a value.`;
   const v = value.toLowerCase();
-  if (key === "status" && !STATUSES.some((s) => s.startsWith(v))) return `No status "${value}"; use ${STATUSES.join(", ")}.`;
-  if (key === "severity" && !SEVERITIES.some((s) => s.startsWith(v))) return `No severity "${value}"; use error, warning or info.`;
+  if (key === "status" && !STATUSES.some((s) => s.startsWith(v)))
+    return `No status "${value}"; use ${STATUSES.join(", ")}.`;
+  if (key === "severity" && !SEVERITIES.some((s) => s.startsWith(v)))
+    return `No severity "${value}"; use error, warning or info.`;
   if (key === "source" && !SOURCES.some((s) => s.startsWith(v))) return `No source "${value}"; use backend or page.`;
   return null;
 }

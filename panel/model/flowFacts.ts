@@ -43,7 +43,10 @@ export function envelopeName(envelope: string, rules: readonly Decoder[] = []): 
  * flow went through — "via MCP Inspector backend at 127.0.0.1:6277/api/mcp", "via proxy at localhost:6277/mcp",
  * "via MCP-B postMessage"; null for a page that talks to its server directly.
  */
-export function viaText(flow: { via?: string | undefined; envelope?: string | undefined }, rules?: readonly Decoder[]): string | null {
+export function viaText(
+  flow: { via?: string | undefined; envelope?: string | undefined },
+  rules?: readonly Decoder[],
+): string | null {
   if (flow.via === undefined && flow.envelope === undefined) return null;
   const what = flow.envelope === undefined ? undefined : envelopeName(flow.envelope, rules);
   const where = flow.via === undefined ? undefined : serverLabel(flow.via);
@@ -72,7 +75,8 @@ export function userIntervals(flow: Flow, now: number): Interval[] {
 }
 
 /** The flow's own end, or `now` while it is pending. */
-export const flowEnd = (flow: Flow, now: number): number => (flow.status === "pending" ? Math.max(now, flow.endedAt ?? flow.startedAt) : (flow.endedAt ?? lastTime(flow)));
+export const flowEnd = (flow: Flow, now: number): number =>
+  flow.status === "pending" ? Math.max(now, flow.endedAt ?? flow.startedAt) : (flow.endedAt ?? lastTime(flow));
 
 const lastTime = (flow: Flow): number => {
   let t = flow.startedAt;

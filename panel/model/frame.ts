@@ -17,7 +17,9 @@ export function frameOf(flow: Flow, record: (seq: number) => CaptureRecord | und
 }
 
 /** `top` for the tab's top frame, `frame N` for a subframe, empty when the capture does not say. */
-export const frameLabel = (frame: FlowFrame | undefined): string => (frame === undefined ? "" : frame.id === 0 ? "top" : `frame ${frame.id}`);
+export const frameLabel = (frame: FlowFrame | undefined): string =>
+  frame === undefined ? "" : frame.id === 0 ? "top" : `frame ${frame.id}`;
 
 /** What `frame:` matches: the label and the frame's origin (`frame:top`, `frame:3`, `frame:localhost`). */
-export const frameText = (frame: FlowFrame | undefined): string => (frame === undefined ? "" : `${frameLabel(frame)} ${frame.origin}`.toLowerCase());
+export const frameText = (frame: FlowFrame | undefined): string =>
+  frame === undefined ? "" : `${frameLabel(frame)} ${frame.origin}`.toLowerCase();

@@ -1,4 +1,11 @@
-import { REDACTED, redactRecords, redactText, redactUrl, redactValue, secretFieldsOf } from "../../src/capture/redact.ts";
+import {
+  REDACTED,
+  redactRecords,
+  redactText,
+  redactUrl,
+  redactValue,
+  secretFieldsOf,
+} from "../../src/capture/redact.ts";
 import type { CaptureRecord } from "../../src/capture/record.ts";
 import type { Elicitation, Flow } from "../../src/engine/index.ts";
 import type { RecordOf } from "./outcome.ts";
@@ -60,7 +67,13 @@ export function maskFlow(flow: Flow, raw: RecordOf): MaskedFlow {
   // Longest first: a value that contains another is replaced whole.
   const secrets = [...hiddenValues].filter((s) => s.length >= 3).sort((a, b) => b.length - a.length);
   return {
-    flow: { ...flow, server: redactUrl(flow.server), ...(flow.via !== undefined && { via: redactUrl(flow.via) }), target: flow.target === null ? null : redactText(flow.target), elicitations },
+    flow: {
+      ...flow,
+      server: redactUrl(flow.server),
+      ...(flow.via !== undefined && { via: redactUrl(flow.via) }),
+      target: flow.target === null ? null : redactText(flow.target),
+      elicitations,
+    },
     record(seq) {
       if (records.has(seq)) return records.get(seq);
       const r = raw(seq);

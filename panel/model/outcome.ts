@@ -18,11 +18,15 @@ export type Outcome =
 export type RecordOf = (seq: number) => CaptureRecord | undefined;
 
 /** An error answer: the engine points at the `error` member of the client's response. */
-export const isErrorAnswer = (e: Elicitation): boolean => e.action === null && e.answerPointer !== undefined && e.answerPointer.endsWith("/error");
+export const isErrorAnswer = (e: Elicitation): boolean =>
+  e.action === null && e.answerPointer !== undefined && e.answerPointer.endsWith("/error");
 
 const errors = new WeakMap<CaptureRecord, Map<string, { code: number | undefined; message: string | undefined }>>();
 
-function errorOf(record: CaptureRecord | undefined, pointer: string): { code: number | undefined; message: string | undefined } {
+function errorOf(
+  record: CaptureRecord | undefined,
+  pointer: string,
+): { code: number | undefined; message: string | undefined } {
   if (record?.kind !== "message") return { code: undefined, message: undefined };
   let known = errors.get(record);
   if (!known) errors.set(record, (known = new Map()));
@@ -31,7 +35,10 @@ function errorOf(record: CaptureRecord | undefined, pointer: string): { code: nu
     const parsed = parseJson(record.text);
     const error = parsed.ok ? atPointer(parsed.value, pointer) : undefined;
     const e = typeof error === "object" && error !== null ? (error as { code?: unknown; message?: unknown }) : {};
-    hit = { code: typeof e.code === "number" ? e.code : undefined, message: typeof e.message === "string" ? e.message : undefined };
+    hit = {
+      code: typeof e.code === "number" ? e.code : undefined,
+      message: typeof e.message === "string" ? e.message : undefined,
+    };
     known.set(pointer, hit);
   }
   return hit;
@@ -48,7 +55,8 @@ export function outcomeOf(e: Elicitation, flow: Flow, record: RecordOf): Outcome
 }
 
 /** A CSS class per outcome: the action's own (accept, decline, cancel), else the kind. */
-export const outcomeClass = (o: Outcome): string => (o.kind === "action" ? `action ${/^[a-z]+$/.test(o.action) ? o.action : "other"}` : `outcome-${o.kind}`);
+export const outcomeClass = (o: Outcome): string =>
+  o.kind === "action" ? `action ${/^[a-z]+$/.test(o.action) ? o.action : "other"}` : `outcome-${o.kind}`;
 
 /**
  * The flow's outcomes in one cell: each question's in order, a run of equal ones counted (`accept ×3`), and the
@@ -63,7 +71,8 @@ export function flowOutcome(flow: Flow, record: RecordOf): { text: string; class
     parts.push(j - i > 1 ? `${all[i]!.text} ×${j - i}` : all[i]!.text);
     i = j;
   }
-  const rank = (o: Outcome): number => (o.kind === "error" ? 4 : o.kind === "waiting" ? 3 : o.kind === "action" && o.action !== "accept" ? 2 : 1);
+  const rank = (o: Outcome): number =>
+    o.kind === "error" ? 4 : o.kind === "waiting" ? 3 : o.kind === "action" && o.action !== "accept" ? 2 : 1;
   let top: Outcome | undefined;
   for (const o of all) if (!top || rank(o) > rank(top)) top = o;
   return { text: parts.join(", "), className: top ? outcomeClass(top) : "", all };

@@ -31,12 +31,17 @@ export interface RoundStep {
 }
 
 /** The JSON-RPC request a round sent: in a batch, the member with the round's id. */
-export function requestOf(record: CaptureRecord | undefined, id: Round["requestId"]): Record<string, unknown> | undefined {
+export function requestOf(
+  record: CaptureRecord | undefined,
+  id: Round["requestId"],
+): Record<string, unknown> | undefined {
   if (record?.kind !== "message") return undefined;
   const parsed = parseJson(record.text);
   if (!parsed.ok) return undefined;
   const items = Array.isArray(parsed.value) ? parsed.value : [parsed.value];
-  const found = items.find((m) => isObject(m) && typeof m.method === "string" && (id === null || m.id === id)) ?? items.find((m) => isObject(m) && typeof m.method === "string");
+  const found =
+    items.find((m) => isObject(m) && typeof m.method === "string" && (id === null || m.id === id)) ??
+    items.find((m) => isObject(m) && typeof m.method === "string");
   return isObject(found) ? found : undefined;
 }
 
@@ -59,7 +64,8 @@ export function diff(before: unknown, after: unknown, at = "", out: Change[] = [
       if (!(key in after)) out.push({ pointer: p, kind: "removed", before: before[key] });
       else diff(before[key], after[key], p, out);
     }
-    for (const key of Object.keys(after)) if (!(key in before)) out.push({ pointer: `${at}/${token(key)}`, kind: "added", after: after[key] });
+    for (const key of Object.keys(after))
+      if (!(key in before)) out.push({ pointer: `${at}/${token(key)}`, kind: "added", after: after[key] });
     return out;
   }
   if (Array.isArray(before) && Array.isArray(after) && before.length === after.length) {
@@ -100,7 +106,8 @@ export function roundSteps(flow: Flow, record: (seq: number) => CaptureRecord | 
     const round = flow.rounds[i]!;
     const a = requestOf(record(previous.requestRecord), previous.requestId);
     const b = requestOf(record(round.requestRecord), round.requestId);
-    const responses = isObject(b?.params) && isObject(b.params.inputResponses) ? Object.keys(b.params.inputResponses) : [];
+    const responses =
+      isObject(b?.params) && isObject(b.params.inputResponses) ? Object.keys(b.params.inputResponses) : [];
     steps.push({
       round,
       previous,

@@ -3,15 +3,17 @@
  * text lie about itself — bidi overrides and isolates, zero-width and other invisible format characters — are
  * shown as visible `\uXXXX` escapes (in JSON that escape is also the same string, so copied JSON stays equal).
  */
-// biome-ignore lint/suspicious/noMisleadingCharacterClass: each listed code point is matched alone on purpose.
-const INVISIBLE = /[\u00ad\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff9-\ufffb]/g;
+const INVISIBLE =
+  // biome-ignore lint/suspicious/noMisleadingCharacterClass: each listed code point is matched alone on purpose.
+  /[\u00ad\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff9-\ufffb]/g;
 
 export const hasInvisible = (text: string): boolean => {
   INVISIBLE.lastIndex = 0;
   return INVISIBLE.test(text);
 };
 
-export const escapeInvisible = (text: string): string => text.replace(INVISIBLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+export const escapeInvisible = (text: string): string =>
+  text.replace(INVISIBLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 
 /** Any captured value as one line of safe text (non-strings as compact JSON), cut at `max` characters. */
 export function shown(value: unknown, max = 200): string {

@@ -52,7 +52,11 @@ export function layOut(flows: readonly Flow[], now: number): { lanes: Lane[]; mi
     // An agent backend's flows (mcp-elicit proxy) have a lane of their own, apart from the page's flows to the same server.
     const wire = flow.source === "backend" ? "agent → " : flow.kind === "relay" ? "page ← " : "";
     let lane = lanes.get(wire + flow.server);
-    if (!lane) lanes.set(wire + flow.server, (lane = { server: flow.server, wire, via: viaText(flow), rows: 0, placed: [], ends: [] }));
+    if (!lane)
+      lanes.set(
+        wire + flow.server,
+        (lane = { server: flow.server, wire, via: viaText(flow), rows: 0, placed: [], ends: [] }),
+      );
     const ends = lane.ends;
     let row = -1;
     for (let r = 0; r < ends.length; r++) {
@@ -128,6 +132,7 @@ export function axisTicks(start: number, end: number, origin: number, width: num
   const mag = 10 ** Math.floor(Math.log10(raw));
   const step = [1, 2, 5, 10].map((m) => m * mag).find((s) => s >= raw) ?? 10 * mag;
   const ticks: number[] = [];
-  for (let t = Math.ceil((start - origin) / step) * step + origin; t <= end && ticks.length < 50; t += step) ticks.push(t);
+  for (let t = Math.ceil((start - origin) / step) * step + origin; t <= end && ticks.length < 50; t += step)
+    ticks.push(t);
   return ticks;
 }

@@ -16,9 +16,18 @@ export interface UrlInfo {
 const AUTHORITY = /^([a-zA-Z][a-zA-Z0-9+.-]*:\/\/)([^/?#]*)([\s\S]*)$/;
 
 export function urlInfo(raw: unknown): UrlInfo {
-  if (typeof raw !== "string") return { before: "", host: "", after: "", warnings: [`url is not a string (${raw === null ? "null" : typeof raw})`] };
+  if (typeof raw !== "string")
+    return {
+      before: "",
+      host: "",
+      after: "",
+      warnings: [`url is not a string (${raw === null ? "null" : typeof raw})`],
+    };
   const warnings: string[] = [];
-  if (hasInvisible(raw)) warnings.push("The URL contains invisible or bidirectional-control characters (shown as \\u escapes): what a user sees is not what it is.");
+  if (hasInvisible(raw))
+    warnings.push(
+      "The URL contains invisible or bidirectional-control characters (shown as \\u escapes): what a user sees is not what it is.",
+    );
   let parsed: URL | undefined;
   try {
     parsed = new URL(raw);
@@ -43,8 +52,10 @@ export function urlInfo(raw: unknown): UrlInfo {
   const info: UrlInfo = { before, host, after, warnings };
   if (parsed) {
     const scheme = parsed.protocol;
-    if (scheme !== "https:" && scheme !== "http:") warnings.push(`Scheme ${scheme} is not a web page: a client must never open it.`);
-    else if (scheme === "http:") warnings.push("Plain http: the page and what the user types into it travel unencrypted.");
+    if (scheme !== "https:" && scheme !== "http:")
+      warnings.push(`Scheme ${scheme} is not a web page: a client must never open it.`);
+    else if (scheme === "http:")
+      warnings.push("Plain http: the page and what the user types into it travel unencrypted.");
     if (parsed.hostname) {
       info.hostname = parsed.hostname;
       if (parsed.hostname.split(".").some((label) => label.startsWith("xn--"))) {
@@ -53,9 +64,12 @@ export function urlInfo(raw: unknown): UrlInfo {
           .map((label) => (label.startsWith("xn--") ? (decodePunycode(label.slice(4)) ?? label) : label))
           .join(".");
         info.unicodeHost = escapeInvisible(unicode);
-        warnings.push(`Internationalized domain: the browser resolves ${parsed.hostname}, which may be shown as ${info.unicodeHost}; look-alike letters can imitate another site.`);
+        warnings.push(
+          `Internationalized domain: the browser resolves ${parsed.hostname}, which may be shown as ${info.unicodeHost}; look-alike letters can imitate another site.`,
+        );
       }
-      if (/^[\d.]+$/.test(parsed.hostname) || parsed.hostname.startsWith("[")) warnings.push("The host is an IP address, not a domain name.");
+      if (/^[\d.]+$/.test(parsed.hostname) || parsed.hostname.startsWith("["))
+        warnings.push("The host is an IP address, not a domain name.");
     }
   }
   return info;
@@ -63,7 +77,11 @@ export function urlInfo(raw: unknown): UrlInfo {
 
 /** RFC 3492 decoding of one label's payload (after "xn--"); undefined when it is not valid punycode. */
 export function decodePunycode(input: string): string | undefined {
-  const base = 36, tMin = 1, tMax = 26, skew = 38, damp = 700;
+  const base = 36,
+    tMin = 1,
+    tMax = 26,
+    skew = 38,
+    damp = 700;
   const output: number[] = [];
   const delimiter = input.lastIndexOf("-");
   for (let j = 0; j < Math.max(0, delimiter); j++) {
@@ -72,7 +90,9 @@ export function decodePunycode(input: string): string | undefined {
     output.push(c);
   }
   const digit = (c: number): number => (c - 48 < 10 ? c - 22 : c - 65 < 26 ? c - 65 : c - 97 < 26 ? c - 97 : base);
-  let n = 128, bias = 72, i = 0;
+  let n = 128,
+    bias = 72,
+    i = 0;
   for (let index = delimiter > 0 ? delimiter + 1 : 0; index < input.length; ) {
     const oldi = i;
     for (let w = 1, k = base; ; k += base) {

@@ -40,7 +40,10 @@ export function parseFeedUrl(text: string): { feed: string; url: string } | stri
   return { feed: url.origin + url.pathname, url: url.href };
 }
 
-export function createBackends(send: (command: Command) => void, open: (url: string) => FeedSource = (url) => new EventSource(url) as unknown as FeedSource) {
+export function createBackends(
+  send: (command: Command) => void,
+  open: (url: string) => FeedSource = (url) => new EventSource(url) as unknown as FeedSource,
+) {
   const list: Signal<readonly Backend[]> = signal([]);
   const sources = new Map<string, FeedSource>();
   const update = (feed: string, change: Partial<Backend>): void => {

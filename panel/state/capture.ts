@@ -31,7 +31,8 @@ export function createCapture() {
   const addRecord = (record: CaptureRecord): void => {
     if (record.time > maxTime) maxTime = record.time;
     const envelope = (record as { envelope?: unknown }).envelope;
-    if (record.kind === "message" && typeof envelope === "string") envelopeCounts.set(envelope, (envelopeCounts.get(envelope) ?? 0) + 1);
+    if (record.kind === "message" && typeof envelope === "string")
+      envelopeCounts.set(envelope, (envelopeCounts.get(envelope) ?? 0) + 1);
     if (record.seq === records.length && recordBySeq.size === 0) records.push(record);
     else {
       records.push(record);
@@ -106,7 +107,8 @@ export function createCapture() {
         if (!list) findingsOfFlow.set(finding.flow, (list = []));
         list.push(finding);
         const worst = worstOfFlow.get(finding.flow);
-        if (!worst || severityRank[finding.severity] > severityRank[worst]) worstOfFlow.set(finding.flow, finding.severity);
+        if (!worst || severityRank[finding.severity] > severityRank[worst])
+          worstOfFlow.set(finding.flow, finding.severity);
         // A finding changes what `rule:` and `severity:` match.
         const at = indexOf.get(finding.flow);
         if (at !== undefined) revs[at] = ++lastRev;

@@ -21,10 +21,12 @@ export function createReveal(capture: Capture) {
   const viewCache = new Map<string, { rev: number; flow: Flow; view: MaskedFlow }>();
 
   const view = (flow: Flow): FlowView => {
-    if (revealed.value.has(flow.id)) return { flow, record: capture.record, value: identity, text: (m) => m, masked: false };
+    if (revealed.value.has(flow.id))
+      return { flow, record: capture.record, value: identity, text: (m) => m, masked: false };
     const rev = capture.revOf(flow.id);
     let hit = viewCache.get(flow.id);
-    if (!hit || hit.rev !== rev || hit.flow !== flow) viewCache.set(flow.id, (hit = { rev, flow, view: maskFlow(flow, capture.record) }));
+    if (!hit || hit.rev !== rev || hit.flow !== flow)
+      viewCache.set(flow.id, (hit = { rev, flow, view: maskFlow(flow, capture.record) }));
     return { ...hit.view, masked: true };
   };
 
@@ -50,7 +52,8 @@ export function createReveal(capture: Capture) {
     },
     /** Forgets flows the capture no longer holds (a snapshot after a clear or a navigation). */
     keepHeld(): void {
-      if ([...revealed.value].some((id) => !capture.has(id))) revealed.value = new Set([...revealed.value].filter((id) => capture.has(id)));
+      if ([...revealed.value].some((id) => !capture.has(id)))
+        revealed.value = new Set([...revealed.value].filter((id) => capture.has(id)));
     },
     /** Drops the cached masked views (the capture was cleared). */
     clear(): void {

@@ -14,7 +14,10 @@ export interface Shown {
 }
 
 /** Every flow as captured (tests of the search alone). */
-const asCaptured = (capture: Capture): Shown => ({ view: (flow) => ({ flow, record: capture.record, masked: false }), revealed: signal(null) });
+const asCaptured = (capture: Capture): Shown => ({
+  view: (flow) => ({ flow, record: capture.record, masked: false }),
+  revealed: signal(null),
+});
 
 /**
  * Whether every flow `next` matches also matches `previous`: the same tokens, and each earlier search word inside
@@ -36,7 +39,12 @@ function narrows(previous: Filter, next: Filter): boolean {
  * re-checks only the flows it changed and a keystroke that only narrows a search (`lis` → `lisb`) only the flows
  * that matched.
  */
-export function createSearch(capture: Capture, flows: ReadonlySignal<Flow[]>, input: ReadonlySignal<string>, shown: Shown = asCaptured(capture)) {
+export function createSearch(
+  capture: Capture,
+  flows: ReadonlySignal<Flow[]>,
+  input: ReadonlySignal<string>,
+  shown: Shown = asCaptured(capture),
+) {
   // Lower-cased, as matchFlow wants it; of the flow as shown (masked unless revealed).
   const textCache = new Map<string, { rev: number; masked: boolean; text: string }>();
   const flowText = (flow: Flow): string => {
@@ -81,7 +89,12 @@ export function createSearch(capture: Capture, flows: ReadonlySignal<Flow[]>, in
       let hit: boolean;
       if (fresh && (same || (narrower && !matched.hits[i]))) hit = matched.hits[i]!;
       else {
-        hit = matchFlow(f, { flow: shown.view(flow).flow, findings: capture.findingsOf(flow.id) ?? NONE, text: f.text.length === 0 ? "" : flowText(flow), frame: frameText(frameOf(flow, capture.record)) });
+        hit = matchFlow(f, {
+          flow: shown.view(flow).flow,
+          findings: capture.findingsOf(flow.id) ?? NONE,
+          text: f.text.length === 0 ? "" : flowText(flow),
+          frame: frameText(frameOf(flow, capture.record)),
+        });
         matched.hits[i] = hit;
         matched.revs[i] = revs[i]!;
       }

@@ -11,7 +11,17 @@ import { createSearch } from "./search.ts";
 
 export type { FlowView } from "./reveal.ts";
 
-const noStats: TabStats = { records: 0, dropped: 0, rejected: 0, tooLarge: 0, bytes: 0, budget: 0, preserveLog: false, recording: true, skipped: 0 };
+const noStats: TabStats = {
+  records: 0,
+  dropped: 0,
+  rejected: 0,
+  tooLarge: 0,
+  bytes: 0,
+  budget: 0,
+  preserveLog: false,
+  recording: true,
+  skipped: 0,
+};
 
 /**
  * Where the store's records come from: the inspected tab's worker, or a file imported into the panel (`cancelled`:
@@ -244,8 +254,13 @@ export function createFlowStore() {
     select(flowId: string | null): void {
       batch(() => {
         selectedFlowId.value = flowId;
-        if (flowId === null || (selectedFindingId.value !== null && capture.finding(selectedFindingId.value)?.flow !== flowId)) selectedFindingId.value = null;
-        if (flowId === null || (focus.value !== null && !capture.flow(flowId)?.records.includes(focus.value.record))) focus.value = null;
+        if (
+          flowId === null ||
+          (selectedFindingId.value !== null && capture.finding(selectedFindingId.value)?.flow !== flowId)
+        )
+          selectedFindingId.value = null;
+        if (flowId === null || (focus.value !== null && !capture.flow(flowId)?.records.includes(focus.value.record)))
+          focus.value = null;
       });
     },
     /** Selects a finding, its flow, and focuses its evidence. */

@@ -64,7 +64,11 @@ export function registerPanel(): void {
  * then; src/shared/portAdapter.ts): each new port subscribes again and gets a fresh snapshot, so nothing is missed
  * or applied twice. A panel's subscription counts as DevTools being open on the tab (the worker records it).
  */
-export function connectTransport(tabId: number, onMessage: (message: WorkerToPanel) => void, onStatus: (connected: boolean) => void): Transport {
+export function connectTransport(
+  tabId: number,
+  onMessage: (message: WorkerToPanel) => void,
+  onStatus: (connected: boolean) => void,
+): Transport {
   const command = (c: Command): PanelCommand => ({ source: PANEL_SOURCE, v: PROTOCOL_VERSION, tabId, ...c });
   const link = createPortAdapter({
     connect: () => browser.runtime.connect({ name: PANEL_PORT }),
@@ -102,7 +106,8 @@ export function announceInspection(): void {
   if (tabId === undefined) return;
   createPortAdapter({
     connect: () => browser.runtime.connect({ name: PANEL_PORT }),
-    onConnect: (port) => port.postMessage({ source: PANEL_SOURCE, v: PROTOCOL_VERSION, tabId, kind: "inspect" } satisfies PanelCommand),
+    onConnect: (port) =>
+      port.postMessage({ source: PANEL_SOURCE, v: PROTOCOL_VERSION, tabId, kind: "inspect" } satisfies PanelCommand),
     onMessage: () => undefined,
   }).open();
 }

@@ -59,7 +59,8 @@ export function App({ store, tabId, send }: AppProps) {
     const now = JSON.stringify(store.settings.value);
     const before = settingsSeen.current;
     settingsSeen.current = now;
-    if (before !== null && before !== now && store.source.peek().kind === "file" && lastFile.current) onImport(lastFile.current);
+    if (before !== null && before !== now && store.source.peek().kind === "file" && lastFile.current)
+      onImport(lastFile.current);
   });
 
   // A finding picked anywhere (the list, a note in the detail) shows its evidence in the Messages tab.
@@ -70,7 +71,8 @@ export function App({ store, tabId, send }: AppProps) {
   // Pending flows grow on the timeline while the clock runs; idle otherwise.
   useEffect(() => {
     const timer = setInterval(() => {
-      if (store.source.value.kind === "live" && store.flows.value.some((f) => f.status === "pending")) wallClock.value = Date.now();
+      if (store.source.value.kind === "live" && store.flows.value.some((f) => f.status === "pending"))
+        wallClock.value = Date.now();
     }, 500);
     return () => clearInterval(timer);
   }, []);
@@ -78,8 +80,13 @@ export function App({ store, tabId, send }: AppProps) {
   // "/" or Ctrl/Cmd+F focuses the filter, as in DevTools.
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
-      const typing = event.target instanceof HTMLElement && (event.target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(event.target.tagName));
-      if (((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === "f") || (event.key === "/" && !typing && !event.ctrlKey && !event.metaKey && !event.altKey)) {
+      const typing =
+        event.target instanceof HTMLElement &&
+        (event.target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(event.target.tagName));
+      if (
+        ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === "f") ||
+        (event.key === "/" && !typing && !event.ctrlKey && !event.metaKey && !event.altKey)
+      ) {
         event.preventDefault();
         filterRef.current?.focus();
         filterRef.current?.select();
@@ -120,7 +127,8 @@ export function App({ store, tabId, send }: AppProps) {
       performance.mark("mcp:import-done");
       warmTextWhenIdle(store);
       const { result } = outcome;
-      if (result.records === 0) importError.value = `${file.name}: no capture records found${result.problems[0] ? ` (${result.problems[0].message})` : ""}.`;
+      if (result.records === 0)
+        importError.value = `${file.name}: no capture records found${result.problems[0] ? ` (${result.problems[0].message})` : ""}.`;
     });
   };
   const onCancelImport = () => running.current?.cancel();
@@ -130,11 +138,16 @@ export function App({ store, tabId, send }: AppProps) {
   };
   const exportBase = (): string => {
     const source = store.source.value;
-    return source.kind === "file" ? source.name.replace(/\.(har|jsonl|ndjson|json)$/i, "") : `mcp-capture-tab${tabId ?? ""}`;
+    return source.kind === "file"
+      ? source.name.replace(/\.(har|jsonl|ndjson|json)$/i, "")
+      : `mcp-capture-tab${tabId ?? ""}`;
   };
   const exportFlow = (flow: Flow, unredacted: boolean) => {
     const records = flowRecords(store.records(), flow);
-    download(flowFileName(flow, exportBase()), blobOf(jsonlParts(unredacted ? records : redactRecords(records)), "application/x-ndjson"));
+    download(
+      flowFileName(flow, exportBase()),
+      blobOf(jsonlParts(unredacted ? records : redactRecords(records)), "application/x-ndjson"),
+    );
   };
   const onFlowMenu = (event: MouseEvent, flow: Flow) => {
     event.preventDefault();
@@ -167,7 +180,9 @@ export function App({ store, tabId, send }: AppProps) {
   };
   const showEvidence = () => {
     tab.value = "messages";
-    requestAnimationFrame(() => document.querySelector<HTMLElement>(".detail mark")?.scrollIntoView({ block: "center" }));
+    requestAnimationFrame(() =>
+      document.querySelector<HTMLElement>(".detail mark")?.scrollIntoView({ block: "center" }),
+    );
   };
 
   const flows = store.flows.value;
@@ -213,8 +228,22 @@ export function App({ store, tabId, send }: AppProps) {
           }}
         />
       )}
-      {settingsOpen.value && <Settings store={store} send={send} editable={tabId !== undefined} onClose={() => (settingsOpen.value = false)} />}
-      {menu.value && <ContextMenu at={menu.value.at} label={menu.value.label} items={menu.value.items} onClose={() => (menu.value = null)} />}
+      {settingsOpen.value && (
+        <Settings
+          store={store}
+          send={send}
+          editable={tabId !== undefined}
+          onClose={() => (settingsOpen.value = false)}
+        />
+      )}
+      {menu.value && (
+        <ContextMenu
+          at={menu.value.at}
+          label={menu.value.label}
+          items={menu.value.items}
+          onClose={() => (menu.value = null)}
+        />
+      )}
       {source.kind === "live" && tabId !== undefined && <RecordingBanner stats={store.stats.value} send={send} />}
       {source.kind === "live" && tabId !== undefined && <CoverageBanner />}
       <div class="body">
@@ -232,7 +261,13 @@ export function App({ store, tabId, send }: AppProps) {
         </aside>
       </div>
       <section aria-label="findings section" class="findings-pane">
-        <h2>Findings ({filtering || visibleFindings.length !== findings.length ? `${visibleFindings.length} of ${findings.length}` : findings.length})</h2>
+        <h2>
+          Findings (
+          {filtering || visibleFindings.length !== findings.length
+            ? `${visibleFindings.length} of ${findings.length}`
+            : findings.length}
+          )
+        </h2>
         <div class="findings-split">
           <FindingList store={store} onEvidence={showEvidence} onMenu={onFindingMenu} />
           <aside aria-label="finding detail" class="finding-detail-pane">
@@ -246,7 +281,9 @@ export function App({ store, tabId, send }: AppProps) {
 
 /** The search cache of an imported file, built while the browser is idle, so the first search is as quick as the rest. */
 function warmTextWhenIdle(store: FlowStore): void {
-  const idle = globalThis.requestIdleCallback ?? ((cb: (d: { timeRemaining(): number }) => void) => setTimeout(() => cb({ timeRemaining: () => 8 }), 50));
+  const idle =
+    globalThis.requestIdleCallback ??
+    ((cb: (d: { timeRemaining(): number }) => void) => setTimeout(() => cb({ timeRemaining: () => 8 }), 50));
   const step = (deadline: { timeRemaining(): number }) => {
     if (store.source.value.kind !== "file") return;
     if (!store.warmText(() => deadline.timeRemaining() > 2)) idle(step);
@@ -256,7 +293,8 @@ function warmTextWhenIdle(store: FlowStore): void {
 
 function FlowsEmpty({ store, tabId }: { store: FlowStore; tabId: number | undefined }) {
   const source = store.source.value;
-  if (store.flows.value.length > 0) return <p class="empty">No flow matches the filter. Press Escape in the filter box to clear it.</p>;
+  if (store.flows.value.length > 0)
+    return <p class="empty">No flow matches the filter. Press Escape in the filter box to clear it.</p>;
   if (source.kind === "file")
     return (
       <p class="empty">
@@ -270,18 +308,20 @@ function FlowsEmpty({ store, tabId }: { store: FlowStore; tabId: number | undefi
   if (tabId === undefined)
     return (
       <p class="empty" role="alert">
-        No tab to inspect: open this panel from DevTools, or add ?tabId=N. You can still import a HAR or JSONL capture (Import…).
+        No tab to inspect: open this panel from DevTools, or add ?tabId=N. You can still import a HAR or JSONL capture
+        (Import…).
       </p>
     );
   return (
     <div class="empty newcomer">
       <p>
-        <strong>No elicitation flows yet.</strong> Use the page: when one of its MCP servers asks the user for input — an <code>elicitation/create</code>{" "}
-        request, an <code>input_required</code> result, or a <code>-32042</code> error — the flow appears here, live.
+        <strong>No elicitation flows yet.</strong> Use the page: when one of its MCP servers asks the user for input —
+        an <code>elicitation/create</code> request, an <code>input_required</code> result, or a <code>-32042</code>{" "}
+        error — the flow appears here, live.
       </p>
       <p>
-        The tap records from the moment a page loads: if the page's MCP client connected before, reload it. To study a capture instead, Import… a HAR
-        saved from the Network panel or a JSONL file from <code>mcp-elicit</code>.
+        The tap records from the moment a page loads: if the page's MCP client connected before, reload it. To study a
+        capture instead, Import… a HAR saved from the Network panel or a JSONL file from <code>mcp-elicit</code>.
       </p>
     </div>
   );
@@ -289,7 +329,17 @@ function FlowsEmpty({ store, tabId }: { store: FlowStore; tabId: number | undefi
 
 const megabytes = (bytes: number): string => `${Math.round(bytes / 2 ** 20)} MB`;
 
-function Alerts({ store, tabId, importError, importNote }: { store: FlowStore; tabId: number | undefined; importError: string | null; importNote: string | null }) {
+function Alerts({
+  store,
+  tabId,
+  importError,
+  importNote,
+}: {
+  store: FlowStore;
+  tabId: number | undefined;
+  importError: string | null;
+  importNote: string | null;
+}) {
   const stats = store.stats.value;
   const live = store.source.value.kind === "live" && tabId !== undefined;
   const problems = store.problems.value;
@@ -300,7 +350,9 @@ function Alerts({ store, tabId, importError, importNote }: { store: FlowStore; t
           {stats.dropped} records dropped: the tab reached its capture budget ({megabytes(stats.budget)} of records)
         </span>
       )}
-      {live && stats.rejected > 0 && <span aria-label="rejected records">{stats.rejected} malformed records refused</span>}
+      {live && stats.rejected > 0 && (
+        <span aria-label="rejected records">{stats.rejected} malformed records refused</span>
+      )}
       {live && stats.tooLarge > 0 && (
         <span role="alert" aria-label="records too large">
           {stats.tooLarge} records dropped: too large

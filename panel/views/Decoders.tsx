@@ -25,7 +25,9 @@ type RelayKey = (typeof RELAY_FIELDS)[number]["key"];
 /** Where a decoder looks, in a table cell: an MCP decoder's pointer, or a relay decoder's pointers. */
 function whereText(d: Decoder): string {
   if (d.kind !== "relay") return d.pointer === "" ? "(whole body)" : d.pointer;
-  return RELAY_FIELDS.flatMap((f) => (d[f.key] === undefined ? [] : [`${f.key} ${d[f.key] === "" ? "(whole)" : d[f.key]}`])).join(" · ");
+  return RELAY_FIELDS.flatMap((f) =>
+    d[f.key] === undefined ? [] : [`${f.key} ${d[f.key] === "" ? "(whole)" : d[f.key]}`],
+  ).join(" · ");
 }
 
 /**
@@ -35,7 +37,9 @@ function whereText(d: Decoder): string {
 function problemOf(rule: Record<string, unknown>): string | null {
   const checked = validateDecoder({ id: "new", ...rule });
   if (typeof checked === "string") return `This rule cannot be used: ${checked}.`;
-  return DecoderInput.safeParse(rule).success ? null : "This rule is too long to keep (URL up to 2048 characters, pointer up to 1024, label up to 200).";
+  return DecoderInput.safeParse(rule).success
+    ? null
+    : "This rule is too long to keep (URL up to 2048 characters, pointer up to 1024, label up to 200).";
 }
 
 /**
@@ -44,7 +48,19 @@ function problemOf(rule: Record<string, unknown>): string | null {
  * (for every tab, across sessions) and the tap applies them from then on; an import applies them as it reads.
  * Each rule says how many of the messages shown it unwrapped.
  */
-export function Decoders({ store, send, editable, onReimport, onClose }: { store: FlowStore; send(command: Command): void; editable: boolean; onReimport?: (() => void) | undefined; onClose(): void }) {
+export function Decoders({
+  store,
+  send,
+  editable,
+  onReimport,
+  onClose,
+}: {
+  store: FlowStore;
+  send(command: Command): void;
+  editable: boolean;
+  onReimport?: (() => void) | undefined;
+  onClose(): void;
+}) {
   const url = useSignal("");
   const method = useSignal("");
   const pointer = useSignal("");
@@ -63,8 +79,12 @@ export function Decoders({ store, send, editable, onReimport, onClose }: { store
 
   const add = (event: Event) => {
     event.preventDefault();
-    const rule: Record<string, unknown> = kind.value === "relay" ? { url: url.value.trim(), kind: "relay" } : { url: url.value.trim(), pointer: pointer.value.trim(), direction: direction.value };
-    if (kind.value === "relay") for (const f of RELAY_FIELDS) if (relay.value[f.key].trim() !== "") rule[f.key] = relay.value[f.key].trim();
+    const rule: Record<string, unknown> =
+      kind.value === "relay"
+        ? { url: url.value.trim(), kind: "relay" }
+        : { url: url.value.trim(), pointer: pointer.value.trim(), direction: direction.value };
+    if (kind.value === "relay")
+      for (const f of RELAY_FIELDS) if (relay.value[f.key].trim() !== "") rule[f.key] = relay.value[f.key].trim();
     if (method.value !== "") rule.method = method.value;
     if (label.value.trim() !== "") rule.label = label.value.trim();
     const why = problemOf(rule);
@@ -77,19 +97,39 @@ export function Decoders({ store, send, editable, onReimport, onClose }: { store
   };
 
   return (
-    <section ref={root} tabIndex={-1} class="decode" aria-label="Decode as MCP" onKeyDown={(e) => e.key === "Escape" && !e.defaultPrevented && (e.preventDefault(), onClose())}>
+    <section
+      ref={root}
+      tabIndex={-1}
+      class="decode"
+      aria-label="Decode as MCP"
+      onKeyDown={(e) => e.key === "Escape" && !e.defaultPrevented && (e.preventDefault(), onClose())}
+    >
       <h2>Decode as MCP</h2>
       <p class="hint">
-        For a host whose envelope the panel does not know: requests to this URL carry an MCP message at this JSON pointer of their body, frame or event
-        data; or, for a hosted agent's page the panel does not recognise, an elicitation the app relays (where the ask, its id, the answer's action and
-        content lie). Decoders are kept for every tab; the tap applies them from the next request on (reload the page for what it sent before), an
-        import as it reads the file.
+        For a host whose envelope the panel does not know: requests to this URL carry an MCP message at this JSON
+        pointer of their body, frame or event data; or, for a hosted agent's page the panel does not recognise, an
+        elicitation the app relays (where the ask, its id, the answer's action and content lie). Decoders are kept for
+        every tab; the tap applies them from the next request on (reload the page for what it sent before), an import as
+        it reads the file.
       </p>
-      {!editable && <p class="warn">No tab is inspected: rules live in the extension's worker. Open the panel from DevTools to add or remove them.</p>}
+      {!editable && (
+        <p class="warn">
+          No tab is inspected: rules live in the extension's worker. Open the panel from DevTools to add or remove them.
+        </p>
+      )}
       <form class="decode-form" onSubmit={add} aria-label="Add a decoder">
         <label>
           URL pattern
-          <input ref={first} type="text" value={url.value} onInput={(e) => (url.value = e.currentTarget.value)} placeholder="https://host/api/agent/* or /agent/" spellcheck={false} required disabled={!editable} />
+          <input
+            ref={first}
+            type="text"
+            value={url.value}
+            onInput={(e) => (url.value = e.currentTarget.value)}
+            placeholder="https://host/api/agent/* or /agent/"
+            spellcheck={false}
+            required
+            disabled={!editable}
+          />
         </label>
         <label>
           Method
@@ -103,7 +143,11 @@ export function Decoders({ store, send, editable, onReimport, onClose }: { store
         </label>
         <label>
           Carries
-          <select value={kind.value} onChange={(e) => (kind.value = e.currentTarget.value as typeof kind.value)} disabled={!editable}>
+          <select
+            value={kind.value}
+            onChange={(e) => (kind.value = e.currentTarget.value as typeof kind.value)}
+            disabled={!editable}
+          >
             <option value="mcp">MCP messages</option>
             <option value="relay">a relayed elicitation (hosted agent)</option>
           </select>
@@ -112,11 +156,22 @@ export function Decoders({ store, send, editable, onReimport, onClose }: { store
           <>
             <label>
               JSON pointer
-              <input type="text" value={pointer.value} onInput={(e) => (pointer.value = e.currentTarget.value)} placeholder="/data/message (empty: the whole body)" spellcheck={false} disabled={!editable} />
+              <input
+                type="text"
+                value={pointer.value}
+                onInput={(e) => (pointer.value = e.currentTarget.value)}
+                placeholder="/data/message (empty: the whole body)"
+                spellcheck={false}
+                disabled={!editable}
+              />
             </label>
             <label>
               Direction
-              <select value={direction.value} onChange={(e) => (direction.value = e.currentTarget.value as typeof direction.value)} disabled={!editable}>
+              <select
+                value={direction.value}
+                onChange={(e) => (direction.value = e.currentTarget.value as typeof direction.value)}
+                disabled={!editable}
+              >
                 {DIRECTIONS.map((d) => (
                   <option key={d.value} value={d.value}>
                     {d.label}
@@ -142,7 +197,13 @@ export function Decoders({ store, send, editable, onReimport, onClose }: { store
         )}
         <label>
           Label
-          <input type="text" value={label.value} onInput={(e) => (label.value = e.currentTarget.value)} placeholder="optional" disabled={!editable} />
+          <input
+            type="text"
+            value={label.value}
+            onInput={(e) => (label.value = e.currentTarget.value)}
+            placeholder="optional"
+            disabled={!editable}
+          />
         </label>
         <button type="submit" disabled={!editable}>
           Add decoder
@@ -164,7 +225,14 @@ export function Decoders({ store, send, editable, onReimport, onClose }: { store
               <th scope="col">Method</th>
               <th scope="col">Pointer</th>
               <th scope="col">Direction</th>
-              <th scope="col" title={source.kind === "file" ? "Messages of this file the rule unwrapped" : "Messages of this tab the rule unwrapped"}>
+              <th
+                scope="col"
+                title={
+                  source.kind === "file"
+                    ? "Messages of this file the rule unwrapped"
+                    : "Messages of this tab the rule unwrapped"
+                }
+              >
                 Matched
               </th>
               <th scope="col">
@@ -188,7 +256,12 @@ export function Decoders({ store, send, editable, onReimport, onClose }: { store
                   {store.matchedBy(r.id)}
                 </td>
                 <td>
-                  <button type="button" aria-label={`Remove decoder ${r.id}`} disabled={!editable} onClick={() => send({ kind: "removeDecoder", id: r.id })}>
+                  <button
+                    type="button"
+                    aria-label={`Remove decoder ${r.id}`}
+                    disabled={!editable}
+                    onClick={() => send({ kind: "removeDecoder", id: r.id })}
+                  >
                     Remove
                   </button>
                 </td>

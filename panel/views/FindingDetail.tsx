@@ -48,7 +48,8 @@ export function FindingDetail({ store, onEvidence }: { store: FlowStore; onEvide
         <dt>Evidence</dt>
         <dd>
           record #{finding.record}
-          {finding.entry !== finding.record ? ` (HAR entry ${finding.entry})` : ""} at <code>{shown(finding.pointer || "/", 300)}</code>{" "}
+          {finding.entry !== finding.record ? ` (HAR entry ${finding.entry})` : ""} at{" "}
+          <code>{shown(finding.pointer || "/", 300)}</code>{" "}
           {finding.flow !== null && (
             <button type="button" onClick={onEvidence}>
               Show evidence
@@ -57,7 +58,13 @@ export function FindingDetail({ store, onEvidence }: { store: FlowStore; onEvide
         </dd>
       </dl>
       {/* A finding about the session (no flow) has no flow detail to jump to: its evidence is shown here. */}
-      {finding.flow === null && evidence?.kind === "message" && <JsonBlock text={(redactRecords([evidence])[0] as typeof evidence).text} pointer={finding.pointer} label={`message ${finding.record}`} />}
+      {finding.flow === null && evidence?.kind === "message" && (
+        <JsonBlock
+          text={(redactRecords([evidence])[0] as typeof evidence).text}
+          pointer={finding.pointer}
+          label={`message ${finding.record}`}
+        />
+      )}
     </div>
   );
 }

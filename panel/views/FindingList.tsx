@@ -22,7 +22,15 @@ type Item = { kind: "group"; group: Group } | { kind: "finding"; finding: Findin
  * severity, each group with the catalogue's explanation. Selecting a finding selects its flow and jumps to the
  * evidence (the message, its JSON path highlighted) in the flow's detail.
  */
-export function FindingList({ store, onEvidence, onMenu }: { store: FlowStore; onEvidence(): void; onMenu?(event: MouseEvent, rule: string): void }) {
+export function FindingList({
+  store,
+  onEvidence,
+  onMenu,
+}: {
+  store: FlowStore;
+  onEvidence(): void;
+  onMenu?(event: MouseEvent, rule: string): void;
+}) {
   const collapsed = useSignal<ReadonlySet<string>>(new Set());
   const cursor = useSignal<string | null>(null); // a group row with the keyboard on it ("group:<rule>")
   const root = useRef<HTMLDivElement>(null);
@@ -35,13 +43,19 @@ export function FindingList({ store, onEvidence, onMenu }: { store: FlowStore; o
       g.findings.push(f);
       if (severityRank[f.severity] > severityRank[g.severity]) g.severity = f.severity;
     }
-    return [...byRule.values()].sort((a, b) => severityRank[b.severity] - severityRank[a.severity] || b.findings.length - a.findings.length || a.rule.localeCompare(b.rule));
+    return [...byRule.values()].sort(
+      (a, b) =>
+        severityRank[b.severity] - severityRank[a.severity] ||
+        b.findings.length - a.findings.length ||
+        a.rule.localeCompare(b.rule),
+    );
   });
   const items = useComputed(() => {
     const out: Item[] = [];
     for (const group of groups.value) {
       out.push({ kind: "group", group });
-      if (!collapsed.value.has(group.rule)) for (const finding of group.findings) out.push({ kind: "finding", finding, group });
+      if (!collapsed.value.has(group.rule))
+        for (const finding of group.findings) out.push({ kind: "finding", finding, group });
     }
     return out;
   });
@@ -51,7 +65,15 @@ export function FindingList({ store, onEvidence, onMenu }: { store: FlowStore; o
   const key = (item: Item) => (item.kind === "group" ? `group:${item.group.rule}` : item.finding.id);
   const activeKey = cursor.value ?? selected;
   const index = activeKey === null ? -1 : list.findIndex((item) => key(item) === activeKey);
-  useRowFocus(root, activeKey === null ? null : activeKey.startsWith("group:") ? `tr[data-group="${CSS.escape(activeKey.slice(6))}"]` : `tr[data-finding="${CSS.escape(activeKey)}"]`, true);
+  useRowFocus(
+    root,
+    activeKey === null
+      ? null
+      : activeKey.startsWith("group:")
+        ? `tr[data-group="${CSS.escape(activeKey.slice(6))}"]`
+        : `tr[data-finding="${CSS.escape(activeKey)}"]`,
+    true,
+  );
 
   const toggle = (rule: string, open?: boolean) => {
     const next = new Set(collapsed.value);
@@ -90,7 +112,13 @@ export function FindingList({ store, onEvidence, onMenu }: { store: FlowStore; o
     <div class="findings-view">
       <div class="findings-bar" role="toolbar" aria-label="Severity filter">
         {SEVERITIES.map((s) => (
-          <button type="button" key={s} class={`sev-toggle ${s}`} aria-pressed={shownSev[s]} onClick={() => store.toggleSeverity(s)}>
+          <button
+            type="button"
+            key={s}
+            class={`sev-toggle ${s}`}
+            aria-pressed={shownSev[s]}
+            onClick={() => store.toggleSeverity(s)}
+          >
             {s === "error" ? "Errors" : s === "warning" ? "Warnings" : "Info"} ({counts[s]})
           </button>
         ))}

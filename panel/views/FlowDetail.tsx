@@ -25,8 +25,8 @@ export function FlowDetail({ store, tab, onClose }: { store: FlowStore; tab: Sig
   if (!raw)
     return (
       <p class="empty">
-        Select a flow (click, or arrow keys in the list) to see its story, its messages, the form the user saw, what changed between rounds and the
-        URL it sent them to.
+        Select a flow (click, or arrow keys in the list) to see its story, its messages, the form the user saw, what
+        changed between rounds and the URL it sent them to.
       </p>
     );
   const view = store.view(raw);
@@ -39,7 +39,15 @@ export function FlowDetail({ store, tab, onClose }: { store: FlowStore; tab: Sig
   const onKeyDown = (event: KeyboardEvent) => {
     const i = tabs.findIndex((t) => t.id === current);
     const next =
-      event.key === "ArrowRight" ? (i + 1) % tabs.length : event.key === "ArrowLeft" ? (i - 1 + tabs.length) % tabs.length : event.key === "Home" ? 0 : event.key === "End" ? tabs.length - 1 : -1;
+      event.key === "ArrowRight"
+        ? (i + 1) % tabs.length
+        : event.key === "ArrowLeft"
+          ? (i - 1 + tabs.length) % tabs.length
+          : event.key === "Home"
+            ? 0
+            : event.key === "End"
+              ? tabs.length - 1
+              : -1;
     if (next < 0) return;
     event.preventDefault();
     tab.value = tabs[next]!.id;
@@ -56,7 +64,11 @@ export function FlowDetail({ store, tab, onClose }: { store: FlowStore; tab: Sig
           {serverLabel(flow.server)}
         </span>
         {via && (
-          <span class="chip via" title={flow.via === undefined ? via : `${via}\n${shown(flow.via, 2000)}`} aria-label="via">
+          <span
+            class="chip via"
+            title={flow.via === undefined ? via : `${via}\n${shown(flow.via, 2000)}`}
+            aria-label="via"
+          >
             {via}
           </span>
         )}

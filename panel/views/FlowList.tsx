@@ -14,7 +14,15 @@ export const FLOW_ROW_HEIGHT = 22;
  * while records stream in. Every cell is text: captured payloads are hostile. `data-col` names the columns the
  * tests read.
  */
-export function FlowList({ store, onOpen, onMenu }: { store: FlowStore; onOpen(): void; onMenu?(event: MouseEvent, flow: Flow): void }) {
+export function FlowList({
+  store,
+  onOpen,
+  onMenu,
+}: {
+  store: FlowStore;
+  onOpen(): void;
+  onMenu?(event: MouseEvent, flow: Flow): void;
+}) {
   const flows = store.visibleFlows.value;
   // A Via column while any flow of the capture went through a proxy, a host backend or an envelope (over all
   // flows, so it does not come and go with the filter).
@@ -76,16 +84,28 @@ export function FlowList({ store, onOpen, onMenu }: { store: FlowStore; onOpen()
         header={
           <tr>
             <th scope="col">Flow</th>
-            <th scope="col" data-col="server" title="The MCP server: the upstream, when a proxy or host backend names it">
+            <th
+              scope="col"
+              data-col="server"
+              title="The MCP server: the upstream, when a proxy or host backend names it"
+            >
               Server
             </th>
             {withVia && (
-              <th scope="col" data-col="via" title="What the flow went through: a proxy, a host's backend or envelope (MCP Inspector backend, MCP-B postMessage), a decode rule">
+              <th
+                scope="col"
+                data-col="via"
+                title="What the flow went through: a proxy, a host's backend or envelope (MCP Inspector backend, MCP-B postMessage), a decode rule"
+              >
                 Via
               </th>
             )}
             {withFrame && (
-              <th scope="col" data-col="frame" title="The frame the flow was seen in, as the browser names it: top, or a subframe's id (its origin in the tooltip)">
+              <th
+                scope="col"
+                data-col="frame"
+                title="The frame the flow was seen in, as the browser names it: top, or a subframe's id (its origin in the tooltip)"
+              >
                 Frame
               </th>
             )}
@@ -99,7 +119,10 @@ export function FlowList({ store, onOpen, onMenu }: { store: FlowStore; onOpen()
               Kind
             </th>
             <th scope="col">Status</th>
-            <th scope="col" title="How each question ended: the user's accept, decline or cancel; the client's error code when it answered with an error instead of asking anyone; waiting while open">
+            <th
+              scope="col"
+              title="How each question ended: the user's accept, decline or cancel; the client's error code when it answered with an error instead of asking anyone; waiting while open"
+            >
               Outcome
             </th>
             <th scope="col" title="Rounds: how many times the client sent the request">
@@ -114,13 +137,34 @@ export function FlowList({ store, onOpen, onMenu }: { store: FlowStore; onOpen()
             <th scope="col">Worst</th>
           </tr>
         }
-        renderRow={(i) => <FlowRow key={flows[i]!.id} flow={flows[i]!} index={i} store={store} selected={i === index} withVia={withVia} withFrame={withFrame} onOpen={onOpen} onMenu={onMenu} />}
+        renderRow={(i) => (
+          <FlowRow
+            key={flows[i]!.id}
+            flow={flows[i]!}
+            index={i}
+            store={store}
+            selected={i === index}
+            withVia={withVia}
+            withFrame={withFrame}
+            onOpen={onOpen}
+            onMenu={onMenu}
+          />
+        )}
       />
     </div>
   );
 }
 
-function FlowRow(props: { flow: Flow; index: number; store: FlowStore; selected: boolean; withVia: boolean; withFrame: boolean; onOpen(): void; onMenu?(event: MouseEvent, flow: Flow): void }) {
+function FlowRow(props: {
+  flow: Flow;
+  index: number;
+  store: FlowStore;
+  selected: boolean;
+  withVia: boolean;
+  withFrame: boolean;
+  onOpen(): void;
+  onMenu?(event: MouseEvent, flow: Flow): void;
+}) {
   const { flow: raw, index, store, selected, withVia, withFrame, onOpen, onMenu } = props;
   // Masked or revealed, as the flow's other views show it; the menu acts on the flow as captured.
   const flow = store.view(raw).flow;
@@ -145,7 +189,11 @@ function FlowRow(props: { flow: Flow; index: number; store: FlowStore; selected:
         {serverLabel(flow.server)}
       </td>
       {withVia && (
-        <td data-col="via" class="via" title={via === null ? undefined : flow.via === undefined ? via : `${via}\n${shown(flow.via, 2000)}`}>
+        <td
+          data-col="via"
+          class="via"
+          title={via === null ? undefined : flow.via === undefined ? via : `${via}\n${shown(flow.via, 2000)}`}
+        >
           {via === null ? "" : via.replace(/^via /, "")}
         </td>
       )}
@@ -164,7 +212,11 @@ function FlowRow(props: { flow: Flow; index: number; store: FlowStore; selected:
       <td data-col="status" class={`status ${flow.status}`}>
         {flow.status}
       </td>
-      <td data-col="outcome" class={outcome.className} title={outcome.all.length > 1 ? outcome.all.map((o) => o.text).join(", ") : undefined}>
+      <td
+        data-col="outcome"
+        class={outcome.className}
+        title={outcome.all.length > 1 ? outcome.all.map((o) => o.text).join(", ") : undefined}
+      >
         {outcome.text}
       </td>
       <td data-col="rounds" class="num">

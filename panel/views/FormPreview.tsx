@@ -17,17 +17,39 @@ export function FormPreview({ view, store }: { view: FlowView; store: FlowStore 
   return (
     <div class="forms">
       {forms.map((el) => (
-        <FormCard key={`${el.round}/${el.key}`} el={el} flow={flow} record={view.record} findings={findings} store={store} />
+        <FormCard
+          key={`${el.round}/${el.key}`}
+          el={el}
+          flow={flow}
+          record={view.record}
+          findings={findings}
+          store={store}
+        />
       ))}
     </div>
   );
 }
 
-function FormCard({ el, flow, record, findings, store }: { el: Elicitation; flow: Flow; record: RecordOf; findings: readonly Finding[]; store: FlowStore }) {
+function FormCard({
+  el,
+  flow,
+  record,
+  findings,
+  store,
+}: {
+  el: Elicitation;
+  flow: Flow;
+  record: RecordOf;
+  findings: readonly Finding[];
+  store: FlowStore;
+}) {
   const outcome = outcomeOf(el, flow, record);
   const model = formModel(el, findings);
   const known = new Set(model.fields.map((f) => f.key));
-  const content = typeof el.content === "object" && el.content !== null && !Array.isArray(el.content) ? (el.content as Record<string, unknown>) : undefined;
+  const content =
+    typeof el.content === "object" && el.content !== null && !Array.isArray(el.content)
+      ? (el.content as Record<string, unknown>)
+      : undefined;
   const extra = content ? Object.keys(content).filter((k) => !known.has(k)) : [];
   return (
     <section class="form-card" aria-label={`form ${el.key}`}>
@@ -66,7 +88,10 @@ function Field({ field, store }: { field: FormField; store: FlowStore }) {
   const broken = field.answerFindings.length > 0;
   const value = field.answered ? field.answer : undefined;
   return (
-    <div class={`field${broken ? " broken" : ""}${field.schemaFindings.length ? " schema-issue" : ""}`} data-field={field.key}>
+    <div
+      class={`field${broken ? " broken" : ""}${field.schemaFindings.length ? " schema-issue" : ""}`}
+      data-field={field.key}
+    >
       <label>
         <span class="label">
           {shown(field.label, 200)}
@@ -80,7 +105,10 @@ function Field({ field, store }: { field: FormField; store: FlowStore }) {
         <Control field={field} value={value} broken={broken} />
       </label>
       <div class="meta">
-        {[field.type, field.format, ...field.bounds].filter(Boolean).map((t) => shown(t, 120)).join(" · ")}
+        {[field.type, field.format, ...field.bounds]
+          .filter(Boolean)
+          .map((t) => shown(t, 120))
+          .join(" · ")}
         {field.default !== undefined && ` · default ${shown(field.default, 120)}`}
         {!field.answered && " · not answered"}
       </div>
@@ -125,7 +153,9 @@ function Control({ field, value, broken }: { field: FormField; value: unknown; b
               {shown(o.label, 200)}
             </span>
           ))}
-          {value !== undefined && !Array.isArray(value) && <span class="bad">{`not a list: ${shown(value, 120)}`}</span>}
+          {value !== undefined && !Array.isArray(value) && (
+            <span class="bad">{`not a list: ${shown(value, 120)}`}</span>
+          )}
           {chosen
             .filter((c) => !(field.options ?? []).some((o) => o.value === c))
             .map((c, i) => (
@@ -135,7 +165,15 @@ function Control({ field, value, broken }: { field: FormField; value: unknown; b
       );
     }
     default:
-      return <input type="text" readOnly value={value === undefined ? "" : shown(value, 2000)} placeholder={field.default !== undefined ? shown(field.default, 200) : ""} aria-invalid={invalid} />;
+      return (
+        <input
+          type="text"
+          readOnly
+          value={value === undefined ? "" : shown(value, 2000)}
+          placeholder={field.default !== undefined ? shown(field.default, 200) : ""}
+          aria-invalid={invalid}
+        />
+      );
   }
 }
 
@@ -144,7 +182,12 @@ export function FindingNotes({ findings, store }: { findings: readonly Finding[]
     <ul class="notes">
       {findings.map((f) => (
         <li key={f.id} class={f.severity}>
-          <button type="button" class="link" onClick={() => store.selectFinding(f.id)} aria-label={`finding ${f.id}: ${f.rule}`}>
+          <button
+            type="button"
+            class="link"
+            onClick={() => store.selectFinding(f.id)}
+            aria-label={`finding ${f.id}: ${f.rule}`}
+          >
             {f.severity} {f.rule}
           </button>{" "}
           {shown(store.findingText(f), 1000)}

@@ -11,7 +11,8 @@ const PRETTY_MAX = 256 * 1024;
  */
 export function JsonBlock({ text, pointer, label }: { text: string; pointer?: string | undefined; label: string }) {
   const pretty = useMemo(() => {
-    if (text.length > PRETTY_MAX) return { text: escapeInvisible(text), note: "Large message: shown as sent, not pretty-printed." };
+    if (text.length > PRETTY_MAX)
+      return { text: escapeInvisible(text), note: "Large message: shown as sent, not pretty-printed." };
     const parsed = parseJson(text);
     if (!parsed.ok) return { text: escapeInvisible(text), note: `Not JSON (${parsed.error}): shown as sent.` };
     return prettyJson(parsed.value, pointer);

@@ -11,7 +11,8 @@ const OPEN_BELOW = 16 * 1024;
 
 /** What a record says in one line: the JSON-RPC method of a request or notification, result / error for answers. */
 export function summary(record: CaptureRecord): string {
-  if (record.kind === "response") return `HTTP ${record.status}${record.headers?.["content-type"] ? ` ${record.headers["content-type"]}` : ""}${record.emptyBody ? " (empty body)" : ""}`;
+  if (record.kind === "response")
+    return `HTTP ${record.status}${record.headers?.["content-type"] ? ` ${record.headers["content-type"]}` : ""}${record.emptyBody ? " (empty body)" : ""}`;
   if (record.kind === "end") return record.error ? `ended: ${record.error}` : "ended";
   if (record.kind === "page-request") return `page request (not MCP): ${record.method} ${record.url ?? ""}`;
   if (record.event === "endpoint") return "endpoint event";
@@ -23,7 +24,8 @@ export function summary(record: CaptureRecord): string {
     const msg = m as { method?: unknown; result?: { resultType?: unknown }; error?: { code?: unknown } };
     if (typeof msg.method === "string") return msg.method;
     if (msg.error !== undefined) return `error ${typeof msg.error?.code === "number" ? msg.error.code : ""}`.trim();
-    if (msg.result !== undefined) return typeof msg.result?.resultType === "string" ? `result: ${msg.result.resultType}` : "result";
+    if (msg.result !== undefined)
+      return typeof msg.result?.resultType === "string" ? `result: ${msg.result.resultType}` : "result";
     return "message";
   };
   return Array.isArray(parsed.value) ? `batch: ${parsed.value.map(one).join(", ")}` : one(parsed.value);
@@ -56,7 +58,13 @@ export function MessageList({ view, store }: { view: FlowView; store: FlowStore 
         const dir = record.kind === "message" ? record.direction : "s2c";
         return (
           <li key={seq} class={`message ${dir}${evidence ? " evidence" : ""}`} data-record={seq}>
-            <button type="button" class="message-head" aria-expanded={record.kind === "message" ? open : undefined} onClick={flip} disabled={record.kind !== "message"}>
+            <button
+              type="button"
+              class="message-head"
+              aria-expanded={record.kind === "message" ? open : undefined}
+              onClick={flip}
+              disabled={record.kind !== "message"}
+            >
               <span class="seq">#{seq}</span>
               <span class="dir" title={dir === "c2s" ? "client → server" : "server → client"}>
                 {record.kind === "message" ? (dir === "c2s" ? "→ c2s" : "← s2c") : "·"}
@@ -64,7 +72,8 @@ export function MessageList({ view, store }: { view: FlowView; store: FlowStore 
               <span class="transport">{record.transport}</span>
               <span class="stream">{record.kind === "message" ? record.stream : record.kind}</span>
               <span class="time">
-                {clock(record.time)} <span class="offset">+{Math.max(0, Math.round(record.time - flow.startedAt))} ms</span>
+                {clock(record.time)}{" "}
+                <span class="offset">+{Math.max(0, Math.round(record.time - flow.startedAt))} ms</span>
               </span>
               <span class="what">{shown(summary(record), 120)}</span>
               {record.kind === "message" && record.envelope !== undefined && (
@@ -72,9 +81,13 @@ export function MessageList({ view, store }: { view: FlowView; store: FlowStore 
                   via {envelopeName(record.envelope, store.decoders.value)}
                 </span>
               )}
-              {record.kind === "message" && record.truncated !== undefined && <span class="note">cut at {record.truncated} characters</span>}
+              {record.kind === "message" && record.truncated !== undefined && (
+                <span class="note">cut at {record.truncated} characters</span>
+              )}
             </button>
-            {open && record.kind === "message" && <JsonBlock text={record.text} pointer={evidence ? focus.pointer : undefined} label={`message ${seq}`} />}
+            {open && record.kind === "message" && (
+              <JsonBlock text={record.text} pointer={evidence ? focus.pointer : undefined} label={`message ${seq}`} />
+            )}
           </li>
         );
       })}

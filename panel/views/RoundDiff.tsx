@@ -13,7 +13,10 @@ const echoText = (echo: Echo, mask: (v: unknown) => unknown): { text: string; ok
     case "unsolicited":
       return { text: `requestState ${shown(mask(echo.echoed), 80)} echoed although the server sent none`, ok: false };
     case "changed":
-      return { text: `requestState changed: the server sent ${shown(mask(echo.sent), 80)}, the retry carried ${shown(mask(echo.echoed), 80)}`, ok: false };
+      return {
+        text: `requestState changed: the server sent ${shown(mask(echo.sent), 80)}, the retry carried ${shown(mask(echo.echoed), 80)}`,
+        ok: false,
+      };
   }
 };
 
@@ -25,13 +28,23 @@ export function RoundDiff({ view, store }: { view: FlowView; store: FlowStore })
   // Compared as captured (a masked state would look echoed whatever came back), quoted masked.
   const steps = roundSteps(view.flow, store.record);
   const mask = view.value;
-  if (steps.length === 0) return <p class="empty">One round only: nothing to compare. Multi round-trip flows (2026-07-28) and -32042 retries show each retry against the request before it.</p>;
+  if (steps.length === 0)
+    return (
+      <p class="empty">
+        One round only: nothing to compare. Multi round-trip flows (2026-07-28) and -32042 retries show each retry
+        against the request before it.
+      </p>
+    );
   return (
     <ol class="rounds">
       {steps.map((step) => {
         const echo = echoText(step.echo, mask);
         return (
-          <li key={step.round.index} class="round-step" aria-label={`round ${step.previous.index} to ${step.round.index}`}>
+          <li
+            key={step.round.index}
+            class="round-step"
+            aria-label={`round ${step.previous.index} to ${step.round.index}`}
+          >
             <h4>
               Round {step.previous.index} → {step.round.index}
             </h4>

@@ -11,7 +11,8 @@ const KIND: Record<string, string> = {
   "url-required-error": "the request failed with -32042 (URL elicitation required), then was retried",
   mrtr: "multi round-trip request: input_required results answered by retries (2026-07-28)",
   "fallback-tool": "a tool result asked for input in _meta (fallback pattern)",
-  relay: "an app relayed an elicitation to its page in its own shape (a hosted agent; add its backend to see the server's side)",
+  relay:
+    "an app relayed an elicitation to its page in its own shape (a hosted agent; add its backend to see the server's side)",
 };
 
 /**
@@ -26,14 +27,19 @@ export function Story({ view, store }: { view: FlowView; store: FlowStore }) {
   return (
     <div class="story">
       <p>
-        {shown(flow.method)} {flow.target !== null && <strong>{shown(flow.target, 200)}</strong>} on <code>{shown(flow.server, 300)}</code>
+        {shown(flow.method)} {flow.target !== null && <strong>{shown(flow.target, 200)}</strong>} on{" "}
+        <code>{shown(flow.server, 300)}</code>
         {via && <> ({via})</>} — {KIND[flow.kind] ?? flow.kind}.
       </p>
       <p>
-        Era <strong>{flow.revision ?? "unknown"}</strong>, status <strong class={`status ${flow.status}`}>{flow.status}</strong>, {flow.rounds.length} round{flow.rounds.length === 1 ? "" : "s"}; waited on
-        the user <strong>{duration(flow.userMs)}</strong>, on the server <strong>{duration(flow.serverMs)}</strong>.
+        Era <strong>{flow.revision ?? "unknown"}</strong>, status{" "}
+        <strong class={`status ${flow.status}`}>{flow.status}</strong>, {flow.rounds.length} round
+        {flow.rounds.length === 1 ? "" : "s"}; waited on the user <strong>{duration(flow.userMs)}</strong>, on the
+        server <strong>{duration(flow.serverMs)}</strong>.
       </p>
-      {flow.joinedInto !== undefined && <p>Joined with the agent backend's flow {flow.joinedInto}, which tells it whole.</p>}
+      {flow.joinedInto !== undefined && (
+        <p>Joined with the agent backend's flow {flow.joinedInto}, which tells it whole.</p>
+      )}
       {flow.rounds.length === 0 && (
         <ul>
           {flow.elicitations.map((e) => (
@@ -47,7 +53,8 @@ export function Story({ view, store }: { view: FlowView; store: FlowStore }) {
           return (
             <li key={round.index}>
               <div>
-                <strong>Round {round.index}</strong> {at(round.sentAt)}: the client sent the request (record #{round.requestRecord}
+                <strong>Round {round.index}</strong> {at(round.sentAt)}: the client sent the request (record #
+                {round.requestRecord}
                 {round.echoedState !== undefined ? ", echoing requestState" : ""}).
               </div>
               {asked.length > 0 && (
@@ -84,9 +91,22 @@ export function Story({ view, store }: { view: FlowView; store: FlowStore }) {
   );
 }
 
-function Question({ e, flow, record, at }: { e: Elicitation; flow: Flow; record: RecordOf; at(t: number | undefined): string }) {
+function Question({
+  e,
+  flow,
+  record,
+  at,
+}: {
+  e: Elicitation;
+  flow: Flow;
+  record: RecordOf;
+  at(t: number | undefined): string;
+}) {
   const outcome = outcomeOf(e, flow, record);
-  const fields = e.mode === "form" && typeof e.schema === "object" && e.schema !== null ? Object.keys((e.schema as { properties?: object }).properties ?? {}) : [];
+  const fields =
+    e.mode === "form" && typeof e.schema === "object" && e.schema !== null
+      ? Object.keys((e.schema as { properties?: object }).properties ?? {})
+      : [];
   return (
     <li>
       {at(e.askedAt)}: the server asked ({e.mode} mode) “{shown(e.message, 300)}”
@@ -101,13 +121,19 @@ function Question({ e, flow, record, at }: { e: Elicitation; flow: Flow; record:
       {outcome.kind === "error" ? (
         <>
           {at(e.answeredAt)}: the client answered with <strong class="outcome-error">{outcome.text}</strong>
-          {outcome.message !== undefined && <> (“{shown(outcome.message, 200)}”)</>} instead of asking the user: no time on the user.
+          {outcome.message !== undefined && <> (“{shown(outcome.message, 200)}”)</>} instead of asking the user: no time
+          on the user.
         </>
       ) : e.action === null ? (
-        outcome.kind === "waiting" ? "Waiting for the answer…" : "No answer was seen."
+        outcome.kind === "waiting" ? (
+          "Waiting for the answer…"
+        ) : (
+          "No answer was seen."
+        )
       ) : (
         <>
-          After <strong>{duration((e.answeredAt ?? e.askedAt) - e.askedAt)}</strong> the user chose <strong class={`action ${e.action}`}>{shown(e.action, 40)}</strong>
+          After <strong>{duration((e.answeredAt ?? e.askedAt) - e.askedAt)}</strong> the user chose{" "}
+          <strong class={`action ${e.action}`}>{shown(e.action, 40)}</strong>
           {e.content !== undefined && <> with {shown(e.content, 300)}</>}.
         </>
       )}
@@ -124,8 +150,20 @@ function RelayNote({ e, relay, backend }: { e: Elicitation; relay: Relay; backen
     <div class="relay">
       {backend ? (
         <>
-          The agent relayed it to the page ({how}){relay.askMs !== undefined && <> <strong>{duration(Math.max(0, relay.askMs))}</strong> after it got it</>}
-          {relay.joinedBy !== undefined && <>, joined by {relay.joinedBy}{relay.inferred ? " (a guess)" : ""}</>}.{" "}
+          The agent relayed it to the page ({how})
+          {relay.askMs !== undefined && (
+            <>
+              {" "}
+              <strong>{duration(Math.max(0, relay.askMs))}</strong> after it got it
+            </>
+          )}
+          {relay.joinedBy !== undefined && (
+            <>
+              , joined by {relay.joinedBy}
+              {relay.inferred ? " (a guess)" : ""}
+            </>
+          )}
+          .{" "}
         </>
       ) : (
         <>The page received it as {how}. </>
@@ -139,7 +177,8 @@ function RelayNote({ e, relay, backend }: { e: Elicitation; relay: Relay; backen
           {backend &&
             (relay.answerMs !== undefined ? (
               <>
-                ; the server got {e.action === relay.action ? "it" : <strong>“{shown(e.action, 40)}”</strong>} <strong>{duration(Math.max(0, relay.answerMs))}</strong> later
+                ; the server got {e.action === relay.action ? "it" : <strong>“{shown(e.action, 40)}”</strong>}{" "}
+                <strong>{duration(Math.max(0, relay.answerMs))}</strong> later
               </>
             ) : (
               "; the server has not got it"

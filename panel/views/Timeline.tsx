@@ -19,7 +19,13 @@ type Window = { fit: true } | { fit: false; start: number; end: number };
  * rounds as server segments and the time it waited on the user drawn apart (hatched). Wheel or +/- zooms around
  * the pointer, drag or arrow keys pan, 0 fits; clicking a span selects its flow.
  */
-export const Timeline = memo(function Timeline({ store, now: clock }: { store: FlowStore; now: ReadonlySignal<number> }) {
+export const Timeline = memo(function Timeline({
+  store,
+  now: clock,
+}: {
+  store: FlowStore;
+  now: ReadonlySignal<number>;
+}) {
   // A file's clock is its last record, which moves with every slice of an import: laid out at the layout's pace.
   const now = useThrottled(clock, LAYOUT_MS);
   const box = useRef<HTMLDivElement>(null);
@@ -43,13 +49,18 @@ export const Timeline = memo(function Timeline({ store, now: clock }: { store: F
   // Lanes and tooltips name each flow's server as its other views do: masked unless the flow is revealed.
   const layout = useComputed(() => {
     void store.revealed.value;
-    return layOut(laidOut.value.map((f) => store.view(f).flow), now.value);
+    return layOut(
+      laidOut.value.map((f) => store.view(f).flow),
+      now.value,
+    );
   });
   // The filter decides which spans show: at once after a pause, at most every LAYOUT_MS while flows stream in.
   void useThrottled(store.visibleFlows, LAYOUT_MS).value;
   const { lanes, min, max } = layout.value;
   const w = win.value;
-  const span = w.fit ? { start: min - (max - min) * 0.01, end: max + (max - min) * 0.01 } : { start: w.start, end: w.end };
+  const span = w.fit
+    ? { start: min - (max - min) * 0.01, end: max + (max - min) * 0.01 }
+    : { start: w.start, end: w.end };
   const px = width.value / Math.max(1e-6, span.end - span.start);
   const x = (t: number) => (t - span.start) * px;
 
@@ -84,7 +95,10 @@ export const Timeline = memo(function Timeline({ store, now: clock }: { store: F
   // Only what can be seen; a click on a cluster zooms in.
   const { marks, laneTops, height } = marksIn(lanes, span, px, store.isVisibleAt, selected);
 
-  if (lanes.length === 0) return <p class="empty timeline-empty">The timeline draws each flow as a span per server lane once flows arrive.</p>;
+  if (lanes.length === 0)
+    return (
+      <p class="empty timeline-empty">The timeline draws each flow as a span per server lane once flows arrive.</p>
+    );
 
   return (
     <div class="timeline" role="group" aria-label="Timeline">
@@ -99,13 +113,19 @@ export const Timeline = memo(function Timeline({ store, now: clock }: { store: F
           Fit
         </button>
         <span class="tl-range">
-          {duration(span.end - span.start)} shown · <span class="key server">server</span> <span class="key user">user</span>
+          {duration(span.end - span.start)} shown · <span class="key server">server</span>{" "}
+          <span class="key user">user</span>
         </span>
       </div>
       <div class="tl-body">
         <div class="tl-lanes" aria-hidden="true">
           {lanes.map((lane, i) => (
-            <div key={lane.wire + lane.server} class="tl-lane-label" style={{ top: `${laneTops[i]! + 14}px`, height: `${lane.rows * ROW_H}px` }} title={`${lane.wire}${escapeInvisible(lane.server)}${lane.via ? `\n${lane.via}` : ""}`}>
+            <div
+              key={lane.wire + lane.server}
+              class="tl-lane-label"
+              style={{ top: `${laneTops[i]! + 14}px`, height: `${lane.rows * ROW_H}px` }}
+              title={`${lane.wire}${escapeInvisible(lane.server)}${lane.via ? `\n${lane.via}` : ""}`}
+            >
               {lane.wire}
               {laneLabel(lane.server)}
             </div>

@@ -6,7 +6,15 @@ import { duration, shown } from "../model/text.ts";
  * One mark of the timeline: a cluster (a click zooms onto it), or a flow's span (a click selects the flow) with, when
  * it is wide enough, its rounds as server segments and the time it waited on the user hatched apart.
  */
-export function TimelineMark({ mark: m, x, px, now, selected, onZoom, onSelect }: {
+export function TimelineMark({
+  mark: m,
+  x,
+  px,
+  now,
+  selected,
+  onZoom,
+  onSelect,
+}: {
   mark: Mark;
   /** Pixels from the window's start, of a time. */
   x: (t: number) => number;
@@ -42,11 +50,21 @@ export function TimelineMark({ mark: m, x, px, now, selected, onZoom, onSelect }
       {detailed &&
         f.rounds.map((r) => {
           const end = r.answeredAt ?? (f.status === "pending" ? now : r.sentAt);
-          return <span key={`r${r.index}`} class="seg server" style={{ left: `${x(r.sentAt) - m.left}px`, width: `${Math.max(1, (end - r.sentAt) * px)}px` }} />;
+          return (
+            <span
+              key={`r${r.index}`}
+              class="seg server"
+              style={{ left: `${x(r.sentAt) - m.left}px`, width: `${Math.max(1, (end - r.sentAt) * px)}px` }}
+            />
+          );
         })}
       {detailed &&
         userIntervals(f, now).map((u, i) => (
-          <span key={`u${i}`} class="seg user" style={{ left: `${x(u.start) - m.left}px`, width: `${Math.max(1, (u.end - u.start) * px)}px` }} />
+          <span
+            key={`u${i}`}
+            class="seg user"
+            style={{ left: `${x(u.start) - m.left}px`, width: `${Math.max(1, (u.end - u.start) * px)}px` }}
+          />
         ))}
     </div>
   );

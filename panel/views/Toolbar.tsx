@@ -32,7 +32,21 @@ interface ToolbarProps {
 }
 
 /** Record/pause, clear, preserve log, the filter box, import and export: one row, as in DevTools' Network panel. */
-export function Toolbar({ store, tabId, send, filterRef, onImport, onCancelImport, onPrepareImport, onExport, onLive, decodeOpen, settingsOpen, backendOpen, backendCount }: ToolbarProps) {
+export function Toolbar({
+  store,
+  tabId,
+  send,
+  filterRef,
+  onImport,
+  onCancelImport,
+  onPrepareImport,
+  onExport,
+  onLive,
+  decodeOpen,
+  settingsOpen,
+  backendOpen,
+  backendCount,
+}: ToolbarProps) {
   const stats = store.stats.value;
   const source = store.source.value;
   const live = source.kind === "live" && tabId !== undefined;
@@ -50,22 +64,42 @@ export function Toolbar({ store, tabId, send, filterRef, onImport, onCancelImpor
 
   return (
     <div class="toolbar" role="toolbar" aria-label="Panel toolbar">
-      <h1>{source.kind === "file" ? `MCP elicitation — ${escapeInvisible(source.name)}` : tabId === undefined ? "MCP elicitation" : `MCP elicitation — tab ${tabId}`}</h1>
+      <h1>
+        {source.kind === "file"
+          ? `MCP elicitation — ${escapeInvisible(source.name)}`
+          : tabId === undefined
+            ? "MCP elicitation"
+            : `MCP elicitation — tab ${tabId}`}
+      </h1>
       <button
         type="button"
         class={`record${stats.recording ? " on" : ""}`}
         aria-pressed={stats.recording}
-        title={stats.recording ? "Recording: click to pause (new traffic of this tab is then not kept)" : "Paused: click to record"}
+        title={
+          stats.recording
+            ? "Recording: click to pause (new traffic of this tab is then not kept)"
+            : "Paused: click to record"
+        }
         disabled={!live}
         onClick={() => send({ kind: "record", on: !stats.recording })}
       >
         <span class="dot" aria-hidden="true" /> Record
       </button>
-      <button type="button" title={source.kind === "file" ? "Close the file" : "Clear this tab's capture"} disabled={!live && source.kind !== "file"} onClick={() => (source.kind === "file" ? onLive() : send({ kind: "clear" }))}>
+      <button
+        type="button"
+        title={source.kind === "file" ? "Close the file" : "Clear this tab's capture"}
+        disabled={!live && source.kind !== "file"}
+        onClick={() => (source.kind === "file" ? onLive() : send({ kind: "clear" }))}
+      >
         {source.kind === "file" ? "Close file" : "Clear"}
       </button>
       <label class="check">
-        <input type="checkbox" checked={stats.preserveLog} disabled={!live} onChange={(e) => send({ kind: "preserveLog", on: e.currentTarget.checked })} />
+        <input
+          type="checkbox"
+          checked={stats.preserveLog}
+          disabled={!live}
+          onChange={(e) => send({ kind: "preserveLog", on: e.currentTarget.checked })}
+        />
         Preserve log
       </label>
       <span class="sep" />
@@ -108,14 +142,31 @@ export function Toolbar({ store, tabId, send, filterRef, onImport, onCancelImpor
           }}
         />
       </label>
-      <button type="button" onClick={() => onExport("jsonl", unredacted.value)} disabled={records === 0} title="Save the capture as JSONL (mcp-elicit lint reads it)">
+      <button
+        type="button"
+        onClick={() => onExport("jsonl", unredacted.value)}
+        disabled={records === 0}
+        title="Save the capture as JSONL (mcp-elicit lint reads it)"
+      >
         Export JSONL
       </button>
-      <button type="button" onClick={() => onExport("har", unredacted.value)} disabled={records === 0} title="Save the capture as HAR">
+      <button
+        type="button"
+        onClick={() => onExport("har", unredacted.value)}
+        disabled={records === 0}
+        title="Save the capture as HAR"
+      >
         Export HAR
       </button>
-      <label class="check" title="Exports are redacted by default: authorization and cookie headers, secret-looking form values and tokens in URLs are replaced">
-        <input type="checkbox" checked={unredacted.value} onChange={(e) => (unredacted.value = e.currentTarget.checked)} />
+      <label
+        class="check"
+        title="Exports are redacted by default: authorization and cookie headers, secret-looking form values and tokens in URLs are replaced"
+      >
+        <input
+          type="checkbox"
+          checked={unredacted.value}
+          onChange={(e) => (unredacted.value = e.currentTarget.checked)}
+        />
         unredacted
       </label>
       <button
@@ -164,7 +215,14 @@ export function Toolbar({ store, tabId, send, filterRef, onImport, onCancelImpor
           {store.connected.value ? (store.loading.value ? "loading…" : "live") : "reconnecting…"}
         </span>
       )}
-      <span aria-label="record count" title={live && stats.budget > 0 ? `${Math.round(stats.bytes / 2 ** 20)} MB of this tab's ${Math.round(stats.budget / 2 ** 20)} MB budget` : undefined}>
+      <span
+        aria-label="record count"
+        title={
+          live && stats.budget > 0
+            ? `${Math.round(stats.bytes / 2 ** 20)} MB of this tab's ${Math.round(stats.budget / 2 ** 20)} MB budget`
+            : undefined
+        }
+      >
         {records} records
       </span>
       <WorstBadge store={store} />
@@ -184,7 +242,13 @@ function ImportProgress({ counts, onCancel }: { counts: ImportCounts | null; onC
   const text = `${records.toLocaleString("en")}${total !== undefined ? ` of ${total.toLocaleString("en")}` : ""} records, ${mib(bytes)} of ${mib(size)} MiB read`;
   return (
     <>
-      <progress class="import-progress" aria-label="import progress" max={Math.max(max, 1)} value={Math.min(value, max)} title={text} />
+      <progress
+        class="import-progress"
+        aria-label="import progress"
+        max={Math.max(max, 1)}
+        value={Math.min(value, max)}
+        title={text}
+      />
       <span class="import-counts" aria-label="import counts">
         {text}
       </span>
@@ -200,8 +264,22 @@ function WorstBadge({ store }: { store: FlowStore }) {
   const counts = store.severityCounts.value;
   if (!worst) return null;
   return (
-    <span class={`worst sev ${worst}`} role="status" aria-label="worst severity" title={`${counts.error} errors, ${counts.warning} warnings, ${counts.info} info`}>
-      {counts[worst]} {worst === "error" ? (counts[worst] === 1 ? "error" : "errors") : worst === "warning" ? (counts[worst] === 1 ? "warning" : "warnings") : "info"}
+    <span
+      class={`worst sev ${worst}`}
+      role="status"
+      aria-label="worst severity"
+      title={`${counts.error} errors, ${counts.warning} warnings, ${counts.info} info`}
+    >
+      {counts[worst]}{" "}
+      {worst === "error"
+        ? counts[worst] === 1
+          ? "error"
+          : "errors"
+        : worst === "warning"
+          ? counts[worst] === 1
+            ? "warning"
+            : "warnings"
+          : "info"}
     </span>
   );
 }

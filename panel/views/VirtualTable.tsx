@@ -34,7 +34,11 @@ export function VirtualTable(props: VirtualTableProps) {
   const measure = useCallback(() => {
     const el = scroller.current;
     if (!el) return;
-    setView((v) => (v.top === el.scrollTop && v.height === el.clientHeight ? v : { top: el.scrollTop, height: el.clientHeight || FIRST_HEIGHT }));
+    setView((v) =>
+      v.top === el.scrollTop && v.height === el.clientHeight
+        ? v
+        : { top: el.scrollTop, height: el.clientHeight || FIRST_HEIGHT },
+    );
   }, []);
 
   useLayoutEffect(() => {
@@ -53,7 +57,8 @@ export function VirtualTable(props: VirtualTableProps) {
     const head = el.querySelector("thead")?.getBoundingClientRect().height ?? rowHeight;
     const rowTop = activeIndex * rowHeight;
     if (rowTop < el.scrollTop) el.scrollTop = rowTop;
-    else if (rowTop + rowHeight > el.scrollTop + el.clientHeight - head) el.scrollTop = rowTop + rowHeight - el.clientHeight + head;
+    else if (rowTop + rowHeight > el.scrollTop + el.clientHeight - head)
+      el.scrollTop = rowTop + rowHeight - el.clientHeight + head;
     measure();
   }, [activeIndex, rowHeight, measure]);
 
@@ -70,7 +75,9 @@ export function VirtualTable(props: VirtualTableProps) {
         <tbody>
           {first > 0 && <tr class="spacer" aria-hidden="true" style={{ height: `${first * rowHeight}px` }} />}
           {rows}
-          {last < rowCount && <tr class="spacer" aria-hidden="true" style={{ height: `${(rowCount - last) * rowHeight}px` }} />}
+          {last < rowCount && (
+            <tr class="spacer" aria-hidden="true" style={{ height: `${(rowCount - last) * rowHeight}px` }} />
+          )}
         </tbody>
       </table>
     </div>
@@ -83,7 +90,8 @@ export function useRowFocus(root: { current: HTMLElement | null }, selector: str
   useLayoutEffect(() => {
     if (!wanted || selector === null) return;
     const row = root.current?.querySelector<HTMLElement>(selector);
-    if (row && document.activeElement !== row && root.current?.contains(document.activeElement)) row.focus({ preventScroll: true });
+    if (row && document.activeElement !== row && root.current?.contains(document.activeElement))
+      row.focus({ preventScroll: true });
   });
 }
 

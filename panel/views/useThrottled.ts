@@ -16,11 +16,14 @@ export function useThrottled<T>(source: ReadonlySignal<T>, ms: number): Readonly
       s.last = performance.now();
       out.value = value;
     } else
-      s.timer ??= setTimeout(() => {
-        s.timer = undefined;
-        s.last = performance.now();
-        out.value = source.peek();
-      }, Math.max(0, wait));
+      s.timer ??= setTimeout(
+        () => {
+          s.timer = undefined;
+          s.last = performance.now();
+          out.value = source.peek();
+        },
+        Math.max(0, wait),
+      );
   });
   useEffect(() => () => clearTimeout(state.current.timer), []);
   return out;

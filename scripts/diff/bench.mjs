@@ -13,19 +13,32 @@ import { pathToFileURL } from "node:url";
 const OUT = process.env.DIFF_OUT ?? "/tmp/engine-diff";
 const MESSAGES = Number(process.env.MESSAGES ?? 100_000);
 const ITERATIONS = Number(process.env.N ?? 15);
-const engines = { old: await import(pathToFileURL(`${OUT}/old/engine.mjs`).href), new: await import(pathToFileURL(`${OUT}/new/engine.mjs`).href) };
-const lines = readFileSync("demo/demo-capture.jsonl", "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
+const engines = {
+  old: await import(pathToFileURL(`${OUT}/old/engine.mjs`).href),
+  new: await import(pathToFileURL(`${OUT}/new/engine.mjs`).href),
+};
+const lines = readFileSync("demo/demo-capture.jsonl", "utf8")
+  .split("\n")
+  .filter(Boolean)
+  .map((l) => JSON.parse(l));
 const records = [];
 let messages = 0;
 for (let copy = 0; messages < MESSAGES; copy++) {
   for (const r of lines) {
-    records.push({ ...r, seq: records.length, client: `client-${copy}`, ...(r.exchange === undefined ? {} : { exchange: `${copy}/${r.exchange}` }) });
+    records.push({
+      ...r,
+      seq: records.length,
+      client: `client-${copy}`,
+      ...(r.exchange === undefined ? {} : { exchange: `${copy}/${r.exchange}` }),
+    });
     if (r.kind === "message") messages++;
   }
 }
 const { realShapedCorpus } = await import("../../bench/corpus.ts");
 const wanted = (process.env.CORPORA ?? "demo,real").split(",");
-const corpora = Object.entries({ demo: () => records, real: () => realShapedCorpus(MESSAGES).records }).filter(([name]) => wanted.includes(name));
+const corpora = Object.entries({ demo: () => records, real: () => realShapedCorpus(MESSAGES).records }).filter(
+  ([name]) => wanted.includes(name),
+);
 const cpu = (f) => {
   const t = process.cpuUsage();
   f();
@@ -49,7 +62,10 @@ const median = (a) => {
 const interval = (a) => {
   const s = sorted(a);
   const half = 0.98 * Math.sqrt(s.length);
-  return [s[Math.max(0, Math.floor(s.length / 2 - half))], s[Math.min(s.length - 1, Math.ceil(s.length / 2 + half) - 1)]];
+  return [
+    s[Math.max(0, Math.floor(s.length / 2 - half))],
+    s[Math.min(s.length - 1, Math.ceil(s.length / 2 + half) - 1)],
+  ];
 };
 const ratios = (a, b) => a.map((x, i) => x / b[i]);
 const show = (r, digits) => {
@@ -77,8 +93,12 @@ for (const [name, make] of corpora) {
   }
   // Load on a shared machine only ever adds CPU: the least of each side is the steadiest single figure.
   const least = (Math.min(...runs.new) / Math.min(...runs.old)).toFixed(3);
-  console.log(`${name} (${texts.length} messages, ${ITERATIONS} iterations): old ${median(runs.old).toFixed(0)} ms, new ${median(runs.new).toFixed(0)} ms, JSON.parse ${median(runs.parse).toFixed(0)} ms CPU (medians)`);
+  console.log(
+    `${name} (${texts.length} messages, ${ITERATIONS} iterations): old ${median(runs.old).toFixed(0)} ms, new ${median(runs.new).toFixed(0)} ms, JSON.parse ${median(runs.parse).toFixed(0)} ms CPU (medians)`,
+  );
   console.log(`  new/old ${show(ratios(runs.new, runs.old), 3)}; least new / least old ${least}`);
-  console.log(`  old/parse ${show(ratios(runs.old, runs.parse), 2)}; new/parse ${show(ratios(runs.new, runs.parse), 2)}`);
+  console.log(
+    `  old/parse ${show(ratios(runs.old, runs.parse), 2)}; new/parse ${show(ratios(runs.new, runs.parse), 2)}`,
+  );
   void sink;
 }

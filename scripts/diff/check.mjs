@@ -15,10 +15,19 @@ const [mode = "compare", ...rest] = process.argv.slice(2);
 
 async function bundle(root, name) {
   const out = `${OUT}/${name}`;
-  for (const [entry, file] of [["src/engine/index.ts", "engine.mjs"], ["src/cli/bin.ts", "cli.mjs"]]) {
+  for (const [entry, file] of [
+    ["src/engine/index.ts", "engine.mjs"],
+    ["src/cli/bin.ts", "cli.mjs"],
+  ]) {
     await esbuild.build({
-      entryPoints: [`${root}/${entry}`], outfile: `${out}/${file}`, bundle: true, platform: "node", format: "esm", logLevel: "error",
-      define: { __DEBUG__: "false" }, absWorkingDir: process.cwd(),
+      entryPoints: [`${root}/${entry}`],
+      outfile: `${out}/${file}`,
+      bundle: true,
+      platform: "node",
+      format: "esm",
+      logLevel: "error",
+      define: { __DEBUG__: "false" },
+      absWorkingDir: process.cwd(),
       banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
     });
   }
@@ -27,7 +36,11 @@ async function bundle(root, name) {
 
 if (mode === "record") {
   rmSync(CAPTURES, { recursive: true, force: true });
-  const r = spawnSync(process.execPath, ["--import", "tsx", "--import", "./scripts/diff/hook.mjs", "--test", "--test-reporter=dot", ...rest], { stdio: "inherit", env: { ...process.env, DIFF_CAPTURE_DIR: CAPTURES } });
+  const r = spawnSync(
+    process.execPath,
+    ["--import", "tsx", "--import", "./scripts/diff/hook.mjs", "--test", "--test-reporter=dot", ...rest],
+    { stdio: "inherit", env: { ...process.env, DIFF_CAPTURE_DIR: CAPTURES } },
+  );
   console.log(`recorded ${readdirSync(CAPTURES).length} engine runs (tests exit ${r.status})`);
   process.exit(0);
 }
@@ -45,7 +58,9 @@ const newEngine = await import(pathToFileURL(`${newDir}/engine.mjs`).href + `?${
 let failures = 0;
 const demoArgs = ["lint", "demo/demo-capture.jsonl"];
 for (const extra of [["--json"], ["--no-color"], ["--json", "--strict-2260"]]) {
-  const [a, b] = [oldDir, newDir].map((d) => spawnSync(process.execPath, [`${d}/cli.mjs`, ...demoArgs, ...extra], { encoding: "utf8" }));
+  const [a, b] = [oldDir, newDir].map((d) =>
+    spawnSync(process.execPath, [`${d}/cli.mjs`, ...demoArgs, ...extra], { encoding: "utf8" }),
+  );
   if (a.stdout !== b.stdout || a.status !== b.status) {
     failures++;
     writeFileSync(`${OUT}/demo-old.out`, a.stdout);
@@ -80,5 +95,7 @@ for (const f of files) {
     console.log(`DIFFERENT: ${f}`);
   }
 }
-console.log(`${runs} distinct captures + demo compared against ${base}: ${failures ? `${failures} different` : "all identical"}`);
+console.log(
+  `${runs} distinct captures + demo compared against ${base}: ${failures ? `${failures} different` : "all identical"}`,
+);
 process.exit(failures ? 1 : 0);

@@ -11,7 +11,10 @@ interface Run {
 }
 const runs: Run[] = [];
 const dir = process.env.DIFF_CAPTURE_DIR;
-const plain = (options: real.EngineOptions = {}): Record<string, unknown> => ({ ...options, ...(options.disable ? { disable: [...options.disable] } : {}) });
+const plain = (options: real.EngineOptions = {}): Record<string, unknown> => ({
+  ...options,
+  ...(options.disable ? { disable: [...options.disable] } : {}),
+});
 if (dir) {
   process.on("exit", () => {
     mkdirSync(dir, { recursive: true });
@@ -25,10 +28,16 @@ export function createEngine(options: real.EngineOptions = {}): real.Engine {
   const engine = real.createEngine(options);
   const run: Run = { options: plain(options), records: [] };
   runs.push(run);
-  return { ...engine, push: (record: CaptureRecord) => (run.records.push(structuredClone(record)), engine.push(record)) };
+  return {
+    ...engine,
+    push: (record: CaptureRecord) => (run.records.push(structuredClone(record)), engine.push(record)),
+  };
 }
 
-export function analyze(records: Iterable<CaptureRecord>, options: real.EngineOptions = {}): ReturnType<typeof real.analyze> {
+export function analyze(
+  records: Iterable<CaptureRecord>,
+  options: real.EngineOptions = {},
+): ReturnType<typeof real.analyze> {
   const list = [...records];
   runs.push({ options: plain(options), records: list.map((r) => structuredClone(r)) });
   return real.analyze(list, options);

@@ -14,6 +14,8 @@ export function badgeFor(counts: Readonly<Record<Severity, number>>): Badge {
   const worst = (["error", "warning", "info"] as const).find((severity) => counts[severity] > 0);
   if (!worst) return { text: "", color: COLORS.info, title: TITLE };
   const n = counts[worst];
-  const parts = (["error", "warning", "info"] as const).filter((s) => counts[s] > 0).map((s) => `${counts[s]} ${s}${counts[s] === 1 ? "" : "s"}`);
+  const parts = (["error", "warning", "info"] as const)
+    .filter((s) => counts[s] > 0)
+    .map((s) => `${counts[s]} ${s}${counts[s] === 1 ? "" : "s"}`);
   return { text: n > 999 ? "999+" : String(n), color: COLORS[worst], title: `${TITLE}: ${parts.join(", ")}` };
 }

@@ -10,7 +10,11 @@ export interface Limits {
   maxRecordBytes: number;
 }
 /** 256 MB of records per tab (docs/extension.md "Budget"); one record at most 8 MB (the tap cuts texts at 1 MiB). */
-export const DEFAULT_LIMITS: Limits = { maxBytes: 256 * 2 ** 20, maxRecordBytes: 8 * 2 ** 20, maxTotalBytes: 512 * 2 ** 20 };
+export const DEFAULT_LIMITS: Limits = {
+  maxBytes: 256 * 2 ** 20,
+  maxRecordBytes: 8 * 2 ** 20,
+  maxTotalBytes: 512 * 2 ** 20,
+};
 /** The test build's budget (`__TEST__`): 16 MiB a tab, 32 MiB in all. */
 export const TEST_LIMITS: Limits = { maxBytes: 16 * 2 ** 20, maxRecordBytes: 8 * 2 ** 20, maxTotalBytes: 32 * 2 ** 20 };
 

@@ -24,7 +24,10 @@ export type DecoderChange = { rules: Decoder[]; error?: string };
  * whole with a higher `rev`; the relays follow storage.onChanged (src/content/decoders.ts), the worker's sessions
  * follow `onChange`. Ids are `d1`, `d2`, … and never reused, so a removed rule's count cannot be taken for a new one's.
  */
-export function createDecoderBook(storage: DecoderStorage, onChange: (rules: readonly Decoder[]) => void = () => undefined) {
+export function createDecoderBook(
+  storage: DecoderStorage,
+  onChange: (rules: readonly Decoder[]) => void = () => undefined,
+) {
   let state: StoredDecoders = { rev: 0, next: 1, rules: [] };
   const loaded: Promise<void> = storage
     .read()
@@ -45,7 +48,10 @@ export function createDecoderBook(storage: DecoderStorage, onChange: (rules: rea
       return { rules: state.rules };
     });
     chain = run.catch(() => undefined);
-    return run.catch((error: unknown) => ({ rules: state.rules, error: `the rules could not be saved: ${String(error)}` }));
+    return run.catch((error: unknown) => ({
+      rules: state.rules,
+      error: `the rules could not be saved: ${String(error)}`,
+    }));
   };
 
   return {
@@ -55,7 +61,11 @@ export function createDecoderBook(storage: DecoderStorage, onChange: (rules: rea
     add(input: DecoderInput): Promise<DecoderChange> {
       return step(() => {
         if (state.rules.length >= MAX_DECODE_RULES) return { error: `at most ${MAX_DECODE_RULES} decode rules` };
-        const rule = Decoder.parse({ ...input, ...(input.method !== undefined && { method: input.method.toUpperCase() }), id: `d${state.next}` });
+        const rule = Decoder.parse({
+          ...input,
+          ...(input.method !== undefined && { method: input.method.toUpperCase() }),
+          id: `d${state.next}`,
+        });
         return { next: { rev: state.rev + 1, next: state.next + 1, rules: [...state.rules, rule] } };
       });
     },
@@ -67,4 +77,3 @@ export function createDecoderBook(storage: DecoderStorage, onChange: (rules: rea
     },
   };
 }
-

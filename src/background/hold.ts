@@ -31,7 +31,8 @@ export interface HeldRecord {
   from?: Provenance;
 }
 
-export const isWindowMessage = (raw: unknown): boolean => raw !== null && typeof raw === "object" && (raw as { transport?: unknown }).transport === "postMessage";
+export const isWindowMessage = (raw: unknown): boolean =>
+  raw !== null && typeof raw === "object" && (raw as { transport?: unknown }).transport === "postMessage";
 
 const timeOf = ({ raw }: HeldRecord): number => {
   const time = raw !== null && typeof raw === "object" ? (raw as { time?: unknown }).time : undefined;
@@ -44,7 +45,9 @@ function byTime(queues: Iterable<HeldRecord[]>): HeldRecord[] {
   const out: HeldRecord[] = [];
   for (;;) {
     let best: (typeof heads)[number] | undefined;
-    for (const head of heads) if (head.at < head.queue.length && (!best || timeOf(head.queue[head.at]!) < timeOf(best.queue[best.at]!))) best = head;
+    for (const head of heads)
+      if (head.at < head.queue.length && (!best || timeOf(head.queue[head.at]!) < timeOf(best.queue[best.at]!)))
+        best = head;
     if (!best) return out;
     out.push(best.queue[best.at++]!);
   }
@@ -71,7 +74,8 @@ export function createHold() {
       waiting.set(doc, number);
     },
     /** When waiting items may go (ms since the epoch), or undefined when none waits. */
-    nextRelease: (): number | undefined => (held.length > 0 ? Math.min(held.at(-1)!.arrived + HOLD_MS, held[0]!.arrived + MAX_HOLD_MS) : undefined),
+    nextRelease: (): number | undefined =>
+      held.length > 0 ? Math.min(held.at(-1)!.arrived + HOLD_MS, held[0]!.arrived + MAX_HOLD_MS) : undefined,
     /**
      * Takes the items that may go: all of them once none has come for HOLD_MS (or with `all`), else those that have
      * waited HOLD_MS once the oldest has waited MAX_HOLD_MS. Their records merged by time, and per document the
@@ -79,7 +83,9 @@ export function createHold() {
      */
     take(now: number, all = false): { records: HeldRecord[]; acks: Map<string, number> } {
       const quiet = held.length > 0 && held.at(-1)!.arrived + HOLD_MS <= now;
-      const ready = held.filter((h) => all || quiet || (held[0]!.arrived + MAX_HOLD_MS <= now && h.arrived + HOLD_MS <= now));
+      const ready = held.filter(
+        (h) => all || quiet || (held[0]!.arrived + MAX_HOLD_MS <= now && h.arrived + HOLD_MS <= now),
+      );
       held = held.slice(ready.length);
       for (const item of ready) chars -= item.size;
       const acks = new Map<string, number>();

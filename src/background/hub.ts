@@ -74,15 +74,18 @@ export function createHub(options: HubOptions) {
   });
 
   // New settings: every loaded tab is analysed again and its panels get a fresh snapshot.
-  const settings = createSettingsBook(options.settings ?? { read: async () => undefined, write: async () => undefined }, (engine) => {
-    for (const [tabId, s] of sessions) {
-      void serial(tabId, async () => {
-        const session = await s;
-        session.reanalyse(engine);
-        publish(tabId, session, "reset");
-      });
-    }
-  });
+  const settings = createSettingsBook(
+    options.settings ?? { read: async () => undefined, write: async () => undefined },
+    (engine) => {
+      for (const [tabId, s] of sessions) {
+        void serial(tabId, async () => {
+          const session = await s;
+          session.reanalyse(engine);
+          publish(tabId, session, "reset");
+        });
+      }
+    },
+  );
 
   const serial = <T>(tabId: number, step: () => Promise<T>): Promise<T | undefined> => {
     const previous = chains.get(tabId) ?? Promise.resolve();
@@ -105,9 +108,23 @@ export function createHub(options: HubOptions) {
       s = privacy
         .then((isPrivate) => {
           if (isPrivate) privateTabs.add(tabId);
-          return Promise.all([storeOf(tabId).load(tabId).catch(() => undefined), book.loaded, settings.loaded]);
+          return Promise.all([
+            storeOf(tabId)
+              .load(tabId)
+              .catch(() => undefined),
+            book.loaded,
+            settings.loaded,
+          ]);
         })
-        .then(([loaded]) => createTabSession(loaded?.meta ?? newMeta(tabId), loaded?.records ?? [], budget.tab(tabId), book.rules(), settings.options()));
+        .then(([loaded]) =>
+          createTabSession(
+            loaded?.meta ?? newMeta(tabId),
+            loaded?.records ?? [],
+            budget.tab(tabId),
+            book.rules(),
+            settings.options(),
+          ),
+        );
       sessions.set(tabId, s);
     }
     return s;
@@ -161,18 +178,21 @@ export function createHub(options: HubOptions) {
     const current = sessions.get(tabId);
     releases.set(
       tabId,
-      setTimeout(() => {
-        releases.delete(tabId);
-        void serial(tabId, async () => {
-          if (sessions.get(tabId) !== current) return; // the tab was closed or the browser restarted meanwhile
-          const result = s.release();
-          budget.settle(tabId, 0, s);
-          if (result.stored.length > 0 || result.acks.size > 0) await storeOf(tabId).append(s.meta, result.stored);
-          for (const [doc, upTo] of result.acks) ackers.get(doc)?.(doc, upTo);
-          if (result.stored.length > 0) publish(tabId, s, result.delta);
-          scheduleRelease(tabId, s);
-        });
-      }, Math.max(0, at - Date.now())),
+      setTimeout(
+        () => {
+          releases.delete(tabId);
+          void serial(tabId, async () => {
+            if (sessions.get(tabId) !== current) return; // the tab was closed or the browser restarted meanwhile
+            const result = s.release();
+            budget.settle(tabId, 0, s);
+            if (result.stored.length > 0 || result.acks.size > 0) await storeOf(tabId).append(s.meta, result.stored);
+            for (const [doc, upTo] of result.acks) ackers.get(doc)?.(doc, upTo);
+            if (result.stored.length > 0) publish(tabId, s, result.delta);
+            scheduleRelease(tabId, s);
+          });
+        },
+        Math.max(0, at - Date.now()),
+      ),
     );
   };
 
@@ -223,11 +243,18 @@ export function createHub(options: HubOptions) {
         const parsed = ContentBatch.safeParse(message);
         void serial(tabId, async () => {
           const s = await session(tabId);
-          if (recording) s.setRecording(recording.since === 0 ? (s.recordingSince() ?? Date.now()) : recording.since, recording.reason);
+          if (recording)
+            s.setRecording(
+              recording.since === 0 ? (s.recordingSince() ?? Date.now()) : recording.since,
+              recording.reason,
+            );
           if (!parsed.success) {
             // A relay of another version or a broken one: what it carried is refused, counted as well as it tells.
             const items = (message as { records?: unknown } | null)?.records;
-            s.meta.rejected += Array.isArray(items) && items.length > 0 ? items.reduce<number>((n, item) => n + (typeof item === "string" ? recordsIn(item) : 1), 0) : 1;
+            s.meta.rejected +=
+              Array.isArray(items) && items.length > 0
+                ? items.reduce<number>((n, item) => n + (typeof item === "string" ? recordsIn(item) : 1), 0)
+                : 1;
             return;
           }
           const batch = parsed.data;
@@ -237,7 +264,15 @@ export function createHub(options: HubOptions) {
           budget.settle(tabId, size, s);
           const store = storeOf(tabId);
           if (result.navigated) await store.reset(s.meta);
-          if (result.stored.length > 0 || s.records().length > 0 || s.meta.dropped > 0 || s.meta.rejected > 0 || (s.meta.tooLarge ?? 0) > 0 || result.navigated) await storeOf(tabId).append(s.meta, result.stored);
+          if (
+            result.stored.length > 0 ||
+            s.records().length > 0 ||
+            s.meta.dropped > 0 ||
+            s.meta.rejected > 0 ||
+            (s.meta.tooLarge ?? 0) > 0 ||
+            result.navigated
+          )
+            await storeOf(tabId).append(s.meta, result.stored);
           acks.queue(batch.doc, result.ackUpTo);
           publish(tabId, s, result.navigated ? "reset" : result.delta);
           scheduleRelease(tabId, s);
@@ -248,15 +283,24 @@ export function createHub(options: HubOptions) {
     /** A panel's port: commands in (validated), a snapshot then deltas out. */
     connectPanel(port: HubPort): void {
       const tellRules = (tabId: number, change: DecoderChange, changed: boolean): void => {
-        post(port, { ...envelope, kind: "decoders", tabId, rules: change.rules, ...(change.error !== undefined && { error: change.error }) });
+        post(port, {
+          ...envelope,
+          kind: "decoders",
+          tabId,
+          rules: change.rules,
+          ...(change.error !== undefined && { error: change.error }),
+        });
         if (!changed || change.error !== undefined) return;
-        for (const other of panels.all()) if (other.port !== port) post(other.port, { ...envelope, kind: "decoders", tabId: other.tabId, rules: change.rules });
+        for (const other of panels.all())
+          if (other.port !== port)
+            post(other.port, { ...envelope, kind: "decoders", tabId: other.tabId, rules: change.rules });
       };
       const tellSettings = (tabId: number, error: string | undefined, changed: boolean): void => {
         const config = settings.config();
         post(port, { ...envelope, kind: "settings", tabId, config, ...(error !== undefined && { error }) });
         if (!changed || error !== undefined) return;
-        for (const other of panels.all()) if (other.port !== port) post(other.port, { ...envelope, kind: "settings", tabId: other.tabId, config });
+        for (const other of panels.all())
+          if (other.port !== port) post(other.port, { ...envelope, kind: "settings", tabId: other.tabId, config });
       };
       let link: PanelLink | undefined;
       /** The tab this port inspects (the DevTools page's, or a panel's subscription), and how to let it go. */
@@ -293,11 +337,15 @@ export function createHub(options: HubOptions) {
           });
         }
         // The rules are the browser's, not the tab's: they change in the rule book's own order.
-        if (command.kind === "decoders") return void book.loaded.then(() => tellRules(tabId, { rules: [...book.rules()] }, false));
-        if (command.kind === "addDecoder") return void book.add(command.rule).then((change) => tellRules(tabId, change, true));
-        if (command.kind === "removeDecoder") return void book.remove(command.id).then((change) => tellRules(tabId, change, true));
+        if (command.kind === "decoders")
+          return void book.loaded.then(() => tellRules(tabId, { rules: [...book.rules()] }, false));
+        if (command.kind === "addDecoder")
+          return void book.add(command.rule).then((change) => tellRules(tabId, change, true));
+        if (command.kind === "removeDecoder")
+          return void book.remove(command.id).then((change) => tellRules(tabId, change, true));
         if (command.kind === "settings") return void settings.loaded.then(() => tellSettings(tabId, undefined, false));
-        if (command.kind === "setSettings") return void settings.set(command.config).then((r) => tellSettings(tabId, r.error, true));
+        if (command.kind === "setSettings")
+          return void settings.set(command.config).then((r) => tellSettings(tabId, r.error, true));
         void serial(tabId, async () => {
           const s = await session(tabId);
           switch (command.kind) {
@@ -333,7 +381,9 @@ export function createHub(options: HubOptions) {
             case "records": {
               // Chunked like a snapshot's records: one runtime message may not exceed 64 MiB.
               const chunks = chunkRecords(s.records(), chunkChars);
-              chunks.forEach((records, i) => post(port, { ...envelope, kind: "records", tabId, records, more: i < chunks.length - 1 }));
+              chunks.forEach((records, i) =>
+                post(port, { ...envelope, kind: "records", tabId, records, more: i < chunks.length - 1 }),
+              );
               return;
             }
           }
@@ -399,7 +449,14 @@ function originOf(url: string): string | undefined {
  */
 function batchHead(message: unknown): { doc: string; last: number; chars: number; records: number } | undefined {
   const m = message as { doc?: unknown; first?: unknown; records?: unknown } | null;
-  if (m === null || typeof m !== "object" || typeof m.doc !== "string" || !Number.isInteger(m.first) || !Array.isArray(m.records)) return undefined;
+  if (
+    m === null ||
+    typeof m !== "object" ||
+    typeof m.doc !== "string" ||
+    !Number.isInteger(m.first) ||
+    !Array.isArray(m.records)
+  )
+    return undefined;
   let chars = 0;
   let records = 0;
   for (const item of m.records as unknown[]) {

@@ -3,7 +3,15 @@ import "../shared/jitless.ts";
 import browser from "webextension-polyfill";
 import { storedDecoders } from "../shared/decoderStorage.ts";
 import type { WorkerWake } from "../shared/contentProtocol.ts";
-import { CONTENT_PORT, INSPECTED_KEY, PANEL_PORT, PROTOCOL_VERSION, RECORD_SITES_KEY, SETTINGS_KEY, WORKER_SOURCE } from "../shared/tags.ts";
+import {
+  CONTENT_PORT,
+  INSPECTED_KEY,
+  PANEL_PORT,
+  PROTOCOL_VERSION,
+  RECORD_SITES_KEY,
+  SETTINGS_KEY,
+  WORKER_SOURCE,
+} from "../shared/tags.ts";
 import { DEFAULT_LIMITS, TEST_LIMITS } from "./budget.ts";
 import { createHub } from "./hub.ts";
 import { openIdbStore } from "./idbStore.ts";
@@ -30,9 +38,14 @@ const hub = createHub({
   wake(tabId) {
     const wake: WorkerWake = { source: WORKER_SOURCE, v: PROTOCOL_VERSION, kind: "recording" };
     // A tab without a relay (chrome://, a page still loading) refuses the message: nothing to wake there.
-    const tell = (id: number | undefined): void => void (id === undefined ? undefined : browser.tabs.sendMessage(id, wake).catch(() => undefined));
+    const tell = (id: number | undefined): void =>
+      void (id === undefined ? undefined : browser.tabs.sendMessage(id, wake).catch(() => undefined));
     if (tabId !== undefined) tell(tabId);
-    else void browser.tabs.query({}).then((tabs) => tabs.forEach((tab) => tell(tab.id)), () => undefined);
+    else
+      void browser.tabs.query({}).then(
+        (tabs) => tabs.forEach((tab) => tell(tab.id)),
+        () => undefined,
+      );
   },
   rules: storedDecoders,
   settings: {
@@ -60,4 +73,7 @@ browser.runtime.onInstalled.addListener(() => void hub.resetAll());
 
 // Test builds only (MCP_ELICIT_TEST=1): a page the Firefox test can drive, since WebDriver BiDi may not navigate to
 // moz-extension:// URLs (test/extension/FIREFOX-NEEDS.md).
-if (__TEST__) browser.runtime.onInstalled.addListener(() => void browser.tabs.create({ url: browser.runtime.getURL("panel.html"), active: false }));
+if (__TEST__)
+  browser.runtime.onInstalled.addListener(
+    () => void browser.tabs.create({ url: browser.runtime.getURL("panel.html"), active: false }),
+  );

@@ -37,7 +37,8 @@ export function createIntake(meta: TabMeta, rules: readonly Decoder[], stored: r
         // its ends already.
         record.frame = from.frame;
         record.frameOrigin = from.origin;
-        if (record.transport !== "postMessage" && from.frame !== 0) record.client = `${from.origin}#frame-${from.frame}`;
+        if (record.transport !== "postMessage" && from.frame !== 0)
+          record.client = `${from.origin}#frame-${from.frame}`;
       }
       if (record.kind === "message") {
         // Only the envelope stage says what a message came through: a page (or a stale tap) must not name the

@@ -25,8 +25,20 @@ export function createPanels(flushMs: number, chunkChars: number) {
     link.pending = emptyDelta();
     const [first = [], ...rest] = chunkRecords(s.records(), chunkChars);
     const { tabId } = link;
-    post(link.port, { ...envelope, kind: "snapshot", tabId, flows: [...s.flows()], findings: [...s.findings()], problems: [...s.problems()], stats: s.stats(), records: first, more: rest.length > 0 });
-    rest.forEach((records, i) => post(link.port, { ...envelope, kind: "snapshotRecords", tabId, records, more: i < rest.length - 1 }));
+    post(link.port, {
+      ...envelope,
+      kind: "snapshot",
+      tabId,
+      flows: [...s.flows()],
+      findings: [...s.findings()],
+      problems: [...s.problems()],
+      stats: s.stats(),
+      records: first,
+      more: rest.length > 0,
+    });
+    rest.forEach((records, i) =>
+      post(link.port, { ...envelope, kind: "snapshotRecords", tabId, records, more: i < rest.length - 1 }),
+    );
   };
 
   const flush = (link: PanelLink, s: TabSession): void => {
@@ -36,8 +48,27 @@ export function createPanels(flushMs: number, chunkChars: number) {
     // Records in chunks, like a snapshot's: a burst may hold more text than one runtime message may carry.
     const [first = [], ...rest] = chunkRecords(records, chunkChars);
     const stats = s.stats();
-    post(link.port, { ...envelope, kind: "delta", tabId: link.tabId, flows: [...flows.values()], findings, problems, stats, records: first });
-    for (const chunk of rest) post(link.port, { ...envelope, kind: "delta", tabId: link.tabId, flows: [], findings: [], problems: [], stats, records: chunk });
+    post(link.port, {
+      ...envelope,
+      kind: "delta",
+      tabId: link.tabId,
+      flows: [...flows.values()],
+      findings,
+      problems,
+      stats,
+      records: first,
+    });
+    for (const chunk of rest)
+      post(link.port, {
+        ...envelope,
+        kind: "delta",
+        tabId: link.tabId,
+        flows: [],
+        findings: [],
+        problems: [],
+        stats,
+        records: chunk,
+      });
   };
 
   return {
@@ -72,4 +103,3 @@ export function createPanels(flushMs: number, chunkChars: number) {
     },
   };
 }
-

@@ -53,7 +53,8 @@ export function createRecordingGate(storage: GateStorage, now: () => number = Da
   const inspected = new Map<number, { since: number; inspectors: number }>();
   let sites = new Set<string>();
   function takeSites(value: unknown): void {
-    if (Array.isArray(value)) sites = new Set(value.filter((s): s is string => typeof s === "string" && siteOf(s) === s).slice(0, MAX_SITES));
+    if (Array.isArray(value))
+      sites = new Set(value.filter((s): s is string => typeof s === "string" && siteOf(s) === s).slice(0, MAX_SITES));
     else if (value === undefined) sites = new Set();
   }
   const persist = (): void => {
@@ -68,7 +69,8 @@ export function createRecordingGate(storage: GateStorage, now: () => number = Da
         if (value === null || typeof value !== "object") return;
         for (const [tab, since] of Object.entries(value)) {
           const tabId = Number(tab);
-          if (Number.isInteger(tabId) && typeof since === "number" && !inspected.has(tabId)) inspected.set(tabId, { since, inspectors: 0 });
+          if (Number.isInteger(tabId) && typeof since === "number" && !inspected.has(tabId))
+            inspected.set(tabId, { since, inspectors: 0 });
         }
         setTimeout(() => {
           let changed = false;

@@ -34,7 +34,15 @@ export interface TabMeta {
   backends?: Record<string, number>;
 }
 
-export const newMeta = (tabId: number, preserveLog = false): TabMeta => ({ tabId, nextSeq: 0, dropped: 0, rejected: 0, bytes: 0, preserveLog, docs: {} });
+export const newMeta = (tabId: number, preserveLog = false): TabMeta => ({
+  tabId,
+  nextSeq: 0,
+  dropped: 0,
+  rejected: 0,
+  bytes: 0,
+  preserveLog,
+  docs: {},
+});
 
 /** Where capture records live while the worker sleeps: IndexedDB in the extension (idbStore.ts), memory in tests. */
 export interface RecordStore {

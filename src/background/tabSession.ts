@@ -138,7 +138,10 @@ export function createTabSession(
           const number = batch.first + i;
           if (number <= seen) return; // resent after a worker restart: stored already
           // A tap envelope, forwarded as JSON text: the relay leaves parsing and checking to the worker, off the page's thread.
-          const envelope = typeof item === "string" ? tapEnvelopeRecords(item) : { records: [item], tooLarge: 0, dropped: 0, rejected: 0 };
+          const envelope =
+            typeof item === "string"
+              ? tapEnvelopeRecords(item)
+              : { records: [item], tooLarge: 0, dropped: 0, rejected: 0 };
           // Refused: as many records as it carried. Its counts of records lost before it count at once.
           if (!envelope) meta.rejected += recordsIn(item as string);
           else {
@@ -197,7 +200,10 @@ export function createTabSession(
     /** When waiting items may go (ms since the epoch), or undefined when none waits (hold.ts). */
     nextRelease: hold.nextRelease,
     /** Stores the waiting items that may go (hold.ts `take`), merged by time. Says what each document may ack. */
-    release(now = Date.now(), all = false): { stored: CaptureRecord[]; delta: SessionDelta; acks: Map<string, number> } {
+    release(
+      now = Date.now(),
+      all = false,
+    ): { stored: CaptureRecord[]; delta: SessionDelta; acks: Map<string, number> } {
       const ready = hold.take(now, all);
       const result = step(() => ready.records.forEach(({ raw, from }) => take(raw, from)));
       for (const [doc, number] of ready.acks) storedUpTo(doc, number);
@@ -232,7 +238,10 @@ export function createTabSession(
       recording: !meta.paused,
       skipped: meta.skipped ?? 0,
       envelopes: { ...meta.envelopes },
-      ...(meta.recordingSince !== undefined && { recordingSince: meta.recordingSince, recordingReason: meta.recordingReason }),
+      ...(meta.recordingSince !== undefined && {
+        recordingSince: meta.recordingSince,
+        recordingReason: meta.recordingReason,
+      }),
       ...(view.site !== undefined && { site: view.site, siteRecorded: view.siteRecorded }),
     }),
     severities: (): Readonly<Record<Severity, number>> => severities,

@@ -7,7 +7,10 @@ export type CaptureEncoding = "utf-8" | "utf-16le" | "utf-16be";
  * worker (panel/io/importFile.ts) both read a file's head this way. Reading `all` to its end, or closing it early,
  * closes `source`.
  */
-export async function readHead(source: AsyncIterator<Uint8Array>, n: number): Promise<{ text: string; encoding: CaptureEncoding; all: AsyncGenerator<Uint8Array> }> {
+export async function readHead(
+  source: AsyncIterator<Uint8Array>,
+  n: number,
+): Promise<{ text: string; encoding: CaptureEncoding; all: AsyncGenerator<Uint8Array> }> {
   const head: Uint8Array[] = [];
   let size = 0;
   while (size < n) {
@@ -19,7 +22,8 @@ export async function readHead(source: AsyncIterator<Uint8Array>, n: number): Pr
   const bytes = new Uint8Array(size);
   let at = 0;
   for (const piece of head) bytes.set(piece, (at += piece.byteLength) - piece.byteLength);
-  const encoding: CaptureEncoding = bytes[0] === 0xff && bytes[1] === 0xfe ? "utf-16le" : bytes[0] === 0xfe && bytes[1] === 0xff ? "utf-16be" : "utf-8";
+  const encoding: CaptureEncoding =
+    bytes[0] === 0xff && bytes[1] === 0xfe ? "utf-16le" : bytes[0] === 0xfe && bytes[1] === 0xff ? "utf-16be" : "utf-8";
   async function* all(): AsyncGenerator<Uint8Array> {
     try {
       yield* head.splice(0);

@@ -21,7 +21,11 @@ export function detectFormat(text: string, file: string): CaptureFormat {
   return "jsonl";
 }
 
-export function importCapture(text: string, file: string, options: ImportOptions = {}): CaptureImport & { format: CaptureFormat } {
+export function importCapture(
+  text: string,
+  file: string,
+  options: ImportOptions = {},
+): CaptureImport & { format: CaptureFormat } {
   const format = detectFormat(text, file);
   return { format, ...(format === "har" ? importHar(text, file, options) : importJsonl(text, file, options)) };
 }

@@ -17,7 +17,8 @@ const CLOSE_BRACE = 125;
 const OPEN_BRACKET = 91;
 const CLOSE_BRACKET = 93;
 /** Where a number, `true`, `false` or `null` ends. */
-const endsLiteral = (c: number): boolean => c === 32 || c === 10 || c === 13 || c === 9 || c === 44 || c === CLOSE_BRACE || c === CLOSE_BRACKET || c === 58;
+const endsLiteral = (c: number): boolean =>
+  c === 32 || c === 10 || c === 13 || c === 9 || c === 44 || c === CLOSE_BRACE || c === CLOSE_BRACKET || c === 58;
 
 export const parseText = (text: string): Parsed => {
   try {
@@ -103,7 +104,8 @@ export function createValueReader() {
       if (depth === 1 && misses < 8) {
         let k = at - 1;
         while (k >= 0 && (text.charCodeAt(k) === 32 || text.charCodeAt(k) === 9)) k--;
-        if (k >= 0 && text.charCodeAt(k) === 10 && at - k <= 64) closer = `\n${text.slice(k + 1, at)}${c === OPEN_BRACE ? "}" : "]"}`;
+        if (k >= 0 && text.charCodeAt(k) === 10 && at - k <= 64)
+          closer = `\n${text.slice(k + 1, at)}${c === OPEN_BRACE ? "}" : "]"}`;
       }
     },
 

@@ -60,13 +60,18 @@ export function importJsonl(text: string, file: string, options: JsonlImportOpti
     }
     const object = value as Record<string, unknown>;
     if (object.v !== undefined && object.v !== CAPTURE_VERSION) {
-      bad(line, `capture version ${JSON.stringify(object.v)} is not supported (this build reads version ${CAPTURE_VERSION})`);
+      bad(
+        line,
+        `capture version ${JSON.stringify(object.v)} is not supported (this build reads version ${CAPTURE_VERSION})`,
+      );
       return;
     }
     const hasSeq = object.seq !== undefined;
     const parsed = checkRecord(hasSeq ? object : { ...object, seq: 0 });
     if (!parsed.success) {
-      const issues = parsed.error.issues.slice(0, 3).map((issue) => `${issue.path.join(".") || "record"}: ${issue.message}`);
+      const issues = parsed.error.issues
+        .slice(0, 3)
+        .map((issue) => `${issue.path.join(".") || "record"}: ${issue.message}`);
       bad(line, `not a capture record (${issues.join("; ")})`);
       return;
     }
@@ -74,10 +79,12 @@ export function importJsonl(text: string, file: string, options: JsonlImportOpti
     else if (parsed.data.seq <= previous && !disorder) disorder = { line, seq: parsed.data.seq, after: previous };
     if (hasSeq) previous = Math.max(previous, parsed.data.seq);
     const { seq, v } = parsed.data;
-    for (const out of unwrap.push(parsed.data)) records.push(out === parsed.data ? parsed.data : ({ ...out, seq, v } as CaptureRecord));
+    for (const out of unwrap.push(parsed.data))
+      records.push(out === parsed.data ? parsed.data : ({ ...out, seq, v } as CaptureRecord));
   });
 
-  if (badLines > MAX_LINE_PROBLEMS) problems.push({ file, message: `${badLines - MAX_LINE_PROBLEMS} more bad lines not listed` });
+  if (badLines > MAX_LINE_PROBLEMS)
+    problems.push({ file, message: `${badLines - MAX_LINE_PROBLEMS} more bad lines not listed` });
   if (missing > 0 || disorder) {
     records.forEach((record, seq) => (record.seq = seq));
     if (disorder) {
@@ -87,7 +94,10 @@ export function importJsonl(text: string, file: string, options: JsonlImportOpti
         message: `line ${disorder.line}: seq ${disorder.seq} does not follow ${disorder.after}; all records renumbered 0…${records.length - 1} in line order`,
       });
     } else if (missing < records.length) {
-      problems.push({ file, message: `${missing} of ${records.length} records have no seq; all records renumbered 0…${records.length - 1} in line order` });
+      problems.push({
+        file,
+        message: `${missing} of ${records.length} records have no seq; all records renumbered 0…${records.length - 1} in line order`,
+      });
     }
   }
   return { records, problems };

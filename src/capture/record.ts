@@ -24,7 +24,11 @@ export const Direction = z.enum(DIRECTIONS);
 export type Direction = z.infer<typeof Direction>;
 
 /** The headers that matter (kinds.ts KEPT_HEADERS), lower-cased names. Authorization and cookie values are never kept. */
-export const Headers = z.object(Object.fromEntries(KEPT_HEADERS.map((name) => [name, z.optional(z.string())])) as { [K in KeptHeader]: z.ZodMiniOptional<z.ZodMiniString> });
+export const Headers = z.object(
+  Object.fromEntries(KEPT_HEADERS.map((name) => [name, z.optional(z.string())])) as {
+    [K in KeptHeader]: z.ZodMiniOptional<z.ZodMiniString>;
+  },
+);
 export type Headers = z.infer<typeof Headers>;
 export const keptHeaders: readonly KeptHeader[] = KEPT_HEADERS;
 
@@ -133,7 +137,12 @@ export const PageRequestRecord = z.object({
 });
 export type PageRequestRecord = z.infer<typeof PageRequestRecord>;
 
-export const CaptureRecord = z.discriminatedUnion("kind", [MessageRecord, ResponseRecord, EndRecord, PageRequestRecord]);
+export const CaptureRecord = z.discriminatedUnion("kind", [
+  MessageRecord,
+  ResponseRecord,
+  EndRecord,
+  PageRequestRecord,
+]);
 export type CaptureRecord = z.infer<typeof CaptureRecord>;
 
 /** Keeps only the headers that matter, in the schema's order (the last of a repeated name); drops Authorization and Cookie by construction. */

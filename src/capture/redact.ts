@@ -16,7 +16,16 @@ export interface RedactOptions {
 }
 
 /** Headers that carry credentials. Records never keep them (pickHeaders); this catches a record built by hand. */
-const SECRET_HEADERS = new Set(["authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "api-key", "x-auth-token", "x-amz-security-token"]);
+const SECRET_HEADERS = new Set([
+  "authorization",
+  "proxy-authorization",
+  "cookie",
+  "set-cookie",
+  "x-api-key",
+  "api-key",
+  "x-auth-token",
+  "x-amz-security-token",
+]);
 /** Header values the engine correlates on: redacted to a numbered placeholder so distinct values stay distinct. */
 const ID_HEADERS = new Set(["mcp-session-id", "last-event-id"]);
 /**
@@ -96,7 +105,13 @@ export function redactRecords(records: readonly CaptureRecord[], options: Redact
       for (const [name, value] of Object.entries(out.headers as Record<string, unknown>)) {
         if (typeof value !== "string") continue;
         const n = name.toLowerCase();
-        headers[name] = SECRET_HEADERS.has(n) ? REDACTED : n === "mcp-session-id" ? session(value) : ID_HEADERS.has(n) ? redactId(value) : short(value);
+        headers[name] = SECRET_HEADERS.has(n)
+          ? REDACTED
+          : n === "mcp-session-id"
+            ? session(value)
+            : ID_HEADERS.has(n)
+              ? redactId(value)
+              : short(value);
       }
       out.headers = headers;
     }
@@ -137,12 +152,19 @@ function once(redact: (text: string) => string): (text: string) => string {
 export function redactValue(value: unknown, secretFields: ReadonlySet<string> = secretFieldsOf(value)): unknown {
   const blank = secretPointers(value, secretFields);
   const walk = (node: unknown, at: string): unknown => {
-    if (typeof node === "string") return node !== "" && blank.size > 0 && isBlanked(at, blank) ? REDACTED : redactText(node);
+    if (typeof node === "string")
+      return node !== "" && blank.size > 0 && isBlanked(at, blank) ? REDACTED : redactText(node);
     if (Array.isArray(node)) return node.map((n, i) => walk(n, `${at}/${i}`));
     if (!isObj(node)) return node;
     const out: Obj = {};
     // defineProperty: a parsed "__proto__" member is data, not the copy's prototype.
-    for (const [key, child] of Object.entries(node)) Object.defineProperty(out, key, { value: walk(child, `${at}/${escapeKey(key)}`), enumerable: true, writable: true, configurable: true });
+    for (const [key, child] of Object.entries(node))
+      Object.defineProperty(out, key, {
+        value: walk(child, `${at}/${escapeKey(key)}`),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     return out;
   };
   return walk(value, "");
@@ -153,7 +175,6 @@ export function secretFieldsOf(value: unknown, into = new Set<string>()): Set<st
   collectSecretFields(value, into);
   return into;
 }
-
 
 /** The message parsed, cut at MAX_DEPTH so the recursive walks below stay within the stack (the text itself is
  * still redacted string by string at any depth, by mapJsonStrings). */

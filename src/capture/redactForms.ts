@@ -70,7 +70,8 @@ export function secretPointers(message: unknown, secretFields: ReadonlySet<strin
     }
     if (isObj(node.content)) {
       for (const key of Object.keys(node.content)) {
-        if (secretFields.has(key) || secretTerm(key, { identity: true }) !== null) out.add(`${at}/content/${escapeKey(key)}`);
+        if (secretFields.has(key) || secretTerm(key, { identity: true }) !== null)
+          out.add(`${at}/content/${escapeKey(key)}`);
       }
     }
     for (const [key, child] of Object.entries(node)) walk(child, `${at}/${escapeKey(key)}`);
@@ -91,4 +92,3 @@ export function isBlanked(at: string | readonly string[], blank: ReadonlySet<str
   }
   return false;
 }
-

@@ -7,9 +7,35 @@ export const REDACTED = "[REDACTED]";
 
 /** Query and fragment parameters that hold credentials, lower-cased without `-` and `_`. OAuth `state` is benign. */
 const URL_SECRETS = new Set([
-  "token", "accesstoken", "idtoken", "refreshtoken", "authtoken", "sessiontoken", "logintoken", "code", "sig", "signature",
-  "xamzsignature", "xamzcredential", "xamzsecuritytoken", "xgoogsignature", "xgoogcredential", "apikey", "password", "pass",
-  "passwd", "pwd", "secret", "clientsecret", "session", "auth", "authorization", "jwt", "otp", "magic", "magiclink",
+  "token",
+  "accesstoken",
+  "idtoken",
+  "refreshtoken",
+  "authtoken",
+  "sessiontoken",
+  "logintoken",
+  "code",
+  "sig",
+  "signature",
+  "xamzsignature",
+  "xamzcredential",
+  "xamzsecuritytoken",
+  "xgoogsignature",
+  "xgoogcredential",
+  "apikey",
+  "password",
+  "pass",
+  "passwd",
+  "pwd",
+  "secret",
+  "clientsecret",
+  "session",
+  "auth",
+  "authorization",
+  "jwt",
+  "otp",
+  "magic",
+  "magiclink",
 ]);
 /** `key=` alone is often a map or cache key; only a long value is taken for an API key. */
 const LONG_KEY = 16;
@@ -31,7 +57,20 @@ const decode = (s: string): string => {
 };
 
 /** Path segments that name a key in the path itself (`/s/<secret>/mcp`, `/key/<key>`). */
-const KEY_SEGMENTS = new Set(["s", "k", "key", "keys", "apikey", "api-key", "api_key", "token", "tokens", "secret", "secrets", "sk"]);
+const KEY_SEGMENTS = new Set([
+  "s",
+  "k",
+  "key",
+  "keys",
+  "apikey",
+  "api-key",
+  "api_key",
+  "token",
+  "tokens",
+  "secret",
+  "secrets",
+  "sk",
+]);
 
 /**
  * A key carried in a URL's path, as hosted MCP servers do (`/v3/<32 hex>/mcp`, `/s/<secret>/mcp`): a run of 32 or
@@ -40,7 +79,13 @@ const KEY_SEGMENTS = new Set(["s", "k", "key", "keys", "apikey", "api-key", "api
 function isPathKey(previous: string, segment: string): boolean {
   if (/^[0-9a-f]{32,}$/i.test(segment)) return true;
   if (KEY_SEGMENTS.has(previous) && segment.length >= 8) return true;
-  return segment.length >= 24 && /^[A-Za-z0-9_-]+$/.test(segment) && /\d/.test(segment) && /[A-Za-z]/.test(segment) && !/^[a-z]+(-[a-z0-9]+)*$/.test(segment);
+  return (
+    segment.length >= 24 &&
+    /^[A-Za-z0-9_-]+$/.test(segment) &&
+    /\d/.test(segment) &&
+    /[A-Za-z]/.test(segment) &&
+    !/^[a-z]+(-[a-z0-9]+)*$/.test(segment)
+  );
 }
 
 /**
@@ -53,7 +98,10 @@ export function redactUrl(url: string): string {
   const start = url.search(/[?#]/);
   const head = start < 0 ? url : url.slice(0, start);
   const tail = start < 0 ? "" : url.slice(start);
-  const withoutUser = head.replace(/^([a-z][a-z0-9+.-]*:\/\/)([^/?#]*)@/i, (_, scheme: string) => `${scheme}${REDACTED}@`);
+  const withoutUser = head.replace(
+    /^([a-z][a-z0-9+.-]*:\/\/)([^/?#]*)@/i,
+    (_, scheme: string) => `${scheme}${REDACTED}@`,
+  );
   let previous = "";
   const path = withoutUser.replace(/\/([^/]+)/g, (whole, segment: string) => {
     const plain = decode(segment);
@@ -61,15 +109,21 @@ export function redactUrl(url: string): string {
     previous = plain.toLowerCase();
     return secret ? `/${REDACTED}` : whole;
   });
-  const params = tail.replace(/([?&#;])([^=&#?;\s]*)=([^&#;?\s]*)/g, (whole, sep: string, name: string, value: string) => {
-    if (value === "" || value === REDACTED) return whole;
-    const n = norm(decode(name));
-    const secret = URL_SECRETS.has(n) || (n === "key" && value.length >= LONG_KEY) || secretValue(decode(value)) !== null;
-    return secret ? `${sep}${name}=${REDACTED}` : whole;
-  });
+  const params = tail.replace(
+    /([?&#;])([^=&#?;\s]*)=([^&#;?\s]*)/g,
+    (whole, sep: string, name: string, value: string) => {
+      if (value === "" || value === REDACTED) return whole;
+      const n = norm(decode(name));
+      const secret =
+        URL_SECRETS.has(n) || (n === "key" && value.length >= LONG_KEY) || secretValue(decode(value)) !== null;
+      return secret ? `${sep}${name}=${REDACTED}` : whole;
+    },
+  );
   const out = path + params;
   // A url member that is not a URL at all (a hand-made capture) can be a bare credential: its tokens are checked too.
-  return secretValue(out) === null ? out : out.replace(CANDIDATE, (t) => (secretValue(t, { cards: false }) ? REDACTED : t));
+  return secretValue(out) === null
+    ? out
+    : out.replace(CANDIDATE, (t) => (secretValue(t, { cards: false }) ? REDACTED : t));
 }
 
 /**
@@ -88,4 +142,3 @@ export function redactText(text: string): string {
     .replace(DIGITS, (t) => (secretValue(t) ? REDACTED : t));
   return secretValue(out) === null ? out : REDACTED;
 }
-

@@ -59,7 +59,12 @@ export function createCaptureDecoder(file: string): CaptureDecoder {
   const start = (last: boolean): string => {
     const bytes = pending;
     pending = new Uint8Array(0);
-    const label = bytes[0] === 0xff && bytes[1] === 0xfe ? "utf-16le" : bytes[0] === 0xfe && bytes[1] === 0xff ? "utf-16be" : "utf-8";
+    const label =
+      bytes[0] === 0xff && bytes[1] === 0xfe
+        ? "utf-16le"
+        : bytes[0] === 0xfe && bytes[1] === 0xff
+          ? "utf-16be"
+          : "utf-8";
     utf8 = label === "utf-8";
     if (utf8) {
       const head = new TextDecoder().decode(bytes.subarray(0, SNIFF));

@@ -1,13 +1,17 @@
 import { readFile } from "node:fs/promises";
 import { validateDecoder, validateDecoders, type Decoder } from "../capture/envelopes/index.ts";
 
-const SHAPE = 'a rule is {"id":"d1","url":"https://host/api/*","pointer":"/message","direction":"c2s"|"s2c"|"both"} with optional "method" and "label"';
+const SHAPE =
+  'a rule is {"id":"d1","url":"https://host/api/*","pointer":"/message","direction":"c2s"|"s2c"|"both"} with optional "method" and "label"';
 
 /**
  * The decode rules of `--decode <json>` (each one rule) and `--decode-file <file>` (each a JSON array of rules),
  * validated: the rules, or the one sentence a usage error prints (exit 2).
  */
-export async function readDecodeRules(inline: readonly string[], files: readonly string[]): Promise<Decoder[] | string> {
+export async function readDecodeRules(
+  inline: readonly string[],
+  files: readonly string[],
+): Promise<Decoder[] | string> {
   const rules: Decoder[] = [];
   for (const [i, text] of inline.entries()) {
     let value: unknown;

@@ -98,7 +98,10 @@ export async function main(argv: string[]): Promise<number> {
     console.error(`mcp-elicit: --min-severity must be info, warning or error, not "${min}"`);
     return 2;
   }
-  const disable = values.disable.flatMap((d) => d.split(",")).map((d) => d.trim()).filter(Boolean);
+  const disable = values.disable
+    .flatMap((d) => d.split(","))
+    .map((d) => d.trim())
+    .filter(Boolean);
   const unknown = disable.filter((d) => !isRuleId(d));
   if (unknown.length) {
     console.error(`mcp-elicit: unknown rule id${unknown.length > 1 ? "s" : ""} for --disable: ${unknown.join(", ")}`);
@@ -107,7 +110,9 @@ export async function main(argv: string[]): Promise<number> {
 
   const format = (values.format ?? (values.json ? "json" : "text")) as Format;
   if (!FORMATS.includes(format) || (values.json && format !== "json")) {
-    console.error(`mcp-elicit: --format must be one of ${FORMATS.join(", ")}${values.json ? " (and --json means json)" : ""}, not "${values.format}"`);
+    console.error(
+      `mcp-elicit: --format must be one of ${FORMATS.join(", ")}${values.json ? " (and --json means json)" : ""}, not "${values.format}"`,
+    );
     return 2;
   }
   const failOn = values["fail-on"] as FailOn | undefined;
@@ -167,9 +172,16 @@ function rulesList(json: boolean): string {
   }));
   if (json) return JSON.stringify(rows, null, 2);
   const width = Math.max(...rows.map((r) => r.id.length));
-  const lines = rows.map((r) => `${r.id.padEnd(width)}  ${r.severity.padEnd(7)}  ${r.checked ? "checked" : "not    "}  ${r.revisions}: ${r.title.replace(/`/g, "")}`);
+  const lines = rows.map(
+    (r) =>
+      `${r.id.padEnd(width)}  ${r.severity.padEnd(7)}  ${r.checked ? "checked" : "not    "}  ${r.revisions}: ${r.title.replace(/`/g, "")}`,
+  );
   const unchecked = rows.filter((r) => !r.checked).length;
-  return [...lines, "", `${rows.length} rules; lint checks ${rows.length - unchecked}, the other ${unchecked} are explained in docs/rules.md ("Not checked").`].join("\n");
+  return [
+    ...lines,
+    "",
+    `${rows.length} rules; lint checks ${rows.length - unchecked}, the other ${unchecked} are explained in docs/rules.md ("Not checked").`,
+  ].join("\n");
 }
 
 /** Writes the parts to standard output a megabyte at a time, waiting for it to drain: never one string of all. */

@@ -46,7 +46,12 @@ export async function readCapture(
 /** What the CLI says of a file it cannot read: too large is said so, with the limit. */
 export function readError(error: unknown, size?: number): string {
   const e = error as NodeJS.ErrnoException;
-  if (e instanceof TooLarge || e.code === "ERR_FS_FILE_TOO_LARGE" || e.code === "ERR_STRING_TOO_LONG" || (e instanceof RangeError && /string length/i.test(e.message))) {
+  if (
+    e instanceof TooLarge ||
+    e.code === "ERR_FS_FILE_TOO_LARGE" ||
+    e.code === "ERR_STRING_TOO_LONG" ||
+    (e instanceof RangeError && /string length/i.test(e.message))
+  ) {
     const bytes = e instanceof TooLarge ? e.bytes : size;
     return `too large to read${bytes !== undefined ? ` (${mb(bytes)})` : ""}: this build reads a capture of at most ${mb(constants.MAX_STRING_LENGTH)} as one text`;
   }

@@ -20,7 +20,8 @@ const fileOf = (x: Finding): string | undefined => (x as Finding & { file?: stri
 export function toJson(files: FileReport[]) {
   const summary = { errors: 0, warnings: 0, info: 0 };
   const out = files.map((f) => {
-    for (const x of f.findings) summary[x.severity === "error" ? "errors" : x.severity === "warning" ? "warnings" : "info"]++;
+    for (const x of f.findings)
+      summary[x.severity === "error" ? "errors" : x.severity === "warning" ? "warnings" : "info"]++;
     return {
       file: f.file,
       ...(f.session && { session: f.session }),
@@ -40,7 +41,13 @@ const flowJson = (flow: Flow) => ({
   target: flow.target,
   rounds: flow.rounds.length,
   status: flow.status,
-  elicitations: flow.elicitations.map((e) => ({ key: e.key, mode: e.mode, action: e.action, elicitationId: e.elicitationId ?? null, completed: e.completed })),
+  elicitations: flow.elicitations.map((e) => ({
+    key: e.key,
+    mode: e.mode,
+    action: e.action,
+    elicitationId: e.elicitationId ?? null,
+    completed: e.completed,
+  })),
 });
 const findingJson = (session: string[] | undefined) => (x: Finding) => ({
   rule: x.rule,
@@ -69,13 +76,15 @@ export function* toJsonParts(files: FileReport[]): Generator<string> {
   function* list<T>(items: readonly T[], json: (item: T) => unknown, depth: number): Generator<string> {
     if (items.length === 0) return yield "[]";
     const pad = "  ".repeat(depth + 1);
-    for (let i = 0; i < items.length; i++) yield `${i ? "," : "["}\n${pad}${at(JSON.stringify(json(items[i]!), null, 2), depth + 1)}`;
+    for (let i = 0; i < items.length; i++)
+      yield `${i ? "," : "["}\n${pad}${at(JSON.stringify(json(items[i]!), null, 2), depth + 1)}`;
     yield `\n${"  ".repeat(depth)}]`;
   }
   yield files.length ? '{\n  "files": [' : '{\n  "files": [],';
   for (let i = 0; i < files.length; i++) {
     const f = files[i]!;
-    for (const x of f.findings) summary[x.severity === "error" ? "errors" : x.severity === "warning" ? "warnings" : "info"]++;
+    for (const x of f.findings)
+      summary[x.severity === "error" ? "errors" : x.severity === "warning" ? "warnings" : "info"]++;
     yield `${i ? "," : ""}\n    {\n      "file": ${JSON.stringify(f.file)},`;
     if (f.session) yield `\n      "session": ${at(JSON.stringify(f.session, null, 2), 3)},`;
     yield '\n      "flows": ';
@@ -122,7 +131,10 @@ export function toText(files: FileReport[], color: boolean): string {
   const c = (name: Color, s: string) => (color ? `\x1b[${codes[name]}m${s}\x1b[0m` : s);
   const sev = (s: Severity) => c(s === "error" ? "red" : s === "warning" ? "yellow" : "blue", s.padEnd(7));
   const lines: string[] = [];
-  let errors = 0, warnings = 0, info = 0, flowCount = 0;
+  let errors = 0,
+    warnings = 0,
+    info = 0,
+    flowCount = 0;
   for (const f of files) {
     lines.push(c("bold", printable(f.file)));
     for (const p of f.problems) lines.push(`  ${c("red", "problem")} ${one(located(p), 200)}`);
@@ -140,12 +152,26 @@ export function toText(files: FileReport[], color: boolean): string {
       `        ${one(x.message, 200)}`;
     for (const flow of f.flows) {
       flowCount++;
-      const status = flow.status === "complete" ? c("green", flow.status) : flow.status === "pending" ? c("yellow", flow.status) : c("red", flow.status);
-      lines.push(`  ${c("bold", printable(flow.id, 80))} ${printable(flow.kind)} ${one(flow.revision ?? "unknown revision", 30)} ${one(flow.method, 60)}${flow.target ? " " + one(flow.target, 50) : ""} — ${flow.rounds.length} round${flow.rounds.length === 1 ? "" : "s"}, ${status}, server ${ms(flow.serverMs)}, user ${ms(flow.userMs)}`);
-      lines.push(c("dim", `    ${printable(flow.server, 200)}${flow.via ? ` via ${printable(flow.via, 200)}` : ""}${flow.envelope ? ` (${printable(envelopeLabel(flow.envelope))})` : ""}`));
+      const status =
+        flow.status === "complete"
+          ? c("green", flow.status)
+          : flow.status === "pending"
+            ? c("yellow", flow.status)
+            : c("red", flow.status);
+      lines.push(
+        `  ${c("bold", printable(flow.id, 80))} ${printable(flow.kind)} ${one(flow.revision ?? "unknown revision", 30)} ${one(flow.method, 60)}${flow.target ? " " + one(flow.target, 50) : ""} — ${flow.rounds.length} round${flow.rounds.length === 1 ? "" : "s"}, ${status}, server ${ms(flow.serverMs)}, user ${ms(flow.userMs)}`,
+      );
+      lines.push(
+        c(
+          "dim",
+          `    ${printable(flow.server, 200)}${flow.via ? ` via ${printable(flow.via, 200)}` : ""}${flow.envelope ? ` (${printable(envelopeLabel(flow.envelope))})` : ""}`,
+        ),
+      );
       for (const e of flow.elicitations) {
         const answer = e.action ?? (e.mode === "url" ? "no answer on the wire" : "unanswered");
-        lines.push(`    • ${printable(e.mode)} ${c("bold", one(e.key, 40))} ${one(e.message, 60)} → ${printable(answer, 40)}${e.completed ? c("green", " ✓ completed") : ""}`);
+        lines.push(
+          `    • ${printable(e.mode)} ${c("bold", one(e.key, 40))} ${one(e.message, 60)} → ${printable(answer, 40)}${e.completed ? c("green", " ✓ completed") : ""}`,
+        );
       }
       for (const x of byFlow.get(flow.id) ?? []) lines.push(findingLine(x));
     }
@@ -156,7 +182,9 @@ export function toText(files: FileReport[], color: boolean): string {
     }
     lines.push("");
   }
-  lines.push(`${flowCount} flow${flowCount === 1 ? "" : "s"}: ${c(errors ? "red" : "green", `${errors} error${errors === 1 ? "" : "s"}`)}, ${c(warnings ? "yellow" : "green", `${warnings} warning${warnings === 1 ? "" : "s"}`)}, ${info} info`);
+  lines.push(
+    `${flowCount} flow${flowCount === 1 ? "" : "s"}: ${c(errors ? "red" : "green", `${errors} error${errors === 1 ? "" : "s"}`)}, ${c(warnings ? "yellow" : "green", `${warnings} warning${warnings === 1 ? "" : "s"}`)}, ${info} info`,
+  );
   return lines.join("\n");
 }
 

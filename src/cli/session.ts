@@ -94,7 +94,9 @@ export async function lintFiles(
   // Findings and problems name their file and the entry (HAR) or seq (JSONL) in it, as linting that file alone would.
   const place = (seq: number) => {
     const origin = origins[seq];
-    return origin && { file: files[origin.capture]!, entry: origin.entry ?? origin.seq, har: origin.entry !== undefined };
+    return (
+      origin && { file: files[origin.capture]!, entry: origin.entry ?? origin.seq, har: origin.entry !== undefined }
+    );
   };
   const findings: Finding[] = engine
     .findings()

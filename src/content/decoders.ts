@@ -42,11 +42,25 @@ export function feedRules(source: RuleSource, toTap: (json: string) => void): vo
 /** What the tap needs of a stored rule set, or undefined when it is not one. */
 function ruleSet(value: unknown): { rev: number; rules: { url: string; method?: string }[] } | undefined {
   const v = value as { rev?: unknown; rules?: unknown } | null | undefined;
-  if (typeof v !== "object" || v === null || !Number.isInteger(v.rev) || !Array.isArray(v.rules) || v.rules.length > MAX_DECODE_RULES) return undefined;
+  if (
+    typeof v !== "object" ||
+    v === null ||
+    !Number.isInteger(v.rev) ||
+    !Array.isArray(v.rules) ||
+    v.rules.length > MAX_DECODE_RULES
+  )
+    return undefined;
   const rules: { url: string; method?: string }[] = [];
   for (const rule of v.rules as unknown[]) {
     const r = rule as { url?: unknown; method?: unknown } | null;
-    if (typeof r !== "object" || r === null || typeof r.url !== "string" || r.url.length === 0 || r.url.length > MAX_RULE_URL) continue;
+    if (
+      typeof r !== "object" ||
+      r === null ||
+      typeof r.url !== "string" ||
+      r.url.length === 0 ||
+      r.url.length > MAX_RULE_URL
+    )
+      continue;
     if (r.method !== undefined && typeof r.method !== "string") continue;
     rules.push(r.method === undefined ? { url: r.url } : { url: r.url, method: r.method });
   }

@@ -20,5 +20,12 @@ feedRules(storedDecoders, toTap.rules);
 // and the next ack says whether it stays on. Only the extension can message a content script.
 browser.runtime.onMessage.addListener((message: unknown) => {
   const m = message as { source?: unknown; v?: unknown; kind?: unknown } | null;
-  if (m !== null && typeof m === "object" && m.source === WORKER_SOURCE && m.v === PROTOCOL_VERSION && m.kind === "recording") toTap.recording(true);
+  if (
+    m !== null &&
+    typeof m === "object" &&
+    m.source === WORKER_SOURCE &&
+    m.v === PROTOCOL_VERSION &&
+    m.kind === "recording"
+  )
+    toTap.recording(true);
 });

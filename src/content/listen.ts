@@ -1,4 +1,11 @@
-import { MAX_ENVELOPE_CHARS, TAP_CHANNEL, TAP_ENVELOPE_PREFIX, TAP_DECODERS, TAP_RECORDING, TAP_SOURCE } from "../shared/tags.ts";
+import {
+  MAX_ENVELOPE_CHARS,
+  TAP_CHANNEL,
+  TAP_ENVELOPE_PREFIX,
+  TAP_DECODERS,
+  TAP_RECORDING,
+  TAP_SOURCE,
+} from "../shared/tags.ts";
 
 /**
  * Receives the tap's envelopes on its private channel (src/page/emit.ts). Registered at document_start, before the
@@ -17,7 +24,10 @@ import { MAX_ENVELOPE_CHARS, TAP_CHANNEL, TAP_ENVELOPE_PREFIX, TAP_DECODERS, TAP
  * `TAP_DECODERS` event with a JSON string `detail` (`rules`), and whether the worker records this frame as a
  * `TAP_RECORDING` event with detail "on" or "off" (`recording`); the last of each waits for the hand-over.
  */
-export function listenToTap(win: Window, onEnvelopes: (envelopes: string[], rejected: number, tooLarge?: number) => void): { rules(rules: string): void; recording(on: boolean): void } {
+export function listenToTap(
+  win: Window,
+  onEnvelopes: (envelopes: string[], rejected: number, tooLarge?: number) => void,
+): { rules(rules: string): void; recording(on: boolean): void } {
   let channel: EventTarget | undefined;
   const waiting = new Map<string, string>();
   const send = (type: string, detail: string): void => {
@@ -33,7 +43,8 @@ export function listenToTap(win: Window, onEnvelopes: (envelopes: string[], reje
   const onEnvelope = (event: Event): void => {
     try {
       const detail: unknown = (event as CustomEvent).detail;
-      if (event.type !== TAP_SOURCE || typeof detail !== "string" || !detail.startsWith(TAP_ENVELOPE_PREFIX)) onEnvelopes([], 1);
+      if (event.type !== TAP_SOURCE || typeof detail !== "string" || !detail.startsWith(TAP_ENVELOPE_PREFIX))
+        onEnvelopes([], 1);
       // The tap splits its batches under this limit (src/page/emit.ts): over it can only be one record.
       else if (detail.length > MAX_ENVELOPE_CHARS) onEnvelopes([], 0, 1);
       else onEnvelopes([detail], 0);
@@ -45,7 +56,13 @@ export function listenToTap(win: Window, onEnvelopes: (envelopes: string[], reje
   const onHandOver = (event: Event): void => {
     const target = (event as MouseEvent).relatedTarget;
     // This window's own event (the `event.source === window` of a message), carrying an EventTarget.
-    if (event.target !== win || event.eventPhase !== Event.AT_TARGET || target === null || typeof target.addEventListener !== "function") return;
+    if (
+      event.target !== win ||
+      event.eventPhase !== Event.AT_TARGET ||
+      target === null ||
+      typeof target.addEventListener !== "function"
+    )
+      return;
     event.stopImmediatePropagation();
     win.removeEventListener(TAP_CHANNEL, onHandOver, true);
     target.addEventListener(TAP_SOURCE, onEnvelope);

@@ -1,4 +1,11 @@
-import { CONTENT_SOURCE, MAX_BATCH, MAX_ENVELOPE_CHARS, PROTOCOL_VERSION, TAP_ENVELOPE_PREFIX, WORKER_SOURCE } from "../shared/tags.ts";
+import {
+  CONTENT_SOURCE,
+  MAX_BATCH,
+  MAX_ENVELOPE_CHARS,
+  PROTOCOL_VERSION,
+  TAP_ENVELOPE_PREFIX,
+  WORKER_SOURCE,
+} from "../shared/tags.ts";
 import type { ContentBatch, WorkerAck } from "../shared/contentProtocol.ts";
 import type { TapRecord } from "../shared/tapRecord.ts";
 import { createPortAdapter, type PortLike } from "../shared/portAdapter.ts";
@@ -106,7 +113,16 @@ export function createUplink(options: UplinkOptions) {
     if (!p) return;
     while (sent < base + queue.length || hello) {
       const records = take(queue, sent - base);
-      const batch: ContentBatch = { source: CONTENT_SOURCE, v: PROTOCOL_VERSION, kind: "records", doc: options.doc, top: options.top, first: sent, records, rejected: 0 };
+      const batch: ContentBatch = {
+        source: CONTENT_SOURCE,
+        v: PROTOCOL_VERSION,
+        kind: "records",
+        doc: options.doc,
+        top: options.top,
+        first: sent,
+        records,
+        rejected: 0,
+      };
       try {
         p.postMessage(batch);
       } catch {
@@ -157,7 +173,8 @@ function take(queue: Relayed[], start: number): Relayed[] {
 }
 
 /** An item that carries counts only: a tap envelope of no records (contentProtocol.ts TapEnvelope). */
-const countsEnvelope = (rejected: number, dropped: number, tooLarge: number): string => `${TAP_ENVELOPE_PREFIX}[],"rejected":${rejected},"dropped":${dropped},"tooLarge":${tooLarge}}`;
+const countsEnvelope = (rejected: number, dropped: number, tooLarge: number): string =>
+  `${TAP_ENVELOPE_PREFIX}[],"rejected":${rejected},"dropped":${dropped},"tooLarge":${tooLarge}}`;
 
 /** How many records an item carries (its tap envelope parsed: only for items a full queue drops, rarely). */
 function recordsIn(item: Relayed): number {
@@ -173,5 +190,13 @@ function recordsIn(item: Relayed): number {
 /** The worker's ack, checked by hand: a schema library would cost every frame its download and the page its thread. */
 function isAck(message: unknown): message is WorkerAck {
   const m = message as Partial<WorkerAck> | null;
-  return typeof m === "object" && m !== null && m.source === WORKER_SOURCE && m.v === PROTOCOL_VERSION && m.kind === "ack" && typeof m.doc === "string" && Number.isInteger(m.upTo);
+  return (
+    typeof m === "object" &&
+    m !== null &&
+    m.source === WORKER_SOURCE &&
+    m.v === PROTOCOL_VERSION &&
+    m.kind === "ack" &&
+    typeof m.doc === "string" &&
+    Number.isInteger(m.upTo)
+  );
 }

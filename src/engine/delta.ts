@@ -12,7 +12,10 @@ export interface Changed {
 export const nothingChanged = (): Changed => ({ flows: new Map(), findings: [], problems: [] });
 
 /** Adds what one push (or one merged batch) changed to `into`. */
-export function addChanges(into: Changed, delta: { flows: Iterable<Flow>; findings: readonly Finding[]; problems: readonly Problem[] }): void {
+export function addChanges(
+  into: Changed,
+  delta: { flows: Iterable<Flow>; findings: readonly Finding[]; problems: readonly Problem[] },
+): void {
   for (const flow of delta.flows) into.flows.set(flow.id, flow);
   if (delta.findings.length) into.findings.push(...delta.findings);
   if (delta.problems.length) into.problems.push(...delta.problems);

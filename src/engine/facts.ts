@@ -6,7 +6,15 @@ import type { PageRequestRecord } from "../capture/record.ts";
 import type { Revision } from "../protocol/revision.ts";
 import type { Exchange, MessageContext } from "./model/exchange.ts";
 import type { Elicitation, Flow, Relay } from "./flow.ts";
-import type { AskedWhere, ClientRequest, EnvelopeDefects, MrtrLink, RetryDefects, Scope, ServerElicitation } from "./model/scope.ts";
+import type {
+  AskedWhere,
+  ClientRequest,
+  EnvelopeDefects,
+  MrtrLink,
+  RetryDefects,
+  Scope,
+  ServerElicitation,
+} from "./model/scope.ts";
 
 interface About {
   flow: Flow | null;
@@ -17,20 +25,43 @@ interface About {
 
 export interface Facts {
   /** The client sent a request (any method). `modern`: judged as 2026-07-28. */
-  clientRequest: About & { msg: MessageContext; req: ClientRequest; modern: boolean; envelope: EnvelopeDefects | undefined };
+  clientRequest: About & {
+    msg: MessageContext;
+    req: ClientRequest;
+    modern: boolean;
+    envelope: EnvelopeDefects | undefined;
+  };
   /**
    * The client answered a server request by JSON-RPC id (`asked`: the open elicitation/create it answers; `knownId`:
    * the server sent a request of that id; `lostStream`: a HAR lost the body of one of the server's streams).
    */
-  clientResponse: About & { msg: MessageContext; id: unknown; asked: ServerElicitation | undefined; repeated: { record: number; flow: Flow } | undefined; knownId: boolean; lostStream: boolean };
+  clientResponse: About & {
+    msg: MessageContext;
+    id: unknown;
+    asked: ServerElicitation | undefined;
+    repeated: { record: number; flow: Flow } | undefined;
+    knownId: boolean;
+    lostStream: boolean;
+  };
   /** A client message with an id that answers an open elicitation but has both or neither of result and error. */
   malformedAnswer: About & { msg: MessageContext; id: unknown; hasResult: boolean };
   /** The client sent a notification. `completionFlow`: the flow of the elicitationId a completion names. */
   clientNotification: About & { msg: MessageContext; method: string; completionFlow: Flow | null };
   /** An elicitation was asked: elicitation/create params, a -32042 entry, or an inputRequests entry. */
-  elicitationAsked: About & { msg: MessageContext; ep: unknown; pointer: string; mode: string; where: AskedWhere; req: ClientRequest | undefined };
+  elicitationAsked: About & {
+    msg: MessageContext;
+    ep: unknown;
+    pointer: string;
+    mode: string;
+    where: AskedWhere;
+    req: ClientRequest | undefined;
+  };
   /** An elicitation carried an elicitationId (`prior`: where the scope saw it before). */
-  elicitationIdIssued: About & { ep: Record<string, unknown>; pointer: string; prior: { url: unknown; message: unknown; record: number } | undefined };
+  elicitationIdIssued: About & {
+    ep: Record<string, unknown>;
+    pointer: string;
+    prior: { url: unknown; message: unknown; record: number } | undefined;
+  };
   /** An elicitation was answered: a JSON-RPC result (server-request), an inputResponses entry (mrtr) or the fallback tool's arguments. */
   elicitationAnswered: About & {
     msg: MessageContext;
@@ -58,7 +89,13 @@ export interface Facts {
   /** An elicitation/create is now open; `open`: how many of the scope's are. */
   serverElicitationOpened: About & { pointer: string; idPointer: string; open: number };
   /** The server answered a client request (not initialize). */
-  serverResponse: About & { msg: MessageContext; req: ClientRequest; result: Record<string, unknown> | undefined; error: Record<string, unknown> | undefined; modern: boolean };
+  serverResponse: About & {
+    msg: MessageContext;
+    req: ClientRequest;
+    result: Record<string, unknown> | undefined;
+    error: Record<string, unknown> | undefined;
+    modern: boolean;
+  };
   /** An InputRequiredResult (a round of MRTR). */
   inputRequired: About & { msg: MessageContext; req: ClientRequest; result: Record<string, unknown> };
   /** The elicitations of one InputRequiredResult were filed (`asked`: how many elicitation/create entries). */
@@ -94,7 +131,14 @@ export interface Facts {
    * notification is outside 2025-11-25 or lacks one); `known`: the flow that issued it in this session;
    * `otherSession`: the flow of another session of the same server that issued it; `repeated`: completed before.
    */
-  completion: About & { msg: MessageContext; params: unknown; id: string | undefined; known: Flow | undefined; otherSession: Flow | null | undefined; repeated: boolean };
+  completion: About & {
+    msg: MessageContext;
+    params: unknown;
+    id: string | undefined;
+    known: Flow | undefined;
+    otherSession: Flow | null | undefined;
+    repeated: boolean;
+  };
   /** A URL-mode elicitation was filed under its URL's origin + path (HAR captures with page requests). */
   urlElicitation: About & { entry: UrlElicitation };
   /** A page request of a HAR capture (not MCP), before it is matched with URL elicitations. */

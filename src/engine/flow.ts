@@ -117,11 +117,35 @@ export interface Flow {
 // Factories that write every member up front, undefined until known: one place says what a round and an elicitation
 // hold, in the order their JSON shows the members (JSON skips those still undefined).
 
-export function createRound(index: number, requestId: Round["requestId"], requestRecord: number, sentAt: number, echoedState?: unknown): Round {
-  return { index, requestId, requestRecord, sentAt, outcome: null, echoedState, responseRecord: undefined, answeredAt: undefined, requestState: undefined };
+export function createRound(
+  index: number,
+  requestId: Round["requestId"],
+  requestRecord: number,
+  sentAt: number,
+  echoedState?: unknown,
+): Round {
+  return {
+    index,
+    requestId,
+    requestRecord,
+    sentAt,
+    outcome: null,
+    echoedState,
+    responseRecord: undefined,
+    answeredAt: undefined,
+    requestState: undefined,
+  };
 }
 
-export function createElicitation(key: string, mode: ElicitationMode, message: unknown, round: number, askRecord: number, askPointer: string, askedAt: number): Elicitation {
+export function createElicitation(
+  key: string,
+  mode: ElicitationMode,
+  message: unknown,
+  round: number,
+  askRecord: number,
+  askPointer: string,
+  askedAt: number,
+): Elicitation {
   return {
     key,
     mode,

@@ -49,7 +49,9 @@ export { RELAY_GRACE_MS } from "./correlator/relay.ts";
 const SPEC = "https://modelcontextprotocol.io/specification";
 /** The spec page of a rule, at the flow's revision where the rule's page exists in it. */
 export function specLink(meta: RuleMeta, revision: Revision | null): string {
-  const rev = meta.spec.revision ?? (hasElicitation(revision) && revision !== null && /^\d{4}-\d{2}-\d{2}$/.test(revision) ? revision : "2026-07-28");
+  const rev =
+    meta.spec.revision ??
+    (hasElicitation(revision) && revision !== null && /^\d{4}-\d{2}-\d{2}$/.test(revision) ? revision : "2026-07-28");
   return `${SPEC}/${rev}/${meta.spec.path}`;
 }
 
@@ -59,7 +61,9 @@ interface RuleFacts {
   severity: Severity;
   violator: Violator;
 }
-const factsById = new Map<RuleId, RuleFacts>(rules.map((r) => [r.id, { meta: r, severity: r.severity, violator: r.violator }]));
+const factsById = new Map<RuleId, RuleFacts>(
+  rules.map((r) => [r.id, { meta: r, severity: r.severity, violator: r.violator }]),
+);
 
 /** Whether an earlier finding of the same record says this already: the same rule, pointer and message. */
 function repeats(ofRecord: readonly Finding[], input: FindingInput): boolean {
@@ -75,7 +79,10 @@ function repeats(ofRecord: readonly Finding[], input: FindingInput): boolean {
  */
 export function createEngine(options: EngineOptions = {}) {
   const levels = options.levels ?? {};
-  const disabled = new Set<string>([...(options.disable ?? []), ...(Object.keys(levels) as RuleId[]).filter((id) => levels[id] === "off")]);
+  const disabled = new Set<string>([
+    ...(options.disable ?? []),
+    ...(Object.keys(levels) as RuleId[]).filter((id) => levels[id] === "off"),
+  ]);
   const flows: Flow[] = [];
   const findings: Finding[] = [];
   const problems: Problem[] = [];
@@ -175,13 +182,17 @@ export function createEngine(options: EngineOptions = {}) {
       pushes++;
       try {
         // HAR input: findings name the HAR entry; elsewhere the record's own seq.
-        if (record.entry !== undefined && Number.isSafeInteger(record.seq) && record.seq >= 0) entryOf[record.seq] = record.entry;
+        if (record.entry !== undefined && Number.isSafeInteger(record.seq) && record.seq >= 0)
+          entryOf[record.seq] = record.entry;
         correlator.push(record);
       } catch (e) {
         // The correlator stopped before listing the flows of this record; those its findings name stay in the report.
         for (const flow of named ?? []) env.flowChanged(flow);
         try {
-          env.problem(record, `Internal error while analysing this record: ${e instanceof Error ? e.message : "unknown"}`);
+          env.problem(
+            record,
+            `Internal error while analysing this record: ${e instanceof Error ? e.message : "unknown"}`,
+          );
         } catch {
           // A record that cannot even be read for its seq: the problem is the engine's own, at no record.
           const p: Problem = { record: -1, message: "Internal error while analysing a record that could not be read" };
@@ -201,7 +212,10 @@ export function createEngine(options: EngineOptions = {}) {
       try {
         correlator.settle(now);
       } catch (e) {
-        problems.push({ record: -1, message: `Internal error while settling: ${e instanceof Error ? e.message : "unknown"}` });
+        problems.push({
+          record: -1,
+          message: `Internal error while settling: ${e instanceof Error ? e.message : "unknown"}`,
+        });
       }
       const out = delta;
       delta = { flows: [], findings: [], problems: [] };
@@ -218,7 +232,10 @@ export function createEngine(options: EngineOptions = {}) {
 export type Engine = ReturnType<typeof createEngine>;
 
 /** Runs the engine over a whole capture. */
-export function analyze(records: Iterable<CaptureRecord>, options: EngineOptions = {}): { flows: Flow[]; findings: Finding[]; problems: Problem[] } {
+export function analyze(
+  records: Iterable<CaptureRecord>,
+  options: EngineOptions = {},
+): { flows: Flow[]; findings: Finding[]; problems: Problem[] } {
   const engine = createEngine(options);
   for (const r of records) engine.push(r);
   engine.settle(Infinity);

@@ -1,5 +1,11 @@
 import type { Entry, WatchState } from "./bodyTypes.ts";
-import { PromisePrototypeThen, ReflectApply, Uint8ArrayCtor, WeakMapPrototypeHas, WeakMapPrototypeSet } from "./primordials.ts";
+import {
+  PromisePrototypeThen,
+  ReflectApply,
+  Uint8ArrayCtor,
+  WeakMapPrototypeHas,
+  WeakMapPrototypeSet,
+} from "./primordials.ts";
 
 /**
  * The Response methods that read a watched body whole (`text()`, `arrayBuffer()`, `bytes()`, `blob()`: the result
@@ -23,7 +29,9 @@ export function hookBodyMethods(state: WatchState): void {
     }
   };
   const watchedEntry = (response: unknown): Entry | undefined =>
-    response !== null && typeof response === "object" && WeakMapPrototypeHas(state.responses, response) ? state.entryOf(N.responseBody(response)) : undefined;
+    response !== null && typeof response === "object" && WeakMapPrototypeHas(state.responses, response)
+      ? state.entryOf(N.responseBody(response))
+      : undefined;
 
   const whole = (key: string, seen: (entry: Entry, value: unknown) => void): void => {
     wrap.method(RP, key, (target, self, args) => {

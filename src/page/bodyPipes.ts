@@ -11,7 +11,10 @@ import { PromisePrototypeThen, ReflectApply, uncurry } from "./primordials.ts";
  */
 export function hookPipes(state: WatchState): void {
   const { N, wrap, entryOf } = state;
-  const enqueue = uncurry(state.win.TransformStreamDefaultController.prototype.enqueue) as (controller: TransformStreamDefaultController, chunk: unknown) => void;
+  const enqueue = uncurry(state.win.TransformStreamDefaultController.prototype.enqueue) as (
+    controller: TransformStreamDefaultController,
+    chunk: unknown,
+  ) => void;
 
   /** The pass-through; `start` pipes the body into it once the page's side is set up. */
   const passThrough = (entry: Entry) => {

@@ -1,5 +1,13 @@
 import type { WatchState } from "./bodyTypes.ts";
-import { ReflectApply, ReflectGetPrototypeOf, WeakMapCtor, WeakMapPrototypeDelete, WeakMapPrototypeGet, WeakMapPrototypeHas, WeakMapPrototypeSet } from "./primordials.ts";
+import {
+  ReflectApply,
+  ReflectGetPrototypeOf,
+  WeakMapCtor,
+  WeakMapPrototypeDelete,
+  WeakMapPrototypeGet,
+  WeakMapPrototypeHas,
+  WeakMapPrototypeSet,
+} from "./primordials.ts";
 
 /**
  * The page's reads of a watched body through readers and async iterators (bodyWatch.ts): `getReader()` maps the
@@ -16,7 +24,8 @@ export function hookReaders(state: WatchState): void {
   const released = new WeakMapCtor<object, true>();
   const isObject = (value: unknown): value is object => value !== null && typeof value === "object";
   const isReleased = (reader: unknown): boolean => isObject(reader) && WeakMapPrototypeHas(released, reader);
-  const readerEntry = (reader: unknown) => (isObject(reader) ? (WeakMapPrototypeGet(readers, reader) as ReturnType<typeof entryOf>) : undefined);
+  const readerEntry = (reader: unknown) =>
+    isObject(reader) ? (WeakMapPrototypeGet(readers, reader) as ReturnType<typeof entryOf>) : undefined;
 
   const RS = N.streamProto;
   wrap.method(RS, "getReader", (target, self, args) => {
@@ -79,7 +88,8 @@ export function hookReaders(state: WatchState): void {
   });
   if (!values) return;
   type Seen = [NonNullable<ReturnType<typeof entryOf>>, boolean];
-  const seenOf = (iterator: unknown): Seen | undefined => (isObject(iterator) ? (WeakMapPrototypeGet(iterators, iterator) as Seen | undefined) : undefined);
+  const seenOf = (iterator: unknown): Seen | undefined =>
+    isObject(iterator) ? (WeakMapPrototypeGet(iterators, iterator) as Seen | undefined) : undefined;
   const iteratorProto = ReflectGetPrototypeOf(ReflectApply(values, new state.win.ReadableStream(), [])) as object;
   wrap.method(iteratorProto, "next", (target, self, args) => {
     const seen = seenOf(self);

@@ -55,4 +55,3 @@ export interface WatchState {
   /** A locked stream, or not a stream: what makes `cancel()` and `pipeTo()` reject at once. */
   lockedOrNot(stream: unknown): boolean;
 }
-

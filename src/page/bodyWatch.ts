@@ -72,7 +72,11 @@ export function createBodyWatch(win: Window & typeof globalThis, N: Natives, wra
     if (feed.ended || entry.offset <= feed.fed) return;
     const skip = feed.fed > start ? feed.fed - start : 0;
     feed.fed = entry.offset;
-    const text = N.decode(feed.decoder, skip === 0 ? (chunk as ArrayBufferView) : new Uint8ArrayCtor(bytes[0], bytes[1] + skip, bytes[2] - skip), STREAM);
+    const text = N.decode(
+      feed.decoder,
+      skip === 0 ? (chunk as ArrayBufferView) : new Uint8ArrayCtor(bytes[0], bytes[1] + skip, bytes[2] - skip),
+      STREAM,
+    );
     if (text !== "") feed.sink.text(text);
   };
 

@@ -36,7 +36,8 @@ export function createDecoderMatcher(): DecoderMatcher {
     matches(url, method) {
       for (let i = 0; i < rules.length; i++) {
         const rule = rules[i]!;
-        if (rule.method !== undefined && (method === undefined || StringPrototypeToUpperCase(method) !== rule.method)) continue;
+        if (rule.method !== undefined && (method === undefined || StringPrototypeToUpperCase(method) !== rule.method))
+          continue;
         if (matchesPattern(rule.parts, url)) return true;
       }
       return false;
@@ -69,6 +70,7 @@ function compile(rule: unknown): Compiled | undefined {
   const url = own(rule, "url");
   const method = own(rule, "method");
   if (typeof url !== "string" || url.length === 0 || url.length > MAX_RULE_URL) return undefined;
-  if (method !== undefined && (typeof method !== "string" || method.length === 0 || method.length > 16)) return undefined;
+  if (method !== undefined && (typeof method !== "string" || method.length === 0 || method.length > 16))
+    return undefined;
   return { parts: compilePattern(url), method: method === undefined ? undefined : StringPrototypeToUpperCase(method) };
 }

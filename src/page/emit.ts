@@ -1,7 +1,23 @@
 import type { RecordDraft } from "../shared/tapRecord.ts";
 import { MAX_BATCH, MAX_ENVELOPE_CHARS, TAP_CHANNEL, TAP_ENVELOPE_PREFIX, TAP_SOURCE } from "../shared/tags.ts";
 import type { Natives } from "./natives.ts";
-import { append, ArrayPrototype, JSONStringify, NumberIsFinite, NumberPrototypeToString, ObjectPrototype, ReflectGetOwnPropertyDescriptor, ReflectOwnKeys, SetCtor, SetPrototypeAdd, SetPrototypeDelete, SetPrototypeHas, WeakMapCtor, WeakMapPrototypeHas, WeakMapPrototypeSet } from "./primordials.ts";
+import {
+  append,
+  ArrayPrototype,
+  JSONStringify,
+  NumberIsFinite,
+  NumberPrototypeToString,
+  ObjectPrototype,
+  ReflectGetOwnPropertyDescriptor,
+  ReflectOwnKeys,
+  SetCtor,
+  SetPrototypeAdd,
+  SetPrototypeDelete,
+  SetPrototypeHas,
+  WeakMapCtor,
+  WeakMapPrototypeHas,
+  WeakMapPrototypeSet,
+} from "./primordials.ts";
 
 /**
  * When records are posted. The page's main thread pays for every post (the relay's `port.postMessage`: 0.1–0.5 ms
@@ -74,7 +90,8 @@ export function createEmitter(win: Window, N: Natives, quiet = QUIET_MS, most = 
       else if ((item as Slot).records) {
         const records = (item as Slot).records!;
         for (let j = 0; j < records.length; j++) append(out, records[j]!);
-      } else if (all || now - (item as Slot).since > HOLD_MS) (item as Slot).since = -1; // given up: its records go at the end when they come
+      } else if (all || now - (item as Slot).since > HOLD_MS)
+        (item as Slot).since = -1; // given up: its records go at the end when they come
       else break;
     }
     const rest: (RecordDraft | Slot)[] = [];
@@ -88,7 +105,13 @@ export function createEmitter(win: Window, N: Natives, quiet = QUIET_MS, most = 
   const post = (json: string): void => {
     // The envelope's fixed head, then the records: the relay recognises it by that head without parsing it.
     const tail = tooLarge > 0 ? `,"tooLarge":${NumberPrototypeToString(tooLarge)}}` : "}";
-    N.dispatch(channel, new N.CustomEvent(TAP_SOURCE, { __proto__: null, detail: `${TAP_ENVELOPE_PREFIX}${json}${tail}` } as CustomEventInit));
+    N.dispatch(
+      channel,
+      new N.CustomEvent(TAP_SOURCE, {
+        __proto__: null,
+        detail: `${TAP_ENVELOPE_PREFIX}${json}${tail}`,
+      } as CustomEventInit),
+    );
     tooLarge = 0;
   };
 
@@ -162,7 +185,8 @@ export function createEmitter(win: Window, N: Natives, quiet = QUIET_MS, most = 
     const exchange = record.exchange;
     if (exchange === undefined) return;
     if (record.kind === "end") {
-      if (SetPrototypeDelete(open, exchange) && --openCount === 0 && quietTimer === undefined) quietTimer = N.setTimeout(onQuiet, quiet);
+      if (SetPrototypeDelete(open, exchange) && --openCount === 0 && quietTimer === undefined)
+        quietTimer = N.setTimeout(onQuiet, quiet);
     } else if (!SetPrototypeHas(open, exchange)) {
       // Exchanges that never end (a response the page never reads, a socket left open) would pile up here: past
       // MAX_OPEN they are forgotten, and batches go by the quiet timer again.
@@ -219,7 +243,11 @@ export function createEmitter(win: Window, N: Natives, quiet = QUIET_MS, most = 
  * has, the records are written by `recordJson` instead (slower: a call per field).
  */
 function batchJson(records: RecordDraft[]): string {
-  if (ReflectGetOwnPropertyDescriptor(ObjectPrototype, "toJSON") === undefined && ReflectGetOwnPropertyDescriptor(ArrayPrototype, "toJSON") === undefined) return JSONStringify(records);
+  if (
+    ReflectGetOwnPropertyDescriptor(ObjectPrototype, "toJSON") === undefined &&
+    ReflectGetOwnPropertyDescriptor(ArrayPrototype, "toJSON") === undefined
+  )
+    return JSONStringify(records);
   let out = "[";
   for (let i = 0; i < records.length; i++) out += `${i === 0 ? "" : ","}${recordJson(records[i]!)}`;
   return `${out}]`;

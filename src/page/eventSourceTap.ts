@@ -24,7 +24,13 @@ export function tapEventSource(win: Window & typeof globalThis, tap: Tap, N: Nat
   const connections = new WeakMapCtor<object, Connection>();
 
   const emit = (c: Connection, record: Record<string, unknown>): void =>
-    tap.emit({ transport: "eventsource", exchange: c.exchange, url: c.url, client: tap.client, ...record } as RecordDraft);
+    tap.emit({
+      transport: "eventsource",
+      exchange: c.exchange,
+      url: c.url,
+      client: tap.client,
+      ...record,
+    } as RecordDraft);
   const end = (c: Connection, error: string): void => {
     if (!c.exchange) return;
     emit(c, { time: tap.now(), kind: "end", error });
@@ -34,7 +40,12 @@ export function tapEventSource(win: Window & typeof globalThis, tap: Tap, N: Nat
   wrap.ctor(win, "EventSource", (source) => {
     const url = N.eventSourceUrl(source);
     // A decode rule's stream is recorded from its first event, whatever the events carry.
-    const c: Connection = { url, mcp: tap.rules.any() && tap.rules.matches(url, "GET"), openedAt: tap.now(), exchange: undefined };
+    const c: Connection = {
+      url,
+      mcp: tap.rules.any() && tap.rules.matches(url, "GET"),
+      openedAt: tap.now(),
+      exchange: undefined,
+    };
     WeakMapPrototypeSet(connections, source, c);
     const onEvent = (type: string) => (event: Event) => {
       try {
@@ -45,7 +56,13 @@ export function tapEventSource(win: Window & typeof globalThis, tap: Tap, N: Nat
         if (!relayed) c.mcp = true;
         if (!relayed && !c.exchange) {
           c.exchange = tap.id("e");
-          emit(c, { time: c.openedAt, kind: "response", status: 200, headers: { "content-type": "text/event-stream" }, emptyBody: false });
+          emit(c, {
+            time: c.openedAt,
+            kind: "response",
+            status: 200,
+            headers: { "content-type": "text/event-stream" },
+            emptyBody: false,
+          });
         }
         const id = N.messageLastEventId(event);
         // A relayed elicitation on a stream that carries no MCP: its events alone, no exchange, head or end (relay.ts).
@@ -77,7 +94,8 @@ export function tapEventSource(win: Window & typeof globalThis, tap: Tap, N: Nat
       wasOpen = false;
     }
     const result = wrap.invoke(target, source, args);
-    const c = wasOpen && source !== null && typeof source === "object" ? WeakMapPrototypeGet(connections, source) : undefined;
+    const c =
+      wasOpen && source !== null && typeof source === "object" ? WeakMapPrototypeGet(connections, source) : undefined;
     if (c) end(c, "abort");
     return result;
   });

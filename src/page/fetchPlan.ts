@@ -2,7 +2,15 @@ import { MESSAGE_CAP } from "../shared/tags.ts";
 import { hostApiOf, type HostApi } from "./hostApi.ts";
 import { isJsonType, looksJsonRpc, scanHeaders, type KeptHeaders, type Tap } from "./mcp.ts";
 import type { Natives } from "./natives.ts";
-import { ArrayBufferIsView, byteLengthOf, endpointOf, isArrayBuffer, ProxyCtor, ReflectGet, StringPrototypeIncludes } from "./primordials.ts";
+import {
+  ArrayBufferIsView,
+  byteLengthOf,
+  endpointOf,
+  isArrayBuffer,
+  ProxyCtor,
+  ReflectGet,
+  StringPrototypeIncludes,
+} from "./primordials.ts";
 
 /** What the tap knows of one fetch it decided (or may decide) to record. */
 export interface Plan {
@@ -65,24 +73,46 @@ export function planFetch(tap: Tap, N: Natives, request: Request, seen: SeenBody
       if (byteLengthOf(body) <= MESSAGE_CAP) text = tap.decode(body as ArrayBuffer);
     } else if (isBlob(N, body)) {
       const type = N.blobType!(body);
-      if (N.blobSize!(body) <= MESSAGE_CAP && (type === "" || StringPrototypeIncludes(type, "json") || decoded)) pending = N.blobText(body as Blob);
+      if (N.blobSize!(body) <= MESSAGE_CAP && (type === "" || StringPrototypeIncludes(type, "json") || decoded))
+        pending = N.blobText(body as Blob);
     }
     // FormData, URLSearchParams: not JSON-RPC. A ReadableStream body could be, but reading it needs a tee of what
     // the page sends (and `duplex`): not seen (docs/extension.md).
-  } else if (body === undefined && method !== "GET" && method !== "HEAD" && (isJsonType(scan.kept?.["content-type"]) || decoded)) {
+  } else if (
+    body === undefined &&
+    method !== "GET" &&
+    method !== "HEAD" &&
+    (isJsonType(scan.kept?.["content-type"]) || decoded)
+  ) {
     // A Request input's body, read from a copy of the tap's own Request; what the browser sends is left as it was.
     pending = N.requestText(N.requestClone(request));
   }
 
-  let mcp: boolean | undefined = (text !== undefined && looksJsonRpc(text)) || scan.mcp || host !== undefined || decoded ? true : undefined;
+  let mcp: boolean | undefined =
+    (text !== undefined && looksJsonRpc(text)) || scan.mcp || host !== undefined || decoded ? true : undefined;
   if (!mcp && pending === undefined) {
     // The standalone GET stream of a client that sends no Mcp-* header there: known by its endpoint. Anything
     // else is not MCP, and is followed only for an elicitation the app relays in its own shape (relay.ts).
-    mcp = method === "GET" && tap.hasEndpoints() && StringPrototypeIncludes(scan.accept, "text/event-stream") && tap.hasEndpoint(endpointOf(url));
+    mcp =
+      method === "GET" &&
+      tap.hasEndpoints() &&
+      StringPrototypeIncludes(scan.accept, "text/event-stream") &&
+      tap.hasEndpoint(endpointOf(url));
   }
   if (mcp) tap.addEndpoint(endpointOf(url));
   const signal = N.requestSignal(request);
-  return { exchange: tap.id("f"), url, method, time: tap.now(), headers: scan.kept, body: pending ?? text, mcp, host, decoded, aborted: () => N.signalAborted(signal) };
+  return {
+    exchange: tap.id("f"),
+    url,
+    method,
+    time: tap.now(),
+    headers: scan.kept,
+    body: pending ?? text,
+    mcp,
+    host,
+    decoded,
+    aborted: () => N.signalAborted(signal),
+  };
 }
 
 function isBlob(N: Natives, value: unknown): value is Blob {
@@ -93,4 +123,3 @@ function isBlob(N: Natives, value: unknown): value is Blob {
     return false;
   }
 }
-

@@ -5,7 +5,17 @@ import { connectSummary, isHostMessageEvent } from "./hostApi.ts";
 import { capped, failure, isEventStream, isJsonType, looksJsonRpc, pickHeaders, type Tap } from "./mcp.ts";
 import type { Natives } from "./natives.ts";
 import { looksRelayed } from "./relay.ts";
-import { append, endpointOf, isBlank, JSONParse, PromiseCtor, PromisePrototypeThen, ReflectApply, ReflectConstruct, StringPrototypeIncludes } from "./primordials.ts";
+import {
+  append,
+  endpointOf,
+  isBlank,
+  JSONParse,
+  PromiseCtor,
+  PromisePrototypeThen,
+  ReflectApply,
+  ReflectConstruct,
+  StringPrototypeIncludes,
+} from "./primordials.ts";
 import { createSseSplitter, readText } from "./sse.ts";
 import type { Wrap } from "./wrap.ts";
 
@@ -38,7 +48,8 @@ export function tapFetch(win: Window & typeof globalThis, tap: Tap, N: Natives, 
   /** The browser's fetch with the page's own arguments, for calls it rejects: its own error, without our frames. */
   const plain = wrap.rejecting;
   const canParse = win.URL.canParse;
-  const parses = (url: string): boolean => typeof canParse !== "function" || ReflectApply(canParse, N.URL, [url, N.baseURI?.(win.document)]) === true;
+  const parses = (url: string): boolean =>
+    typeof canParse !== "function" || ReflectApply(canParse, N.URL, [url, N.baseURI?.(win.document)]) === true;
 
   /** A URL string alone, resolved as fetch resolves it, checked against the relayed URL-mode asks (relay.ts). */
   const opened = (input: string): void => {
@@ -55,7 +66,12 @@ export function tapFetch(win: Window & typeof globalThis, tap: Tap, N: Natives, 
     const init = args[1];
     // A URL string alone sets no header: never MCP (an MCP GET stream asks for text/event-stream), unless a decode
     // rule or the Inspector's events path (hostApi.ts) may match it.
-    if (typeof input === "string" && init === undefined && !tap.rules.any() && !StringPrototypeIncludes(input, "/api/mcp/events")) {
+    if (
+      typeof input === "string" &&
+      init === undefined &&
+      !tap.rules.any() &&
+      !StringPrototypeIncludes(input, "/api/mcp/events")
+    ) {
       if (!parses(input)) return plain(target, self, args);
       if (tap.askUrls.any()) opened(input);
       return ReflectApply(target, self, args);
@@ -63,7 +79,14 @@ export function tapFetch(win: Window & typeof globalThis, tap: Tap, N: Natives, 
     const seen: SeenBody = { read: false, value: undefined };
     let request: Request;
     try {
-      request = ReflectConstruct(N.Request, init !== null && (typeof init === "object" || typeof init === "function") ? [input, watchInit(init, seen)] : args.length > 1 ? [input, init] : [input]) as Request;
+      request = ReflectConstruct(
+        N.Request,
+        init !== null && (typeof init === "object" || typeof init === "function")
+          ? [input, watchInit(init, seen)]
+          : args.length > 1
+            ? [input, init]
+            : [input],
+      ) as Request;
     } catch {
       return plain(target, self, args);
     }
@@ -93,7 +116,14 @@ export function tapFetch(win: Window & typeof globalThis, tap: Tap, N: Natives, 
 
 type WhenDecided = (fn: () => void, otherwise?: () => void) => void;
 
-function follow(tap: Tap, N: Natives, wrap: Wrap, bodies: BodyWatch, plan: Plan, promise: Promise<Response>): Promise<Response> {
+function follow(
+  tap: Tap,
+  N: Natives,
+  wrap: Wrap,
+  bodies: BodyWatch,
+  plan: Plan,
+  promise: Promise<Response>,
+): Promise<Response> {
   const common = { transport: "http" as const, exchange: plan.exchange, url: plan.url, client: tap.client };
   const draft = (record: Record<string, unknown>): RecordDraft => ({ ...common, ...record }) as RecordDraft;
   const emit = (record: Record<string, unknown>): void => tap.emit(draft(record));
@@ -102,12 +132,22 @@ function follow(tap: Tap, N: Natives, wrap: Wrap, bodies: BodyWatch, plan: Plan,
   const request = (text: string | undefined): void => {
     if (plan.mcp === undefined) plan.mcp = text !== undefined && looksJsonRpc(text);
     if (!plan.mcp) {
-      if (text !== undefined && looksRelayed(text)) emit(relay({ time: plan.time, direction: "c2s", stream: "body", method: plan.method, ...capped(text) }));
+      if (text !== undefined && looksRelayed(text))
+        emit(relay({ time: plan.time, direction: "c2s", stream: "body", method: plan.method, ...capped(text) }));
       return;
     }
     tap.addEndpoint(endpointOf(plan.url));
     if (text && plan.host === "connect") text = connectSummary(text);
-    if (text) emit({ time: plan.time, kind: "message", direction: "c2s", stream: "body", method: plan.method, ...capped(text), ...(plan.headers && { headers: plan.headers }) });
+    if (text)
+      emit({
+        time: plan.time,
+        kind: "message",
+        direction: "c2s",
+        stream: "body",
+        method: plan.method,
+        ...capped(text),
+        ...(plan.headers && { headers: plan.headers }),
+      });
   };
   let waiting: (() => void)[] | undefined;
   const whenDecided: WhenDecided = (fn, otherwise) => {
@@ -176,27 +216,40 @@ function onResponse(
       if (isBlank(event.data) || (plan.host === "events" && !isHostMessageEvent(event))) return;
       const at = tap.now();
       const relayed = (): void => {
-        if (looksRelayed(event.data)) emit(relay({ time: at, direction: "s2c", stream, method: plan.method, ...capped(event.data) }));
+        if (looksRelayed(event.data))
+          emit(relay({ time: at, direction: "s2c", stream, method: plan.method, ...capped(event.data) }));
       };
-      whenDecided(() =>
-        emit({
-          time: at,
-          kind: "message",
-          direction: "s2c",
-          stream,
-          method: plan.method,
-          ...capped(event.data),
-          ...(stream === "get-sse" && optional("headers", plan.headers)),
-          ...optional("eventId", event.id),
-          ...(event.event !== undefined && event.event !== "message" && { event: event.event }),
-        }),
-      relayed);
+      whenDecided(
+        () =>
+          emit({
+            time: at,
+            kind: "message",
+            direction: "s2c",
+            stream,
+            method: plan.method,
+            ...capped(event.data),
+            ...(stream === "get-sse" && optional("headers", plan.headers)),
+            ...optional("eventId", event.id),
+            ...(event.event !== undefined && event.event !== "message" && { event: event.event }),
+          }),
+        relayed,
+      );
     });
     const watched = bodies.watch(response, {
       text: split,
       end(how, error) {
         const at = tap.now();
-        whenDecided(() => emit({ time: at, kind: "end", ...(how === "cancel" ? { error: "abort" } : how === "error" ? { error: failure(N, error, plan.aborted()) } : {}) }));
+        whenDecided(() =>
+          emit({
+            time: at,
+            kind: "end",
+            ...(how === "cancel"
+              ? { error: "abort" }
+              : how === "error"
+                ? { error: failure(N, error, plan.aborted()) }
+                : {}),
+          }),
+        );
       },
     });
     if (!watched) whenDecided(() => emit({ time, kind: "end" }));
@@ -214,13 +267,34 @@ function onResponse(
       () => {
         // A body cut short by an abort is kept when what arrived is the whole JSON (the client read it, then aborted).
         const whole = error === undefined || isWholeJson(text);
-        const body = text.length > 0 && (isJsonType(contentType) || plan.decoded) ? [draft({ time: tap.now(), kind: "message", direction: "s2c", stream: "body", method: plan.method, ...capped(text) })] : [];
+        const body =
+          text.length > 0 && (isJsonType(contentType) || plan.decoded)
+            ? [
+                draft({
+                  time: tap.now(),
+                  kind: "message",
+                  direction: "s2c",
+                  stream: "body",
+                  method: plan.method,
+                  ...capped(text),
+                }),
+              ]
+            : [];
         const records = [draft({ ...head, ...(whole && { emptyBody: text.length === 0 }) })];
         for (let i = 0; i < body.length; i++) append(records, body[i]!);
         append(records, draft({ time: tap.now(), kind: "end", ...(error !== undefined && !whole && { error }) }));
         fill(records);
       },
-      () => fill(looksRelayed(text) ? [draft(relay({ time: tap.now(), direction: "s2c", stream: "body", method: plan.method, ...capped(text) }))] : []),
+      () =>
+        fill(
+          looksRelayed(text)
+            ? [
+                draft(
+                  relay({ time: tap.now(), direction: "s2c", stream: "body", method: plan.method, ...capped(text) }),
+                ),
+              ]
+            : [],
+        ),
     ),
   );
 }
@@ -229,7 +303,11 @@ function onResponse(
  * A relayed ask or answer on traffic that is not MCP: a message record without an exchange, and no head or end
  * (an exchange the emitter waited on would never end; the capture side needs none: relay.ts).
  */
-const relay = (record: Record<string, unknown>): Record<string, unknown> => ({ ...record, kind: "message", exchange: undefined });
+const relay = (record: Record<string, unknown>): Record<string, unknown> => ({
+  ...record,
+  kind: "message",
+  exchange: undefined,
+});
 
 /** A declared length the tap tees for a relayed ask: an app's JSON answer, not a download. */
 const RELAY_BODY_MAX = 65536;
@@ -238,7 +316,8 @@ function smallBody(length: string | null): boolean {
   return n >= 0 && n <= RELAY_BODY_MAX;
 }
 
-const optional = <K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } => (value === undefined ? {} : ({ [key]: value } as { [P in K]: V }));
+const optional = <K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } =>
+  value === undefined ? {} : ({ [key]: value } as { [P in K]: V });
 
 function isWholeJson(text: string): boolean {
   try {

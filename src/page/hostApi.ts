@@ -1,5 +1,12 @@
 import { looksJsonRpc } from "./mcp.ts";
-import { endpointOf, JSONParse, JSONStringify, ReflectGetOwnPropertyDescriptor, StringPrototypeIncludes, StringPrototypeSlice } from "./primordials.ts";
+import {
+  endpointOf,
+  JSONParse,
+  JSONStringify,
+  ReflectGetOwnPropertyDescriptor,
+  StringPrototypeIncludes,
+  StringPrototypeSlice,
+} from "./primordials.ts";
 import type { SseEventSeen } from "./sse.ts";
 
 /**
@@ -29,7 +36,12 @@ export function hostApiOf(url: string, method: string): HostApi | undefined {
     const api = entry[0];
     const path = entry[1];
     const wanted = entry[2];
-    if (method === wanted && endpoint.length > path.length && StringPrototypeSlice(endpoint, endpoint.length - path.length) === path) return api;
+    if (
+      method === wanted &&
+      endpoint.length > path.length &&
+      StringPrototypeSlice(endpoint, endpoint.length - path.length) === path
+    )
+      return api;
   }
   return undefined;
 }
@@ -38,7 +50,8 @@ export function hostApiOf(url: string, method: string): HostApi | undefined {
  * Of the events stream, only the MCP messages: its other events (`fetch_request` carries the backend's upstream
  * requests with their headers, `stdio_log` a server's stderr) are the host's, and not the tap's to keep.
  */
-export const isHostMessageEvent = (event: SseEventSeen): boolean => (event.event === undefined || event.event === "message") && looksJsonRpc(event.data);
+export const isHostMessageEvent = (event: SseEventSeen): boolean =>
+  (event.event === undefined || event.event === "message") && looksJsonRpc(event.data);
 
 /**
  * What the tap keeps of a connect body: the upstream's `config.type`, `config.url` and `config.command`. The rest

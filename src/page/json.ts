@@ -50,7 +50,8 @@ export function dataJson(value: unknown, cap = MESSAGE_CAP): { text: string; tru
   }
   lastSteps = cap - budget.steps;
   if (text === undefined) return undefined;
-  if (budget.chars >= 0 && budget.steps >= 0) return text.length > cap ? { text: StringPrototypeSlice(text, 0, cap), truncated: cap } : { text };
+  if (budget.chars >= 0 && budget.steps >= 0)
+    return text.length > cap ? { text: StringPrototypeSlice(text, 0, cap), truncated: cap } : { text };
   const kept = text.length > cap ? cap : text.length;
   return { text: StringPrototypeSlice(text, 0, kept), truncated: kept };
 }

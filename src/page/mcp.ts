@@ -56,7 +56,8 @@ function essence(contentType: string | null | undefined): string {
   return StringPrototypeToLowerCase(trimAscii(semicolon === -1 ? type : StringPrototypeSlice(type, 0, semicolon)));
 }
 
-export const isEventStream = (contentType: string | null | undefined): boolean => essence(contentType) === "text/event-stream";
+export const isEventStream = (contentType: string | null | undefined): boolean =>
+  essence(contentType) === "text/event-stream";
 
 export function isJsonType(contentType: string | null | undefined): boolean {
   const type = essence(contentType);
@@ -65,7 +66,9 @@ export function isJsonType(contentType: string | null | undefined): boolean {
 
 /** The text, cut at the size cap with the visible marker the engine and the panel report. */
 export function capped(text: string): { text: string; truncated?: number } {
-  return text.length > MESSAGE_CAP ? { text: StringPrototypeSlice(text, 0, MESSAGE_CAP), truncated: MESSAGE_CAP } : { text };
+  return text.length > MESSAGE_CAP
+    ? { text: StringPrototypeSlice(text, 0, MESSAGE_CAP), truncated: MESSAGE_CAP }
+    : { text };
 }
 
 /** The DOMException accessors failure() reads (natives.ts). */

@@ -3,11 +3,23 @@ import type { Natives } from "./natives.ts";
 import { carriesRelay, looksRelayed } from "./relay.ts";
 import { dataJson } from "./json.ts";
 import { MESSAGE_CAP } from "../shared/tags.ts";
-import { ArrayIsArray, JSONParse, StringPrototypeSlice, ReflectGetOwnPropertyDescriptor, ReflectOwnKeys, RegExpPrototypeExec, WeakMapCtor, WeakMapPrototypeGet, WeakMapPrototypeSet } from "./primordials.ts";
+import {
+  ArrayIsArray,
+  JSONParse,
+  StringPrototypeSlice,
+  ReflectGetOwnPropertyDescriptor,
+  ReflectOwnKeys,
+  RegExpPrototypeExec,
+  WeakMapCtor,
+  WeakMapPrototypeGet,
+  WeakMapPrototypeSet,
+} from "./primordials.ts";
 
 /** Methods only a client sends, and methods only a server sends (notifications included). */
-const CLIENT_METHOD = /^(initialize|server\/discover|(tools|prompts|resources|completion|logging|tasks)\/.*|notifications\/(initialized|roots\/list_changed|cancelled))$/;
-const SERVER_METHOD = /^((elicitation|sampling|roots)\/.*|notifications\/(elicitation\/complete|message|resources\/updated|(tools|prompts|resources)\/list_changed))$/;
+const CLIENT_METHOD =
+  /^(initialize|server\/discover|(tools|prompts|resources|completion|logging|tasks)\/.*|notifications\/(initialized|roots\/list_changed|cancelled))$/;
+const SERVER_METHOD =
+  /^((elicitation|sampling|roots)\/.*|notifications\/(elicitation\/complete|message|resources\/updated|(tools|prompts|resources)\/list_changed))$/;
 
 export type Role = "client" | "server";
 
@@ -93,7 +105,8 @@ function carried(data: unknown, origin: string, tap: Tap): Carried | undefined {
   if (typeof data === "string") {
     // Looked at and parsed no further than the cap: a longer text is kept cut, its message unread (MESSAGE_CAP).
     const head = data.length > MESSAGE_CAP ? StringPrototypeSlice(data, 0, MESSAGE_CAP) : data;
-    if (!looksJsonRpc(head) && !looksRelayed(head) && !(tap.rules.any() && tap.rules.matches(origin, undefined))) return undefined;
+    if (!looksJsonRpc(head) && !looksRelayed(head) && !(tap.rules.any() && tap.rules.matches(origin, undefined)))
+      return undefined;
     let message: unknown;
     try {
       message = head === data ? JSONParse(data) : undefined;
@@ -117,10 +130,13 @@ function carried(data: unknown, origin: string, tap: Tap): Carried | undefined {
   } else if (isJsonRpc(data)) message = data;
   else {
     message = nestedMessage(data);
-    if (message === undefined && !carriesRelay(data) && !(tap.rules.any() && tap.rules.matches(origin, undefined))) return undefined;
+    if (message === undefined && !carriesRelay(data) && !(tap.rules.any() && tap.rules.matches(origin, undefined)))
+      return undefined;
   }
   const body = dataJson(data);
-  return body === undefined ? undefined : { body, message, ...(role && { role }), ...(channel !== undefined && { channel }) };
+  return body === undefined
+    ? undefined
+    : { body, message, ...(role && { role }), ...(channel !== undefined && { channel }) };
 }
 
 /**

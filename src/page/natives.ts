@@ -18,7 +18,12 @@ export function captureNatives(win: Window & typeof globalThis) {
   const xhr = win.XMLHttpRequest?.prototype;
   const message = win.MessageEvent.prototype;
   return {
-    listen: uncurry(win.EventTarget.prototype.addEventListener) as (target: EventTarget, type: string, listener: (event: Event) => void, capture?: boolean) => void,
+    listen: uncurry(win.EventTarget.prototype.addEventListener) as (
+      target: EventTarget,
+      type: string,
+      listener: (event: Event) => void,
+      capture?: boolean,
+    ) => void,
     dispatch: uncurry(win.EventTarget.prototype.dispatchEvent),
     setTimeout: (fn: () => void, ms: number): number => ReflectApply(setTimeout, win, [fn, ms]) as unknown as number,
     clearTimeout: (handle: number): void => void ReflectApply(clearTimeout, win, [handle]),
@@ -26,7 +31,11 @@ export function captureNatives(win: Window & typeof globalThis) {
     CustomEvent: win.CustomEvent,
     MouseEvent: win.MouseEvent,
     TextDecoder: win.TextDecoder,
-    decode: uncurry(win.TextDecoder.prototype.decode) as (decoder: TextDecoder, input?: AllowSharedBufferSource, options?: TextDecodeOptions) => string,
+    decode: uncurry(win.TextDecoder.prototype.decode) as (
+      decoder: TextDecoder,
+      input?: AllowSharedBufferSource,
+      options?: TextDecodeOptions,
+    ) => string,
     TextEncoder: win.TextEncoder,
     encode: uncurry(win.TextEncoder.prototype.encode) as (encoder: TextEncoder, input: string) => Uint8Array,
     URL: win.URL,
@@ -49,8 +58,12 @@ export function captureNatives(win: Window & typeof globalThis) {
     blobSize: getter<number>(win.Blob?.prototype, "size"),
     blobType: getter<string>(win.Blob?.prototype, "type"),
     blobText: uncurry(win.Blob.prototype.text),
-    getReader: uncurry(win.ReadableStream.prototype.getReader) as (stream: ReadableStream<Uint8Array>) => ReadableStreamDefaultReader<Uint8Array>,
-    read: uncurry(win.ReadableStreamDefaultReader.prototype.read) as (reader: ReadableStreamDefaultReader<Uint8Array>) => Promise<ReadableStreamReadResult<Uint8Array>>,
+    getReader: uncurry(win.ReadableStream.prototype.getReader) as (
+      stream: ReadableStream<Uint8Array>,
+    ) => ReadableStreamDefaultReader<Uint8Array>,
+    read: uncurry(win.ReadableStreamDefaultReader.prototype.read) as (
+      reader: ReadableStreamDefaultReader<Uint8Array>,
+    ) => Promise<ReadableStreamReadResult<Uint8Array>>,
     pipeTo: uncurry(win.ReadableStream.prototype.pipeTo),
     streamLocked: getter<boolean>(stream, "locked")!,
     writableLocked: getter<boolean>(win.WritableStream?.prototype, "locked"),

@@ -65,7 +65,12 @@ const promiseThen = uncurry(Promise.prototype.then) as <T, R1 = T, R2 = never>(
   onRejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
 ) => Promise<R1 | R2>;
 const ReflectDeleteProperty = Reflect.deleteProperty;
-const UNDEFINED_CONSTRUCTOR = { __proto__: null, value: undefined, writable: true, configurable: true } as PropertyDescriptor;
+const UNDEFINED_CONSTRUCTOR = {
+  __proto__: null,
+  value: undefined,
+  writable: true,
+  configurable: true,
+} as PropertyDescriptor;
 /**
  * `promise.then(onFulfilled, onRejected)` that reads nothing the page can patch. The built-in `then` asks the promise
  * for its `constructor` (SpeciesConstructor), found on Promise.prototype where a page may have put a getter, and
@@ -77,7 +82,11 @@ export function PromisePrototypeThen<T, R1 = T, R2 = never>(
   onFulfilled?: ((value: T) => R1 | PromiseLike<R1>) | null,
   onRejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
 ): Promise<R1 | R2> {
-  if (ReflectGetOwnPropertyDescriptor(promise, "constructor") !== undefined || !ReflectDefineProperty(promise, "constructor", UNDEFINED_CONSTRUCTOR)) return promiseThen(promise, onFulfilled, onRejected);
+  if (
+    ReflectGetOwnPropertyDescriptor(promise, "constructor") !== undefined ||
+    !ReflectDefineProperty(promise, "constructor", UNDEFINED_CONSTRUCTOR)
+  )
+    return promiseThen(promise, onFulfilled, onRejected);
   try {
     return promiseThen(promise, onFulfilled, onRejected);
   } finally {
@@ -85,13 +94,27 @@ export function PromisePrototypeThen<T, R1 = T, R2 = never>(
   }
 }
 const promiseResolve = Promise.resolve;
-export const PromiseResolve = <T>(value: T): Promise<Awaited<T>> => apply(promiseResolve, Promise, [value]) as Promise<Awaited<T>>;
+export const PromiseResolve = <T>(value: T): Promise<Awaited<T>> =>
+  apply(promiseResolve, Promise, [value]) as Promise<Awaited<T>>;
 
 export const WeakMapCtor = WeakMap;
-export const WeakMapPrototypeGet = uncurry(WeakMap.prototype.get) as <K extends WeakKey, V>(map: WeakMap<K, V>, key: K) => V | undefined;
-export const WeakMapPrototypeSet = uncurry(WeakMap.prototype.set) as <K extends WeakKey, V>(map: WeakMap<K, V>, key: K, value: V) => WeakMap<K, V>;
-export const WeakMapPrototypeHas = uncurry(WeakMap.prototype.has) as <K extends WeakKey>(map: WeakMap<K, unknown>, key: K) => boolean;
-export const WeakMapPrototypeDelete = uncurry(WeakMap.prototype.delete) as <K extends WeakKey>(map: WeakMap<K, unknown>, key: K) => boolean;
+export const WeakMapPrototypeGet = uncurry(WeakMap.prototype.get) as <K extends WeakKey, V>(
+  map: WeakMap<K, V>,
+  key: K,
+) => V | undefined;
+export const WeakMapPrototypeSet = uncurry(WeakMap.prototype.set) as <K extends WeakKey, V>(
+  map: WeakMap<K, V>,
+  key: K,
+  value: V,
+) => WeakMap<K, V>;
+export const WeakMapPrototypeHas = uncurry(WeakMap.prototype.has) as <K extends WeakKey>(
+  map: WeakMap<K, unknown>,
+  key: K,
+) => boolean;
+export const WeakMapPrototypeDelete = uncurry(WeakMap.prototype.delete) as <K extends WeakKey>(
+  map: WeakMap<K, unknown>,
+  key: K,
+) => boolean;
 export const SetCtor = Set;
 export const SetPrototypeAdd = uncurry(Set.prototype.add) as <T>(set: Set<T>, value: T) => Set<T>;
 export const SetPrototypeHas = uncurry(Set.prototype.has) as <T>(set: Set<T>, value: T) => boolean;
@@ -122,9 +145,17 @@ export function isArrayBuffer(value: unknown): value is ArrayBuffer {
 export function viewBytes(view: unknown): [ArrayBufferLike, number, number] | undefined {
   if (!ArrayBufferIsView(view)) return undefined;
   try {
-    return [TypedArrayPrototypeGetBuffer(view), TypedArrayPrototypeGetByteOffset(view), TypedArrayPrototypeGetByteLength(view)];
+    return [
+      TypedArrayPrototypeGetBuffer(view),
+      TypedArrayPrototypeGetByteOffset(view),
+      TypedArrayPrototypeGetByteLength(view),
+    ];
   } catch {
-    return [DataViewPrototypeGetBuffer(view), DataViewPrototypeGetByteOffset(view), DataViewPrototypeGetByteLength(view)];
+    return [
+      DataViewPrototypeGetBuffer(view),
+      DataViewPrototypeGetByteOffset(view),
+      DataViewPrototypeGetByteLength(view),
+    ];
   }
 }
 

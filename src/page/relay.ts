@@ -9,7 +9,11 @@ import { JSONParse, ReflectGetOwnPropertyDescriptor, ReflectOwnKeys, StringProto
 export function looksRelayed(text: string): boolean {
   if (StringPrototypeIncludes(text, "requestedSchema") || StringPrototypeIncludes(text, "elicitationId")) return true;
   if (!StringPrototypeIncludes(text, '"action"')) return false;
-  return StringPrototypeIncludes(text, '"accept"') || StringPrototypeIncludes(text, '"decline"') || StringPrototypeIncludes(text, '"cancel"');
+  return (
+    StringPrototypeIncludes(text, '"accept"') ||
+    StringPrototypeIncludes(text, '"decline"') ||
+    StringPrototypeIncludes(text, '"cancel"')
+  );
 }
 
 const own = (value: unknown, key: string): unknown =>
@@ -74,7 +78,8 @@ export function createAskUrls(): AskUrls {
           const item = level[i];
           if (item === null || typeof item !== "object") continue;
           const url = own(item, "url");
-          if (own(item, "mode") === "url" && typeof url === "string" && typeof own(item, "elicitationId") === "string") add(url);
+          if (own(item, "mode") === "url" && typeof url === "string" && typeof own(item, "elicitationId") === "string")
+            add(url);
           const keys = ReflectOwnKeys(item);
           for (let k = 0; k < keys.length && k < 64; k++) {
             const member = typeof keys[k] === "string" ? own(item, keys[k] as string) : undefined;

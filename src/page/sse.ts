@@ -1,6 +1,14 @@
 import type { Natives } from "./natives.ts";
 import { failure } from "./mcp.ts";
-import { append, PromiseCtor, PromisePrototypeThen, PromiseResolve, StringPrototypeCharCodeAt, StringPrototypeIndexOf, StringPrototypeSlice } from "./primordials.ts";
+import {
+  append,
+  PromiseCtor,
+  PromisePrototypeThen,
+  PromiseResolve,
+  StringPrototypeCharCodeAt,
+  StringPrototypeIndexOf,
+  StringPrototypeSlice,
+} from "./primordials.ts";
 
 export interface SseEventSeen {
   data: string;
@@ -105,14 +113,18 @@ export function createTextFeed(onEvent: (event: SseEventSeen) => void): (whole: 
  * is kept: a client that aborts its request right after reading the response (the SDKs' close()) errors the tap's
  * branch too, and the body it read must not be lost (Firefox fails `text()` there).
  */
-export function readText(N: Natives, body: ReadableStream<Uint8Array> | null): Promise<{ text: string; error?: string }> {
+export function readText(
+  N: Natives,
+  body: ReadableStream<Uint8Array> | null,
+): Promise<{ text: string; error?: string }> {
   // Results without a prototype: resolving a promise with an object reads its `then`, which a page may have put
   // on Object.prototype.
   if (!body) return PromiseResolve({ __proto__: null, text: "" } as { text: string });
   const decoder = new N.TextDecoder();
   const stream = { __proto__: null, stream: true } as TextDecodeOptions;
   let text = "";
-  const failed = (error: unknown) => ({ __proto__: null, text: text + N.decode(decoder), error: failure(N, error) }) as { text: string; error?: string };
+  const failed = (error: unknown) =>
+    ({ __proto__: null, text: text + N.decode(decoder), error: failure(N, error) }) as { text: string; error?: string };
   // Chained by hand, not awaited: `await` reads a promise's `constructor`, which a page may have made a getter.
   return new PromiseCtor((resolve) => {
     let reader: ReadableStreamDefaultReader<Uint8Array>;

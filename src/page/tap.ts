@@ -7,7 +7,15 @@ import { tapFetch } from "./fetchTap.ts";
 import type { Tap } from "./mcp.ts";
 import { tapMessages } from "./messageTap.ts";
 import { captureNatives, type Natives } from "./natives.ts";
-import { MathRandom, NumberPrototypeToString, SetCtor, SetPrototypeAdd, SetPrototypeHas, StringPrototypeIndexOf, StringPrototypeSlice } from "./primordials.ts";
+import {
+  MathRandom,
+  NumberPrototypeToString,
+  SetCtor,
+  SetPrototypeAdd,
+  SetPrototypeHas,
+  StringPrototypeIndexOf,
+  StringPrototypeSlice,
+} from "./primordials.ts";
 import { createAskUrls } from "./relay.ts";
 import { tapWebSocket } from "./webSocketTap.ts";
 import { createWrap, type Wrap } from "./wrap.ts";
@@ -50,7 +58,8 @@ export function installTap(win: Window & typeof globalThis): void {
   const tap: Tap = {
     emit(record: RecordDraft) {
       // A relayed ask (a message outside any MCP exchange) may name a URL the page must not load unasked.
-      if (record.kind === "message" && record.exchange === undefined && record.direction === "s2c") askUrls.note(record.text);
+      if (record.kind === "message" && record.exchange === undefined && record.direction === "s2c")
+        askUrls.note(record.text);
       emitter.emit(record);
     },
     on: emitter.sending,
@@ -74,7 +83,13 @@ export function installTap(win: Window & typeof globalThis): void {
       emitter.emit({ transport: "http", url, client: tap.client, time: N.now(), kind: "page-request", method });
     },
   };
-  const hooks: ((win: Window & typeof globalThis, tap: Tap, N: Natives, wrap: Wrap) => void)[] = [tapFetch, tapXhr, tapEventSource, tapWebSocket, tapMessages];
+  const hooks: ((win: Window & typeof globalThis, tap: Tap, N: Natives, wrap: Wrap) => void)[] = [
+    tapFetch,
+    tapXhr,
+    tapEventSource,
+    tapWebSocket,
+    tapMessages,
+  ];
   for (let i = 0; i < hooks.length; i++) {
     try {
       hooks[i]!(win, tap, N, wrap);

@@ -3,7 +3,17 @@ import { MESSAGE_CAP } from "../shared/tags.ts";
 import { capped, looksJsonRpc, type Tap } from "./mcp.ts";
 import type { Natives } from "./natives.ts";
 import { looksRelayed } from "./relay.ts";
-import { ArrayBufferIsView, byteLengthOf, isArrayBuffer, PromiseResolve, PromisePrototypeThen, RegExpPrototypeExec, WeakMapCtor, WeakMapPrototypeGet, WeakMapPrototypeSet } from "./primordials.ts";
+import {
+  ArrayBufferIsView,
+  byteLengthOf,
+  isArrayBuffer,
+  PromiseResolve,
+  PromisePrototypeThen,
+  RegExpPrototypeExec,
+  WeakMapCtor,
+  WeakMapPrototypeGet,
+  WeakMapPrototypeSet,
+} from "./primordials.ts";
 import type { Wrap } from "./wrap.ts";
 
 interface Socket {
@@ -30,7 +40,13 @@ export function tapWebSocket(win: Window & typeof globalThis, tap: Tap, N: Nativ
   const sockets = new WeakMapCtor<object, Socket>();
 
   const emit = (s: Socket, record: Record<string, unknown>): void =>
-    tap.emit({ transport: "websocket", exchange: s.exchange, url: s.url, client: tap.client, ...record } as RecordDraft);
+    tap.emit({
+      transport: "websocket",
+      exchange: s.exchange,
+      url: s.url,
+      client: tap.client,
+      ...record,
+    } as RecordDraft);
   const begin = (s: Socket): void => {
     s.mcp = true;
     if (s.exchange) return;
@@ -41,7 +57,11 @@ export function tapWebSocket(win: Window & typeof globalThis, tap: Tap, N: Nativ
     if (!s.mcp) {
       if (!looksJsonRpc(text)) {
         // A relayed elicitation on a socket that carries no MCP: its frames alone, no exchange, head or end (relay.ts).
-        if (looksRelayed(text)) emit({ ...s, exchange: undefined }, { time, kind: "message", direction, stream: "websocket", ...capped(text) });
+        if (looksRelayed(text))
+          emit(
+            { ...s, exchange: undefined },
+            { time, kind: "message", direction, stream: "websocket", ...capped(text) },
+          );
         return;
       }
       begin(s);
@@ -61,19 +81,35 @@ export function tapWebSocket(win: Window & typeof globalThis, tap: Tap, N: Nativ
     if (typeof data === "string" && s.pending === 0) return record(s, data, direction, time);
     let text: string | Promise<string> | undefined;
     if (typeof data === "string") text = data;
-    else if (isArrayBuffer(data) || ArrayBufferIsView(data)) text = byteLengthOf(data) <= MESSAGE_CAP ? tap.decode(data as ArrayBuffer) : undefined;
+    else if (isArrayBuffer(data) || ArrayBufferIsView(data))
+      text = byteLengthOf(data) <= MESSAGE_CAP ? tap.decode(data as ArrayBuffer) : undefined;
     else if (isBlob(data) && N.blobSize!(data) <= MESSAGE_CAP) text = N.blobText(data);
     if (text === undefined) return;
     if (typeof text === "string" && s.pending === 0) return record(s, text, direction, time);
     s.pending++;
     const previous = s.queue ?? PromiseResolve(undefined);
-    const next = PromisePrototypeThen(PromisePrototypeThen(previous, () => text), (value: string) => record(s, value, direction, time));
-    s.queue = PromisePrototypeThen(next, () => void s.pending--, () => void s.pending--);
+    const next = PromisePrototypeThen(
+      PromisePrototypeThen(previous, () => text),
+      (value: string) => record(s, value, direction, time),
+    );
+    s.queue = PromisePrototypeThen(
+      next,
+      () => void s.pending--,
+      () => void s.pending--,
+    );
   };
 
   wrap.ctor(win, "WebSocket", (socket) => {
     const url = N.webSocketUrl(socket);
-    const s: Socket = { url, openedAt: tap.now(), mcp: false, decoded: tap.rules.any() && tap.rules.matches(url, undefined), exchange: undefined, queue: undefined, pending: 0 };
+    const s: Socket = {
+      url,
+      openedAt: tap.now(),
+      mcp: false,
+      decoded: tap.rules.any() && tap.rules.matches(url, undefined),
+      exchange: undefined,
+      queue: undefined,
+      pending: 0,
+    };
     WeakMapPrototypeSet(sockets, socket, s);
     N.listen(socket, "open", () => {
       s.openedAt = tap.now();

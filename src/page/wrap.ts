@@ -118,7 +118,10 @@ export function createWrap(): Wrap {
   // Function.prototype.toString first, so that it prints itself as native too.
   const toStringProxy = proxyOf(FunctionPrototypeToString as Fn, (target, self, args) => {
     try {
-      const original = self !== null && (typeof self === "object" || typeof self === "function") ? WeakMapPrototypeGet(originals, self) : undefined;
+      const original =
+        self !== null && (typeof self === "object" || typeof self === "function")
+          ? WeakMapPrototypeGet(originals, self)
+          : undefined;
       if (original !== undefined) return ReflectApply(target, original, args);
       const text = ReflectApply(target, self, args) as string;
       return text === ANONYMOUS_NATIVE ? (foreign(self as Fn, args) ?? text) : text;
@@ -134,14 +137,17 @@ export function createWrap(): Wrap {
     if (proto === FunctionPrototype || typeof proto !== "function") return undefined;
     const other: unknown = ReflectGetOwnPropertyDescriptor(proto, "toString")?.value;
     // Only another tap's toString (a Proxy, printed without a name): a page's own function is never called.
-    if (typeof other !== "function" || ReflectApply(FunctionPrototypeToString, other, []) !== ANONYMOUS_NATIVE) return undefined;
+    if (typeof other !== "function" || ReflectApply(FunctionPrototypeToString, other, []) !== ANONYMOUS_NATIVE)
+      return undefined;
     const text: unknown = ReflectApply(other, fn, args);
     return typeof text === "string" ? text : undefined;
   }
 
   const rejecting = (target: Fn, self: unknown, args: unknown[]): Promise<unknown> => {
     const promise = invoke(target, self, args) as Promise<unknown>;
-    return new PromiseCtor((resolve, reject) => void PromisePrototypeThen(promise, resolve, (error) => reject(strip(error))));
+    return new PromiseCtor(
+      (resolve, reject) => void PromisePrototypeThen(promise, resolve, (error) => reject(strip(error))),
+    );
   };
 
   return {
@@ -170,7 +176,12 @@ export function createWrap(): Wrap {
       } as ProxyHandler<typeof original>);
       WeakMapPrototypeSet(originals, proxy, original as unknown as Fn);
       const descriptor = ReflectGetOwnPropertyDescriptor(original.prototype, "constructor");
-      if (descriptor) ReflectDefineProperty(original.prototype, "constructor", { __proto__: null, ...descriptor, value: proxy } as PropertyDescriptor);
+      if (descriptor)
+        ReflectDefineProperty(original.prototype, "constructor", {
+          __proto__: null,
+          ...descriptor,
+          value: proxy,
+        } as PropertyDescriptor);
       owner[name] = proxy;
     },
     invoke,
@@ -202,4 +213,5 @@ function scriptUrl(): string | undefined {
 
 const ANONYMOUS = "@<anonymous code>:";
 
-const isSchemeChar = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 45 || c === 43 || c === 46;
+const isSchemeChar = (c: number): boolean =>
+  (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 45 || c === 43 || c === 46;

@@ -1,6 +1,16 @@
 import type { RecordDraft } from "../shared/tapRecord.ts";
 import { connectSummary, hostApiOf, isHostMessageEvent, type HostApi } from "./hostApi.ts";
-import { capped, failure, isEventStream, isJsonType, looksJsonRpc, pickHeaders, scanHeaders, type KeptHeaders, type Tap } from "./mcp.ts";
+import {
+  capped,
+  failure,
+  isEventStream,
+  isJsonType,
+  looksJsonRpc,
+  pickHeaders,
+  scanHeaders,
+  type KeptHeaders,
+  type Tap,
+} from "./mcp.ts";
 import { dataJson } from "./json.ts";
 import type { Natives } from "./natives.ts";
 import {
@@ -82,7 +92,20 @@ export function tapXhr(win: Window & typeof globalThis, tap: Tap, N: Natives, wr
       const base = N.baseURI ? N.baseURI(win.document) : undefined;
       const method = strings[0] as string;
       const url = N.urlHref(new N.URL(strings[1] as string, base));
-      WeakMapPrototypeSet(requests, xhr, { method: isStandardMethod(method) ? StringPrototypeToUpperCase(method) : method, url, headers: [], sent: false, exchange: undefined, kept: undefined, headAt: undefined, sse: undefined, ended: false, fill: undefined, host: undefined, decoded: false });
+      WeakMapPrototypeSet(requests, xhr, {
+        method: isStandardMethod(method) ? StringPrototypeToUpperCase(method) : method,
+        url,
+        headers: [],
+        sent: false,
+        exchange: undefined,
+        kept: undefined,
+        headAt: undefined,
+        sse: undefined,
+        ended: false,
+        fill: undefined,
+        host: undefined,
+        decoded: false,
+      });
     } catch {
       WeakMapPrototypeDelete(requests, xhr);
     }
@@ -126,37 +149,64 @@ export function tapXhr(win: Window & typeof globalThis, tap: Tap, N: Natives, wr
   };
 
   /** The header list as Headers would read it: case-insensitive, repeated names joined with ", ". */
-  const headerOf = (request: XhrRequest) => (name: string): string | null => {
-    let value: string | null = null;
-    for (let i = 0; i < request.headers.length; i++) {
-      const pair = request.headers[i]!;
-      if (StringPrototypeToLowerCase(pair[0]) === name) value = value === null ? pair[1] : `${value}, ${pair[1]}`;
-    }
-    return value;
-  };
+  const headerOf =
+    (request: XhrRequest) =>
+    (name: string): string | null => {
+      let value: string | null = null;
+      for (let i = 0; i < request.headers.length; i++) {
+        const pair = request.headers[i]!;
+        if (StringPrototypeToLowerCase(pair[0]) === name) value = value === null ? pair[1] : `${value}, ${pair[1]}`;
+      }
+      return value;
+    };
 
   function start(xhr: XMLHttpRequest, body: unknown): XhrRequest | undefined {
     const request = WeakMapPrototypeGet(requests, xhr);
     // Only a first send() after open() (in the OPENED state) sends anything.
     if (!request || request.sent || N.xhrReadyState(xhr) !== 1) return undefined;
     request.sent = true;
-    let text = typeof body === "string" ? body : isArrayBuffer(body) || ArrayBufferIsView(body) ? tap.decode(body as ArrayBuffer) : undefined;
+    let text =
+      typeof body === "string"
+        ? body
+        : isArrayBuffer(body) || ArrayBufferIsView(body)
+          ? tap.decode(body as ArrayBuffer)
+          : undefined;
     const scan = scanHeaders(headerOf(request));
     const endpoint = endpointOf(request.url);
     request.host = hostApiOf(request.url, request.method);
     request.decoded = tap.rules.any() && tap.rules.matches(request.url, request.method);
-    const mcp = (text !== undefined && looksJsonRpc(text)) || scan.mcp || request.host !== undefined || request.decoded || (request.method === "GET" && StringPrototypeIncludes(scan.accept, "text/event-stream") && tap.hasEndpoint(endpoint));
+    const mcp =
+      (text !== undefined && looksJsonRpc(text)) ||
+      scan.mcp ||
+      request.host !== undefined ||
+      request.decoded ||
+      (request.method === "GET" &&
+        StringPrototypeIncludes(scan.accept, "text/event-stream") &&
+        tap.hasEndpoint(endpoint));
     if (!mcp) return undefined;
     tap.addEndpoint(endpoint);
     request.exchange = tap.id("x");
     request.kept = scan.kept;
     if (text && request.host === "connect") text = connectSummary(text);
-    if (text) emit(request, { time: tap.now(), kind: "message", direction: "c2s", stream: "body", method: request.method, ...capped(text), ...(scan.kept && { headers: scan.kept }) });
+    if (text)
+      emit(request, {
+        time: tap.now(),
+        kind: "message",
+        direction: "c2s",
+        stream: "body",
+        method: request.method,
+        ...capped(text),
+        ...(scan.kept && { headers: scan.kept }),
+      });
     if (!WeakMapPrototypeHas(watched, xhr)) {
       WeakMapPrototypeSet(watched, xhr, true);
       N.listen(xhr, "readystatechange", () => guard(() => onState(xhr)));
       N.listen(xhr, "progress", () => guard(() => onState(xhr)));
-      const failures = [["abort", "abort"], ["error", "network"], ["timeout", "timeout"]] as const;
+      const failures = [
+        ["abort", "abort"],
+        ["error", "network"],
+        ["timeout", "timeout"],
+      ] as const;
       for (let i = 0; i < failures.length; i++) {
         const error = failures[i]![1];
         N.listen(xhr, failures[i]![0], () =>
@@ -205,7 +255,18 @@ export function tapXhr(win: Window & typeof globalThis, tap: Tap, N: Natives, wr
     const head = { time: request.headAt, kind: "response", status, ...headers(xhr) };
     const finish = (text: string | undefined, cut?: { text: string; truncated?: number }): void => {
       const records = [draft(request, { ...head, ...(text !== undefined && { emptyBody: text.length === 0 }) })];
-      if (text && (isJsonType(N.xhrGetResponseHeader(xhr, "content-type")) || request.decoded)) append(records, draft(request, { time: tap.now(), kind: "message", direction: "s2c", stream: "body", method: request.method, ...(cut ?? capped(text)) }));
+      if (text && (isJsonType(N.xhrGetResponseHeader(xhr, "content-type")) || request.decoded))
+        append(
+          records,
+          draft(request, {
+            time: tap.now(),
+            kind: "message",
+            direction: "s2c",
+            stream: "body",
+            method: request.method,
+            ...(cut ?? capped(text)),
+          }),
+        );
       append(records, draft(request, { time: tap.now(), kind: "end" }));
       request.ended = true;
       request.fill?.(records);
@@ -216,8 +277,7 @@ export function tapXhr(win: Window & typeof globalThis, tap: Tap, N: Natives, wr
     if (type === "json") {
       const json = response === null ? undefined : dataJson(response);
       finish(json?.text, json);
-    }
-    else if (type === "arraybuffer" && response) finish(tap.decode(response as ArrayBuffer));
+    } else if (type === "arraybuffer" && response) finish(tap.decode(response as ArrayBuffer));
     else if (type === "blob" && response) {
       request.ended = true; // no abort can follow a completed load; the end comes with the text
       PromisePrototypeThen(N.blobText(response as Blob), finish, () => finish(undefined));

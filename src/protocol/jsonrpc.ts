@@ -20,13 +20,15 @@ export function classify(msg: unknown): Classified {
       : { type: "notification", method, params: msg.params, raw: msg };
   }
   if ("result" in msg && !("error" in msg)) return { type: "result", id: msg.id, result: msg.result, raw: msg };
-  if ("error" in msg && !("result" in msg) && isObject(msg.error)) return { type: "error", id: msg.id, error: msg.error, raw: msg };
+  if ("error" in msg && !("result" in msg) && isObject(msg.error))
+    return { type: "error", id: msg.id, error: msg.error, raw: msg };
   if ("id" in msg) return { type: "invalid", reason: "a response needs exactly one of result and error", raw: msg };
   return { type: "invalid", reason: "neither a request, a notification nor a response", raw: msg };
 }
 
 /** Key for id maps: 1 and "1" are different JSON-RPC ids. */
-export const idKey = (id: unknown): string => (typeof id === "string" ? "s:" + id : typeof id === "number" ? "n:" + id : "x:" + JSON.stringify(id));
+export const idKey = (id: unknown): string =>
+  typeof id === "string" ? "s:" + id : typeof id === "number" ? "n:" + id : "x:" + JSON.stringify(id);
 
 /**
  * An id as text, for labels: never throws. `String(id)` would call an object id's `toString` member, and one that

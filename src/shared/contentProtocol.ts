@@ -71,7 +71,9 @@ export interface WorkerWake {
 }
 
 /** A tap envelope's records and lost-record count, or undefined when the text is not one (the worker counts it rejected). */
-export function tapEnvelopeRecords(text: string): { records: unknown[]; tooLarge: number; dropped: number; rejected: number } | undefined {
+export function tapEnvelopeRecords(
+  text: string,
+): { records: unknown[]; tooLarge: number; dropped: number; rejected: number } | undefined {
   let data: unknown;
   try {
     data = JSON.parse(text);

@@ -21,7 +21,12 @@ const base = {
   method: z.optional(z.string().check(z.regex(/^[A-Za-z]{1,16}$/))),
 };
 /** "Decode as MCP": where the MCP message lies, and which way it goes. */
-const McpDecoderInput = z.object({ ...base, kind: z.optional(z.undefined()), pointer: Pointer, direction: z.enum(["c2s", "s2c", "both"]) });
+const McpDecoderInput = z.object({
+  ...base,
+  kind: z.optional(z.undefined()),
+  pointer: Pointer,
+  direction: z.enum(["c2s", "s2c", "both"]),
+});
 /** "Decode as relayed elicitation": where the ask, its id, the answer's action, content and id lie. */
 const RelayDecoderInput = z
   .object({

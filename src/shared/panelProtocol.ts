@@ -10,7 +10,13 @@ export const MAX_BACKEND_BATCH = 500;
 
 /** Panel → worker, validated by the worker. */
 const command = <K extends string, S extends z.core.$ZodLooseShape>(kind: K, shape: S) =>
-  z.object({ source: z.literal(PANEL_SOURCE), v: z.literal(PROTOCOL_VERSION), kind: z.literal(kind), tabId: z.int().check(z.nonnegative()), ...shape });
+  z.object({
+    source: z.literal(PANEL_SOURCE),
+    v: z.literal(PROTOCOL_VERSION),
+    kind: z.literal(kind),
+    tabId: z.int().check(z.nonnegative()),
+    ...shape,
+  });
 
 export const PanelCommand = z.discriminatedUnion("kind", [
   /** Start receiving the tab: a snapshot, then deltas. Sent again after every reconnect. */
@@ -34,7 +40,10 @@ export const PanelCommand = z.discriminatedUnion("kind", [
    * reads it): `feed` names the backend (the feed URL's origin and path, never its token), each record is checked
    * by the worker, which alone marks it `source: "backend"`.
    */
-  command("backendRecords", { feed: z.string().check(z.maxLength(2048)), records: z.array(z.unknown()).check(z.maxLength(MAX_BACKEND_BATCH)) }),
+  command("backendRecords", {
+    feed: z.string().check(z.maxLength(2048)),
+    records: z.array(z.unknown()).check(z.maxLength(MAX_BACKEND_BATCH)),
+  }),
   /** Engine settings, the browser's (docs/panel.md "Settings"); answered as `decoders` are. */
   command("settings", {}),
   command("setSettings", { config: z.unknown() }),
@@ -48,7 +57,11 @@ export type PanelCommand = z.infer<typeof PanelCommand>;
 export type ConfigValue = ReturnType<typeof configValue>;
 
 /** A command as the panel's views write it: the transport wraps it in the envelope (source, v, tabId). */
-export type PanelRequest = PanelCommand extends infer C ? (C extends unknown ? Omit<C, "source" | "v" | "tabId"> : never) : never;
+export type PanelRequest = PanelCommand extends infer C
+  ? C extends unknown
+    ? Omit<C, "source" | "v" | "tabId">
+    : never
+  : never;
 
 /** What a tab holds besides flows and findings; shown in the panel's header. */
 export interface TabStats {
@@ -92,15 +105,33 @@ export interface TabStats {
  */
 export const RECORD_CHUNK_CHARS = 8 * 2 ** 20;
 
-type Envelope<K extends string, T> = { source: typeof WORKER_SOURCE; v: typeof PROTOCOL_VERSION; kind: K; tabId: number } & T;
+type Envelope<K extends string, T> = {
+  source: typeof WORKER_SOURCE;
+  v: typeof PROTOCOL_VERSION;
+  kind: K;
+  tabId: number;
+} & T;
 
 /** Worker → panel. Trusted direction (the worker made it), so a type rather than a schema. */
 export type WorkerToPanel =
   /** Everything the tab holds, replacing what the panel had; `more`: further records follow in `snapshotRecords`. */
-  | Envelope<"snapshot", { flows: Flow[]; findings: Finding[]; problems: Problem[]; stats: TabStats; records?: CaptureRecord[]; more?: boolean }>
+  | Envelope<
+      "snapshot",
+      {
+        flows: Flow[];
+        findings: Finding[];
+        problems: Problem[];
+        stats: TabStats;
+        records?: CaptureRecord[];
+        more?: boolean;
+      }
+    >
   | Envelope<"snapshotRecords", { records: CaptureRecord[]; more: boolean }>
   /** What changed since the last delta: changed flows (latest state), new findings, problems and records. */
-  | Envelope<"delta", { flows: Flow[]; findings: Finding[]; problems: Problem[]; stats: TabStats; records?: CaptureRecord[] }>
+  | Envelope<
+      "delta",
+      { flows: Flow[]; findings: Finding[]; problems: Problem[]; stats: TabStats; records?: CaptureRecord[] }
+    >
   /** One chunk of the answer to the `records` command; `more`: further chunks follow. */
   | Envelope<"records", { records: CaptureRecord[]; more: boolean }>
   /** Every decode rule, in the order they were added; `error` when the command that asked was refused. */

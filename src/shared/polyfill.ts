@@ -13,6 +13,7 @@
 declare const ServiceWorkerGlobalScope: (abstract new () => object) | undefined;
 declare function importScripts(...urls: string[]): void;
 
-if (typeof ServiceWorkerGlobalScope === "function" && globalThis instanceof ServiceWorkerGlobalScope) importScripts("browser-polyfill.min.js");
+if (typeof ServiceWorkerGlobalScope === "function" && globalThis instanceof ServiceWorkerGlobalScope)
+  importScripts("browser-polyfill.min.js");
 
 export default (globalThis as unknown as { browser: unknown }).browser;

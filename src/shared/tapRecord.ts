@@ -12,7 +12,11 @@ import { MESSAGE_CAP } from "./tags.ts";
 const text = z.string().check(z.maxLength(MESSAGE_CAP));
 const short = z.string().check(z.maxLength(8192));
 
-const Headers = z.object(Object.fromEntries(KEPT_HEADERS.map((name) => [name, z.optional(short)])) as { [K in KeptHeader]: z.ZodMiniOptional<typeof short> });
+const Headers = z.object(
+  Object.fromEntries(KEPT_HEADERS.map((name) => [name, z.optional(short)])) as {
+    [K in KeptHeader]: z.ZodMiniOptional<typeof short>;
+  },
+);
 
 const base = {
   time: z.number(),

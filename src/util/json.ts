@@ -1,6 +1,7 @@
 // Small helpers over parsed JSON values, shared by every layer (protocol, capture, engine, panel).
 
-export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+export const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
 
 export const isEmptyObject = (o: object): boolean => Object.keys(o).length === 0;
 
@@ -14,6 +15,7 @@ export function canonicalJson(value: unknown): string {
   }
   const keys = Object.keys(value).sort();
   let out = "{";
-  for (let i = 0; i < keys.length; i++) out += (i ? "," : "") + JSON.stringify(keys[i]) + ":" + canonicalJson((value as Record<string, unknown>)[keys[i]!]);
+  for (let i = 0; i < keys.length; i++)
+    out += (i ? "," : "") + JSON.stringify(keys[i]) + ":" + canonicalJson((value as Record<string, unknown>)[keys[i]!]);
   return out + "}";
 }

@@ -14,7 +14,13 @@ export function pointer(...parts: (string | number)[]): string {
 }
 
 /** Appends segments to an existing pointer. */
-export function join(base: string, a: string | number, b?: string | number, c?: string | number, ...more: (string | number)[]): string {
+export function join(
+  base: string,
+  a: string | number,
+  b?: string | number,
+  c?: string | number,
+  ...more: (string | number)[]
+): string {
   // Fixed parameters instead of a rest array: this runs for nearly every member the rules look at.
   let out = base + "/" + token(a);
   if (b !== undefined) out += "/" + token(b);

@@ -81,25 +81,120 @@ function wordsOf(text: string): string[] {
 }
 
 const CREDENTIALS: string[][] = [
-  ["password"], ["passwd"], ["passphrase"], ["passcode"], ["pwd"], ["pin"], ["pin", "code"],
-  ["secret"], ["client", "secret"], ["api", "key"], ["apikey"], ["x", "api", "key"], ["access", "key"], ["secret", "key"],
-  ["token"], ["access", "token"], ["refresh", "token"], ["auth", "token"], ["bearer"], ["session", "cookie"],
-  ["private", "key"], ["ssh", "key"], ["seed", "phrase"], ["mnemonic"], ["recovery", "phrase"], ["recovery", "code"],
-  ["otp"], ["2", "fa"], ["2fa"], ["mfa", "code"], ["totp"], ["one", "time", "code"], ["security", "code"],
-  ["card", "number"], ["credit", "card"], ["debit", "card"], ["cvv"], ["cvc"], ["cvv", "2"], ["iban"],
+  ["password"],
+  ["passwd"],
+  ["passphrase"],
+  ["passcode"],
+  ["pwd"],
+  ["pin"],
+  ["pin", "code"],
+  ["secret"],
+  ["client", "secret"],
+  ["api", "key"],
+  ["apikey"],
+  ["x", "api", "key"],
+  ["access", "key"],
+  ["secret", "key"],
+  ["token"],
+  ["access", "token"],
+  ["refresh", "token"],
+  ["auth", "token"],
+  ["bearer"],
+  ["session", "cookie"],
+  ["private", "key"],
+  ["ssh", "key"],
+  ["seed", "phrase"],
+  ["mnemonic"],
+  ["recovery", "phrase"],
+  ["recovery", "code"],
+  ["otp"],
+  ["2", "fa"],
+  ["2fa"],
+  ["mfa", "code"],
+  ["totp"],
+  ["one", "time", "code"],
+  ["security", "code"],
+  ["card", "number"],
+  ["credit", "card"],
+  ["debit", "card"],
+  ["cvv"],
+  ["cvc"],
+  ["cvv", "2"],
+  ["iban"],
 ];
-const PAYMENT_ACCOUNT: string[][] = [["routing", "number"], ["account", "number"]];
+const PAYMENT_ACCOUNT: string[][] = [
+  ["routing", "number"],
+  ["account", "number"],
+];
 // 2025-06-18 only ("sensitive information" undefined there): identity numbers.
-const IDENTITY: string[][] = [["ssn"], ["social", "security"], ["passport", "number"], ["national", "id"], ["tax", "id"], ["driver", "license"], ["drivers", "license"]];
+const IDENTITY: string[][] = [
+  ["ssn"],
+  ["social", "security"],
+  ["passport", "number"],
+  ["national", "id"],
+  ["tax", "id"],
+  ["driver", "license"],
+  ["drivers", "license"],
+];
 
 const MODIFIERS_AFTER = new Set([
-  "hint", "hints", "count", "length", "expiry", "expiration", "expires", "expired", "expire", "age", "days", "policy", "policies",
-  "type", "types", "name", "names", "id", "ids", "label", "reset", "strength", "rotation", "scope", "scopes", "limit", "limits",
-  "list", "usage", "used", "format", "path", "file", "url", "uri", "endpoint", "manager", "prefix", "last", "digits", "budget",
-  "ref", "reference", "arn", "version", "method", "channel", "provider", "enabled", "address", "symbol", "amount", "balance",
+  "hint",
+  "hints",
+  "count",
+  "length",
+  "expiry",
+  "expiration",
+  "expires",
+  "expired",
+  "expire",
+  "age",
+  "days",
+  "policy",
+  "policies",
+  "type",
+  "types",
+  "name",
+  "names",
+  "id",
+  "ids",
+  "label",
+  "reset",
+  "strength",
+  "rotation",
+  "scope",
+  "scopes",
+  "limit",
+  "limits",
+  "list",
+  "usage",
+  "used",
+  "format",
+  "path",
+  "file",
+  "url",
+  "uri",
+  "endpoint",
+  "manager",
+  "prefix",
+  "last",
+  "digits",
+  "budget",
+  "ref",
+  "reference",
+  "arn",
+  "version",
+  "method",
+  "channel",
+  "provider",
+  "enabled",
+  "address",
+  "symbol",
+  "amount",
+  "balance",
 ]);
 const MODIFIERS_BEFORE = new Set(["max", "min", "maximum", "minimum", "num", "number", "many", "total", "count"]);
-const ASK = /\b(enter|provide|paste|type|input|give|share|supply|submit|send|need|needs|require|requires|required|what is|what's|your)\b/i;
+const ASK =
+  /\b(enter|provide|paste|type|input|give|share|supply|submit|send|need|needs|require|requires|required|what is|what's|your)\b/i;
 const PROFILE = new Set(["username", "user", "email", "name", "login", "handle", "account", "nickname", "display"]);
 
 /** A term of the lists above, with its place in the order terms are tried in. */
@@ -164,14 +259,16 @@ export function termIn(ws: readonly string[], opts: { identity?: boolean } = {})
     const candidates = TERMS_BY_FIRST_WORD.get(ws[i]!);
     if (candidates === undefined) continue;
     for (const { words: term, name, group } of candidates) {
-      if ((group === "identity" && !opts.identity) || (group === "payment" && !payment) || !termAt(ws, i, term)) continue;
+      if ((group === "identity" && !opts.identity) || (group === "payment" && !payment) || !termAt(ws, i, term))
+        continue;
       const end = i + term.length;
       const after = ws.slice(end, end + 2);
       const before = ws.slice(Math.max(0, i - 2), i);
       if (after.some((w) => MODIFIERS_AFTER.has(w)) || before.some((w) => MODIFIERS_BEFORE.has(w))) continue;
       if (isAboutPhrase(ws.slice(Math.max(0, i - 5), i))) continue;
       // "pin" is also a verb and a map marker: only "PIN", "PIN code", "PIN number" count.
-      if (term.length === 1 && term[0] === "pin" && end < ws.length && ws[end] !== "code" && ws[end] !== "number") continue;
+      if (term.length === 1 && term[0] === "pin" && end < ws.length && ws[end] !== "code" && ws[end] !== "number")
+        continue;
       return name;
     }
   }
@@ -212,7 +309,10 @@ function isJwt(s: string): boolean {
     const head = m[0].split(".")[0] ?? "";
     try {
       // atob, not Buffer: the engine also runs in the extension's worker and panel.
-      const b64 = head.replace(/-/g, "+").replace(/_/g, "/").padEnd(Math.ceil(head.length / 4) * 4, "=");
+      const b64 = head
+        .replace(/-/g, "+")
+        .replace(/_/g, "/")
+        .padEnd(Math.ceil(head.length / 4) * 4, "=");
       const json: unknown = JSON.parse(atob(b64));
       if (typeof json === "object" && json !== null && "alg" in json) return true;
     } catch {

@@ -39,7 +39,8 @@ export function matchesPattern(parts: UrlPattern, url: string): boolean {
   const first = parts[0]!;
   const last = parts[parts.length - 1]!;
   if (url.length < first.length + last.length) return false;
-  if (find(url, first, 0, first.length) !== 0 || find(url, last, url.length - last.length, url.length) === -1) return false;
+  if (find(url, first, 0, first.length) !== 0 || find(url, last, url.length - last.length, url.length) === -1)
+    return false;
   let at = first.length;
   const end = url.length - last.length;
   for (let i = 1; i < parts.length - 1; i++) {

@@ -12,7 +12,13 @@ export type UserAnswer = { fill: Record<string, string>; check?: string[] } | "o
  * One chat turn in either test agent's page, as a person does it: pick the server, type the tool's name, Send;
  * answer the ask the page shows (unless `expectAsk` is false: a swallowed ask never shows); return the agent's reply.
  */
-export async function chatTurn(page: Page, server: string, tool: string, answer: UserAnswer, expectAsk = true): Promise<string> {
+export async function chatTurn(
+  page: Page,
+  server: string,
+  tool: string,
+  answer: UserAnswer,
+  expectAsk = true,
+): Promise<string> {
   const chat = page.getByRole("form", { name: "Chat" });
   const turn = (await page.locator("output[data-turn]").count()) + 1;
   await chat.getByLabel("Server").selectOption(server);
@@ -25,9 +31,11 @@ export async function chatTurn(page: Page, server: string, tool: string, answer:
     await ask.waitFor({ timeout: UI_TIMEOUT });
     if (answer === "ignore") {
       // shown, never answered
-    } else if (typeof answer === "string") await ask.getByRole("button", { name: answer[0]!.toUpperCase() + answer.slice(1), exact: true }).click();
+    } else if (typeof answer === "string")
+      await ask.getByRole("button", { name: answer[0]!.toUpperCase() + answer.slice(1), exact: true }).click();
     else {
-      for (const [label, value] of Object.entries(answer.fill)) await ask.getByLabel(label, { exact: true }).fill(value);
+      for (const [label, value] of Object.entries(answer.fill))
+        await ask.getByLabel(label, { exact: true }).fill(value);
       for (const label of answer.check ?? []) await ask.getByLabel(label, { exact: true }).check();
       await ask.getByRole("button", { name: "Accept" }).click();
     }

@@ -13,7 +13,9 @@ export interface Outcome {
 
 /** The tool calls among the engine's flows, with their outcomes. */
 export function backendOutcomes(flows: readonly Flow[]): Outcome[] {
-  return flows.filter((f) => f.method === "tools/call").map((f) => ({ target: f.target ?? "", actions: f.elicitations.map((e) => e.action) }));
+  return flows
+    .filter((f) => f.method === "tools/call")
+    .map((f) => ({ target: f.target ?? "", actions: f.elicitations.map((e) => e.action) }));
 }
 
 /**

@@ -20,7 +20,8 @@ export function alterAnswer<T extends Answer>(answer: T): T {
   const [key] = Object.keys(content).sort();
   if (key !== undefined) {
     const value = content[key];
-    content[key] = typeof value === "boolean" ? !value : typeof value === "number" ? value + 1 : `${String(value)} (edited)`;
+    content[key] =
+      typeof value === "boolean" ? !value : typeof value === "number" ? value + 1 : `${String(value)} (edited)`;
   }
   return { ...answer, content };
 }

@@ -1,7 +1,10 @@
 import { readFile } from "node:fs/promises";
 
 interface Har {
-  log: { pages?: { id: string }[]; entries: { pageref?: string; request: { url: string } }[] } & Record<string, unknown>;
+  log: { pages?: { id: string }[]; entries: { pageref?: string; request: { url: string } }[] } & Record<
+    string,
+    unknown
+  >;
 }
 
 /**
@@ -12,6 +15,10 @@ export async function pageHar(path: string, pageUrl: string): Promise<string> {
   const har = JSON.parse(await readFile(path, "utf8")) as Har;
   const pageref = har.log.entries.find((e) => e.request.url === pageUrl && e.pageref !== undefined)?.pageref;
   if (pageref === undefined) throw new Error(`the HAR has no navigation to ${pageUrl}`);
-  const log = { ...har.log, pages: (har.log.pages ?? []).filter((p) => p.id === pageref), entries: har.log.entries.filter((e) => e.pageref === pageref) };
+  const log = {
+    ...har.log,
+    pages: (har.log.pages ?? []).filter((p) => p.id === pageref),
+    entries: har.log.entries.filter((e) => e.pageref === pageref),
+  };
   return JSON.stringify({ ...har, log });
 }

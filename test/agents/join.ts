@@ -34,7 +34,11 @@ export function joinedFlows(flows: readonly Flow[]): JoinedFlow[] {
     .map((f) => {
       const el = f.elicitations[0];
       const relay = el?.relay;
-      return { target: f.target ?? "", backend: el?.action ?? null, ...(relay && { page: { id: relay.id, action: relay.action } }) };
+      return {
+        target: f.target ?? "",
+        backend: el?.action ?? null,
+        ...(relay && { page: { id: relay.id, action: relay.action } }),
+      };
     });
 }
 
@@ -72,7 +76,10 @@ export function expectedRelayRules(route: Route, turns: readonly Turn[]): string
 }
 
 export const relayRules = (findings: readonly Finding[]): string[] =>
-  findings.filter((f) => f.rule.startsWith("relay-")).map((f) => f.rule).sort();
+  findings
+    .filter((f) => f.rule.startsWith("relay-"))
+    .map((f) => f.rule)
+    .sort();
 
 /**
  * Both relay latencies of each joined flow: the ask shown after (page ask − agent ask) and the answer forwarded after
@@ -105,7 +112,8 @@ export async function settledRecords(
   let got: CaptureRecord[] = [];
   for (let attempt = 0; attempt < 200; attempt++) {
     got = await records();
-    if (got.filter((r) => r.kind === "message" && r.envelope?.startsWith("relay:")).length >= expected && done(got)) return got;
+    if (got.filter((r) => r.kind === "message" && r.envelope?.startsWith("relay:")).length >= expected && done(got))
+      return got;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return got;
@@ -126,7 +134,13 @@ export function lintJson(files: readonly string[]): { exit: number | null; repor
 export interface LintReport {
   file: string;
   session?: string[];
-  flows: { id: string; method: string; target: string | null; status: string; elicitations: { action: string | null }[] }[];
+  flows: {
+    id: string;
+    method: string;
+    target: string | null;
+    status: string;
+    elicitations: { action: string | null }[];
+  }[];
   findings: { rule: string; severity: string; flow: string | null; message: string }[];
   problems: unknown[];
 }
@@ -136,12 +150,24 @@ export function asLint(flows: readonly Flow[], findings: readonly Finding[]) {
   return {
     flows: flows
       .filter((f) => f.joinedInto === undefined)
-      .map((f) => ({ id: f.id, method: f.method, target: f.target, status: f.status, actions: f.elicitations.map((e) => e.action) })),
+      .map((f) => ({
+        id: f.id,
+        method: f.method,
+        target: f.target,
+        status: f.status,
+        actions: f.elicitations.map((e) => e.action),
+      })),
     findings: findings.map((f) => `${f.severity} ${f.rule} ${f.flow ?? ""} ${f.message}`).sort(),
   };
 }
 
 export const lintView = (report: LintReport) => ({
-  flows: report.flows.map((f) => ({ id: f.id, method: f.method, target: f.target, status: f.status, actions: f.elicitations.map((e) => e.action) })),
+  flows: report.flows.map((f) => ({
+    id: f.id,
+    method: f.method,
+    target: f.target,
+    status: f.status,
+    actions: f.elicitations.map((e) => e.action),
+  })),
   findings: report.findings.map((f) => `${f.severity} ${f.rule} ${f.flow ?? ""} ${f.message}`).sort(),
 });

@@ -25,7 +25,10 @@ export const listedFlows = (flows: readonly Flow[]): Flow[] => flows.filter((f) 
  * In a panel showing `flows`: the timeline's lanes (their full names, from the labels' tooltips), and how many flows
  * the `source:backend` filter keeps (the Flows heading's "k of n").
  */
-export async function lanesAndBackendFilter(panel: Page, flows: readonly Flow[]): Promise<{ lanes: string[]; backendShown: number }> {
+export async function lanesAndBackendFilter(
+  panel: Page,
+  flows: readonly Flow[],
+): Promise<{ lanes: string[]; backendShown: number }> {
   // The timeline lays out at most every so often while flows stream in: wait for a lane per server and source.
   const count = new Set(flows.map((f) => `${f.source ?? ""} ${f.kind === "relay" ? "relay" : ""} ${f.server}`)).size;
   await panel
@@ -48,7 +51,12 @@ export async function lanesAndBackendFilter(panel: Page, flows: readonly Flow[])
  * of the ask, the user's answer there). A page ask recorded before the backend's ask had its own relay flow when the
  * join came (`joinedInto`): the panel does not list it, the backend flow tells it whole.
  */
-export function panelProblems(view: PanelView, lanes: readonly string[], all: readonly Flow[], findings: readonly Finding[]): string[] {
+export function panelProblems(
+  view: PanelView,
+  lanes: readonly string[],
+  all: readonly Flow[],
+  findings: readonly Finding[],
+): string[] {
   const problems: string[] = [];
   const flows = listedFlows(all);
   const rows = view.flows.map(({ id, method, target, status, outcome }) => ({ id, method, target, status, outcome }));
@@ -66,7 +74,8 @@ export function panelProblems(view: PanelView, lanes: readonly string[], all: re
     }
     const relay = flow.elicitations[0]?.relay;
     if (!relay) {
-      if (detail.includes("relayed it to the page")) problems.push(`${flow.id}: the story tells a relay the engine did not join`);
+      if (detail.includes("relayed it to the page"))
+        problems.push(`${flow.id}: the story tells a relay the engine did not join`);
       continue;
     }
     const told = [`The agent relayed it to the page (${relay.shape} ${relay.id})`];

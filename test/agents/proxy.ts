@@ -16,14 +16,23 @@ export interface RunningProxy {
 }
 
 export async function startProxyCli(upstreams: Record<string, string>, out: string): Promise<RunningProxy> {
-  const args = ["bin/mcp-elicit.js", "proxy", ...Object.entries(upstreams).flatMap(([name, url]) => ["--upstream", `${name}=${url}`]), "--out", out];
+  const args = [
+    "bin/mcp-elicit.js",
+    "proxy",
+    ...Object.entries(upstreams).flatMap(([name, url]) => ["--upstream", `${name}=${url}`]),
+    "--out",
+    out,
+  ];
   const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
   child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   const lines = await new Promise<string[]>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`mcp-elicit proxy printed no URLs in 15 s:\n${stdout}${stderr}`)), 15_000);
+    const timer = setTimeout(
+      () => reject(new Error(`mcp-elicit proxy printed no URLs in 15 s:\n${stdout}${stderr}`)),
+      15_000,
+    );
     child.stdout.on("data", (chunk: Buffer) => {
       stdout += chunk.toString("utf8");
       const got = stdout.split("\n").filter(Boolean);
@@ -42,7 +51,10 @@ export async function startProxyCli(upstreams: Record<string, string>, out: stri
       const code = await exited;
       if (code !== 0) throw new Error(`mcp-elicit proxy exited ${code} on SIGINT:\n${stderr}`);
       const text = await readFile(out, "utf8");
-      return text.split("\n").filter(Boolean).map((line) => JSON.parse(line) as CaptureRecord);
+      return text
+        .split("\n")
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as CaptureRecord);
     },
   };
 }

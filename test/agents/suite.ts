@@ -14,7 +14,18 @@ import { startLegacyServer, type PeerServer } from "../peers/legacyServer.ts";
 import { startModernServer } from "../peers/modernServer.ts";
 import { backendOutcomes, expectedOutcomes, type Route } from "./expect.ts";
 import { pageHar } from "./har.ts";
-import { analyzeJoined, asLint, expectedJoin, expectedRelayRules, joinedFlows, latencyProblems, lintJson, lintView, relayRules, settledRecords } from "./join.ts";
+import {
+  analyzeJoined,
+  asLint,
+  expectedJoin,
+  expectedRelayRules,
+  joinedFlows,
+  latencyProblems,
+  lintJson,
+  lintView,
+  relayRules,
+  settledRecords,
+} from "./join.ts";
 import { addBackend, lanesAndBackendFilter, listedFlows, panelProblems } from "./panel.ts";
 import { startProxyCli, type RunningProxy } from "./proxy.ts";
 import { play, withPlainChromium, type Turn } from "./scenario.ts";
@@ -49,7 +60,8 @@ interface Run {
 }
 
 const answered = (turns: readonly Turn[]) => turns.filter((t) => t.shown !== false && t.answer !== "ignore");
-const actionOf = (turn: Turn): string => (typeof turn.answer === "string" ? (turn.answer === "open" ? "accept" : turn.answer) : "accept");
+const actionOf = (turn: Turn): string =>
+  typeof turn.answer === "string" ? (turn.answer === "open" ? "accept" : turn.answer) : "accept";
 /** The legacy server numbers its URL-mode consents across sessions: two runs' asks differ by that count only. */
 const consents = (asks: unknown) => JSON.stringify(asks).replace(/consent-\d+/g, "consent-#");
 
@@ -62,7 +74,9 @@ const consents = (asks: unknown) => JSON.stringify(asks).replace(/consent-\d+/g,
  */
 export function describeStack<R extends Route>(stack: Stack<R>): void {
   const routes = Object.keys(stack.routes) as R[];
-  describe(`${stack.name}: both eras, through mcp-elicit proxy, in Chromium with the extension`, { timeout: 300_000 }, () => {
+  describe(`${stack.name}: both eras, through mcp-elicit proxy, in Chromium with the extension`, {
+    timeout: 300_000,
+  }, () => {
     let dir: string;
     let legacy: PeerServer;
     let modern: PeerServer;
@@ -80,7 +94,10 @@ export function describeStack<R extends Route>(stack: Stack<R>): void {
       modern = await startModernServer();
       const servers = { legacy: legacy.url, modern: modern.url };
       for (const route of routes) proxies[route] = await startProxyCli(servers, join(dir, `${route}.jsonl`));
-      const proxied = Object.fromEntries(routes.map((route) => [route, proxies[route].urls])) as Record<R, Record<string, string>>;
+      const proxied = Object.fromEntries(routes.map((route) => [route, proxies[route].urls])) as Record<
+        R,
+        Record<string, string>
+      >;
       agents = await stack.start(servers, proxied);
       extension = await launchWithExtension({ recordHar: join(dir, "page.har") });
     });
@@ -105,14 +122,18 @@ export function describeStack<R extends Route>(stack: Stack<R>): void {
         await page.bringToFront(); // a background tab's animation frames are throttled, and the user is back in the app
       }
       const said = await play(page, turns);
-      for (const [i, turn] of turns.entries()) assert.match(said[i]!, turn.result, `turn ${i + 1} (${turn.server} ${turn.tool}): ${said[i]}`);
+      for (const [i, turn] of turns.entries())
+        assert.match(said[i]!, turn.result, `turn ${i + 1} (${turn.server} ${turn.tool}): ${said[i]}`);
       return { url, said, seen: await seeing.settled() };
     };
 
     test("baseline, no proxy, no extension: what the user answers in the page reaches the servers of both eras", async () => {
       const turns = stack.routes.faithful;
       runs.direct = await withPlainChromium((page) => run(page, agents.page("direct"), turns));
-      assert.deepEqual(runs.direct.seen.answers.map((a) => a.action), answered(turns).map(actionOf));
+      assert.deepEqual(
+        runs.direct.seen.answers.map((a) => a.action),
+        answered(turns).map(actionOf),
+      );
       assert.equal(runs.direct.seen.asks.length, turns.length, "each ask was relayed to the page");
     });
 
@@ -123,8 +144,16 @@ export function describeStack<R extends Route>(stack: Stack<R>): void {
         const opened = async () => void panels.push(await addBackend(extension, tab.tabId, proxies[route].feed));
         runs[route] = { ...(await run(tab.page, agents.page(route), stack.routes[route], opened)), tabId: tab.tabId };
         const turns = stack.routes[route];
-        assert.equal(runs[route].seen.asks.length, turns.filter((t) => t.shown !== false).length, `${route}: asks the page got`);
-        assert.deepEqual(runs[route].seen.answers.map((a) => a.action), answered(turns).map(actionOf), `${route}: the user's answers`);
+        assert.equal(
+          runs[route].seen.asks.length,
+          turns.filter((t) => t.shown !== false).length,
+          `${route}: asks the page got`,
+        );
+        assert.deepEqual(
+          runs[route].seen.answers.map((a) => a.action),
+          answered(turns).map(actionOf),
+          `${route}: the user's answers`,
+        );
       }
     });
 
@@ -134,9 +163,14 @@ export function describeStack<R extends Route>(stack: Stack<R>): void {
       assert.deepEqual(faithful.said, runs.direct.said);
       assert.deepEqual(faithful.seen.responses, runs.direct.seen.responses);
       assert.deepEqual(faithful.seen.errors, runs.direct.seen.errors);
-      assert.equal(consents(faithful.seen.asks), consents(runs.direct.seen.asks), "the same asks relayed, in the same app shape");
+      assert.equal(
+        consents(faithful.seen.asks),
+        consents(runs.direct.seen.asks),
+        "the same asks relayed, in the same app shape",
+      );
       assert.deepEqual(faithful.seen.answers, runs.direct.seen.answers);
-      if (agents.forwarded) assert.deepEqual(agents.forwarded("faithful" as R), agents.forwarded("direct"), "what the agent forwarded");
+      if (agents.forwarded)
+        assert.deepEqual(agents.forwarded("faithful" as R), agents.forwarded("direct"), "what the agent forwarded");
     });
 
     test("the proxy recorded each agent's backend wire: one flow per turn, with what the server was answered", async () => {
@@ -148,11 +182,25 @@ export function describeStack<R extends Route>(stack: Stack<R>): void {
         // a 1.x server's, after the fallback to initialize, as elicitation/create requests (2025-11-25).
         const era = (t: Turn) => (t.server === "modern" ? "mrtr 2026-07-28" : "server-request 2025-11-25");
         const calls = flows.filter((f) => f.method === "tools/call");
-        assert.deepEqual(calls.map((f) => `${f.kind} ${f.revision}`), stack.routes[route].map(era), `${route}: each era's mechanism`);
-        const sent = (method: string) => backend[route].some((r) => r.kind === "message" && r.direction === "c2s" && r.text.includes(`"method":"${method}"`));
+        assert.deepEqual(
+          calls.map((f) => `${f.kind} ${f.revision}`),
+          stack.routes[route].map(era),
+          `${route}: each era's mechanism`,
+        );
+        const sent = (method: string) =>
+          backend[route].some(
+            (r) => r.kind === "message" && r.direction === "c2s" && r.text.includes(`"method":"${method}"`),
+          );
         assert.ok(sent("server/discover"), `${route}: the client probed with server/discover`);
-        assert.equal(sent("initialize"), stack.routes[route].some((t) => t.server === "legacy"), `${route}: initialize only for the 1.x server`);
-        assert.ok(backend[route].every((r) => r.source === "backend"), `${route}: every record is the backend's`);
+        assert.equal(
+          sent("initialize"),
+          stack.routes[route].some((t) => t.server === "legacy"),
+          `${route}: initialize only for the 1.x server`,
+        );
+        assert.ok(
+          backend[route].every((r) => r.source === "backend"),
+          `${route}: every record is the backend's`,
+        );
       }
     });
 
@@ -173,10 +221,20 @@ export function describeStack<R extends Route>(stack: Stack<R>): void {
         const { seen, tabId, said } = runs[route];
         // The worker holds every message the proxy wrote, in its order (numbered into the tab's capture); the ends of
         // streams the proxy cut as it stopped are in its file only (the feed had closed).
-        const texts = (rs: CaptureRecord[]) => rs.flatMap((r) => (r.kind === "message" ? [`${r.direction} ${r.text}`] : []));
-        const fed = (records: CaptureRecord[]) => texts(records.filter((r) => r.source === "backend")).length >= texts(backend[route]).length;
-        const records = await settledRecords(() => extension.records(tabId!), seen.asks.length + seen.answers.length, fed);
-        assert.deepEqual(texts(records.filter((r) => r.source === "backend")), texts(backend[route]), `${route}: the feed's records`);
+        const texts = (rs: CaptureRecord[]) =>
+          rs.flatMap((r) => (r.kind === "message" ? [`${r.direction} ${r.text}`] : []));
+        const fed = (records: CaptureRecord[]) =>
+          texts(records.filter((r) => r.source === "backend")).length >= texts(backend[route]).length;
+        const records = await settledRecords(
+          () => extension.records(tabId!),
+          seen.asks.length + seen.answers.length,
+          fed,
+        );
+        assert.deepEqual(
+          texts(records.filter((r) => r.source === "backend")),
+          texts(backend[route]),
+          `${route}: the feed's records`,
+        );
         // The live tab's page is watched, so an ask never relayed is news even when the page received nothing.
         const { flows, findings } = analyze(records, { pageWatched: true });
         assert.deepEqual(joinedFlows(flows), expectedJoin(stack.routes[route], said, seen), route);
@@ -185,12 +243,21 @@ export function describeStack<R extends Route>(stack: Stack<R>): void {
         // A page ask recorded before its backend elicitation joined it afterwards: not a row of its own.
         const listed = listedFlows(flows);
         let shown = { lanes: [] as string[], backendShown: -1 };
-        const view = await readPanel(extension, tabId!, { flows: listed.length, findings: findings.length }, async (panel) => {
-          await panel.getByRole("heading", { name: `Flows (${listed.length})` }).waitFor({ timeout: 20_000 });
-          shown = await lanesAndBackendFilter(panel, listed);
-        });
+        const view = await readPanel(
+          extension,
+          tabId!,
+          { flows: listed.length, findings: findings.length },
+          async (panel) => {
+            await panel.getByRole("heading", { name: `Flows (${listed.length})` }).waitFor({ timeout: 20_000 });
+            shown = await lanesAndBackendFilter(panel, listed);
+          },
+        );
         assert.deepEqual(panelProblems(view, shown.lanes, flows, findings), [], route);
-        assert.equal(shown.backendShown, flows.filter((f) => f.source === "backend").length, `${route}: source:backend`);
+        assert.equal(
+          shown.backendShown,
+          flows.filter((f) => f.source === "backend").length,
+          `${route}: source:backend`,
+        );
       }
     });
 
@@ -202,7 +269,11 @@ export function describeStack<R extends Route>(stack: Stack<R>): void {
         const { records, problems } = importHar(await readFile(harPath, "utf8"), `${route}.har`);
         assert.deepEqual(problems, [], route);
         const { flows, findings } = analyzeJoined(records, backend[route], false);
-        assert.deepEqual(joinedFlows(flows), expectedJoin(stack.routes[route], runs[route].said, runs[route].seen), route);
+        assert.deepEqual(
+          joinedFlows(flows),
+          expectedJoin(stack.routes[route], runs[route].said, runs[route].seen),
+          route,
+        );
         assert.deepEqual(relayRules(findings), expectedRelayRules(route, stack.routes[route]), route);
         // The CLI, given the page's HAR and the proxy's JSONL: one session, the same flows and findings.
         const lint = lintJson([harPath, join(dir, `${route}.jsonl`)]);

@@ -41,7 +41,11 @@ export function witness(page: Page, origin: string): { settled(): Promise<RelayW
     const url = new URL(request.url());
     if (url.origin !== origin || !url.pathname.startsWith("/api/elicit/")) return;
     const body = parse(request.postData() ?? "");
-    seen.answers.push({ id: decodeURIComponent(url.pathname.slice("/api/elicit/".length)), action: String(body?.action), ...(body?.content ? { content: body.content as Json } : {}) });
+    seen.answers.push({
+      id: decodeURIComponent(url.pathname.slice("/api/elicit/".length)),
+      action: String(body?.action),
+      ...(body?.content ? { content: body.content as Json } : {}),
+    });
   });
   page.on("response", (response: Response) => {
     const url = new URL(response.url());
@@ -50,13 +54,17 @@ export function witness(page: Page, origin: string): { settled(): Promise<RelayW
     if (url.pathname !== "/api/chat") return;
     // The UI message stream: one `data:` JSON part per event, `[DONE]` last.
     pendingBodies.push(
-      response.text().then((text) => {
-        for (const line of text.split("\n")) {
-          const part = line.startsWith("data: ") ? parse(line.slice(6)) : undefined;
-          const data = part?.data as Json | undefined;
-          if (part?.type === "data-elicitation" && data?.state === "pending") seen.asks.push({ id: String(part.id), params: data });
-        }
-      }, () => undefined),
+      response.text().then(
+        (text) => {
+          for (const line of text.split("\n")) {
+            const part = line.startsWith("data: ") ? parse(line.slice(6)) : undefined;
+            const data = part?.data as Json | undefined;
+            if (part?.type === "data-elicitation" && data?.state === "pending")
+              seen.asks.push({ id: String(part.id), params: data });
+          }
+        },
+        () => undefined,
+      ),
     );
   });
   page.on("websocket", (socket: WebSocket) => {
@@ -67,7 +75,12 @@ export function witness(page: Page, origin: string): { settled(): Promise<RelayW
     socket.on("framesent", ({ payload }) => {
       const frame = parse(String(payload));
       const result = frame?.result as Json | undefined;
-      if (frame?.type === "elicitation_response") seen.answers.push({ id: String(frame.id), action: String(result?.action), ...(result?.content ? { content: result.content as Json } : {}) });
+      if (frame?.type === "elicitation_response")
+        seen.answers.push({
+          id: String(frame.id),
+          action: String(result?.action),
+          ...(result?.content ? { content: result.content as Json } : {}),
+        });
     });
   });
   return {

@@ -38,7 +38,13 @@ async function startFront(script: string, upstreams: Record<string, string>): Pr
     if (!upstream) return void res.writeHead(404).end();
     const target = new URL(upstream);
     const forward = request(
-      { host: target.hostname, port: target.port, method: req.method, path: target.pathname + url.search, headers: { ...req.headers, host: target.host } },
+      {
+        host: target.hostname,
+        port: target.port,
+        method: req.method,
+        path: target.pathname + url.search,
+        headers: { ...req.headers, host: target.host },
+      },
       (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers);
         res.flushHeaders();
@@ -75,7 +81,10 @@ const messages = (records: CaptureRecord[]): (MessageRecord & { json: Json })[] 
  * Runs `run` in a page of Chromium recording a HAR (Playwright's recorder, content embedded), the page served by
  * the front with the real SDK servers of both eras behind it; returns the HAR's text and what `run` returned.
  */
-async function recordHar<T>(t: { after(fn: () => Promise<void>): void }, run: (page: Page) => Promise<T>): Promise<{ harText: string; outcome: T }> {
+async function recordHar<T>(
+  t: { after(fn: () => Promise<void>): void },
+  run: (page: Page) => Promise<T>,
+): Promise<{ harText: string; outcome: T }> {
   const dir = await mkdtemp(join(tmpdir(), "mcp-har-"));
   t.after(() => rm(dir, { recursive: true, force: true }));
   const harPath = join(dir, "capture.har");
@@ -94,7 +103,13 @@ async function recordHar<T>(t: { after(fn: () => Promise<void>): void }, run: (p
   const browser = await chromium.launch({
     executablePath: "/usr/bin/chromium",
     headless: true,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--no-first-run",
+    ],
   });
   let outcome: T;
   try {
@@ -112,13 +127,18 @@ async function recordHar<T>(t: { after(fn: () => Promise<void>): void }, run: (p
   return { harText: await readFile(harPath, "utf8"), outcome };
 }
 
-test("a HAR saved by Chromium: SSE elicitation, 202 answer, input_required rounds with requestState", { timeout: 120_000 }, async (t) => {
+test("a HAR saved by Chromium: SSE elicitation, 202 answer, input_required rounds with requestState", {
+  timeout: 120_000,
+}, async (t) => {
   const { harText, outcome } = await recordHar(t, (page) =>
     page.evaluate(
       async ([authorization, cookie]) => {
         document.cookie = `session=${cookie}; path=/`;
         const g = globalThis as unknown as Record<string, (url: string, authorization: string) => Promise<unknown>>;
-        return { legacy: await g.runLegacy!("/legacy/mcp", authorization), modern: await g.runModern!("/modern/mcp", authorization) };
+        return {
+          legacy: await g.runLegacy!("/legacy/mcp", authorization),
+          modern: await g.runModern!("/modern/mcp", authorization),
+        };
       },
       [AUTHORIZATION, COOKIE_VALUE] as const,
     ),
@@ -139,13 +159,18 @@ test("a HAR saved by Chromium: SSE elicitation, 202 answer, input_required round
   assert.deepEqual(importHar(harText, "chromium.har", { window: 0 }), { records, problems });
   // The GET stream ends one of two ways: the server closes it on DELETE (an empty body), or the client aborts it
   // first, and then the HAR keeps none of its body (Playwright keeps no body for an unfinished request).
-  const getStream = entries.findIndex((e) => (e.request as Json).method === "GET" && String((e.request as Json).url).includes("/legacy/"));
+  const getStream = entries.findIndex(
+    (e) => (e.request as Json).method === "GET" && String((e.request as Json).url).includes("/legacy/"),
+  );
   const streamEnd = records.find((r) => r.entry === getStream && r.kind === "end");
   assert.ok(streamEnd?.kind === "end" && (streamEnd.error === undefined || streamEnd.error === "abort"));
   // Pages and scripts are not MCP: each is one page-request record (method, origin and path), nothing more.
   assert.ok(!records.some((r) => r.kind !== "page-request" && (r.url?.endsWith("/") || r.url?.endsWith("/page.js"))));
   const script = records.find((r) => r.kind === "page-request" && r.url?.endsWith("/page.js"));
-  assert.ok(script?.kind === "page-request" && script.method === "GET" && entries[script.entry!] !== undefined, JSON.stringify(script));
+  assert.ok(
+    script?.kind === "page-request" && script.method === "GET" && entries[script.entry!] !== undefined,
+    JSON.stringify(script),
+  );
   const all = messages(records);
 
   // Entry indexes point at the HAR entries the records came from.
@@ -153,13 +178,18 @@ test("a HAR saved by Chromium: SSE elicitation, 202 answer, input_required round
     const entry = entries[m.entry!]!;
     assert.equal(m.exchange, `har:${m.entry}`);
     assert.equal(m.url, (entry.request as Json).url);
-    const source = m.direction === "c2s" ? ((entry.request as Json).postData as Json).text : ((entry.response as Json).content as Json).text;
+    const source =
+      m.direction === "c2s"
+        ? ((entry.request as Json).postData as Json).text
+        : ((entry.response as Json).content as Json).text;
     assert.ok(typeof source === "string" && source.includes(m.text), `message ${m.seq} is in entry ${m.entry}`);
   }
   for (let i = 1; i < records.length; i++) assert.ok(records[i]!.time >= records[i - 1]!.time, "records in time order");
 
   // 2025-11-25: elicitation/create as an SSE event on the tools/call POST stream, answered by a POST that gets 202.
-  const legacyCall = all.find((m) => m.url?.includes("/legacy/") && m.direction === "c2s" && m.json.method === "tools/call")!;
+  const legacyCall = all.find(
+    (m) => m.url?.includes("/legacy/") && m.direction === "c2s" && m.json.method === "tools/call",
+  )!;
   assert.ok(legacyCall, "the legacy tools/call");
   const ask = all.find((m) => m.json.method === "elicitation/create")!;
   assert.ok(ask, "the elicitation/create event");
@@ -177,11 +207,15 @@ test("a HAR saved by Chromium: SSE elicitation, 202 answer, input_required round
   assert.equal((entries[reply.entry!]!.response as Json)._failureText, "net::ERR_ABORTED");
   const replyEnd = records.find((r) => r.kind === "end" && r.exchange === reply.exchange);
   assert.ok(replyEnd?.kind === "end" && replyEnd.error === undefined);
-  const legacyResult = all.find((m) => m.entry === legacyCall.entry && m.direction === "s2c" && m.json.id === legacyCall.json.id)!;
+  const legacyResult = all.find(
+    (m) => m.entry === legacyCall.entry && m.direction === "s2c" && m.json.id === legacyCall.json.id,
+  )!;
   assert.ok(legacyResult.seq > ask.seq && legacyResult.seq > reply.seq, "ask, answer, result in that order");
 
   // 2026-07-28: input_required twice, each retry echoing the requestState it was given.
-  const rounds = all.filter((m) => m.url?.includes("/modern/") && m.direction === "c2s" && m.json.method === "tools/call");
+  const rounds = all.filter(
+    (m) => m.url?.includes("/modern/") && m.direction === "c2s" && m.json.method === "tools/call",
+  );
   assert.equal(rounds.length, 3);
   const results = rounds.map((round) => all.find((m) => m.entry === round.entry && m.direction === "s2c")!);
   const [first, second] = results.map((r) => r.json.result as Json);
@@ -199,7 +233,9 @@ test("a HAR saved by Chromium: SSE elicitation, 202 answer, input_required round
   assert.ok(!/authorization|cookie/i.test(serialized));
 });
 
-test("a HAR saved by Chromium: the page fetches a URL-mode elicitation's URL before it accepts (url-no-prefetch), and opens the next one only after", { timeout: 120_000 }, async (t) => {
+test("a HAR saved by Chromium: the page fetches a URL-mode elicitation's URL before it accepts (url-no-prefetch), and opens the next one only after", {
+  timeout: 120_000,
+}, async (t) => {
   const { harText, outcome } = await recordHar(t, (page) =>
     page.evaluate(async (authorization) => {
       const g = globalThis as unknown as Record<string, (url: string, authorization: string) => Promise<unknown>>;

@@ -33,11 +33,16 @@ async function runLegacy(url: string, authorization: string): Promise<unknown> {
 
 /** 2026-07-28: tools/call answered by input_required twice, each retry echoing requestState. */
 async function runModern(url: string, authorization: string): Promise<unknown> {
-  const client = new ModernClient(clientInfo, { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: { pin: "2026-07-28" } } });
+  const client = new ModernClient(clientInfo, {
+    capabilities: { elicitation: { form: {} } },
+    versionNegotiation: { mode: { pin: "2026-07-28" } },
+  });
   client.setRequestHandler("elicitation/create", (request): ModernElicitResult => {
     const params = request.params;
     const field = "requestedSchema" in params ? Object.keys(params.requestedSchema.properties)[0] : undefined;
-    return field === "city" ? { action: "accept", content: { city: "Lisbon" } } : { action: "accept", content: { nights: 3 } };
+    return field === "city"
+      ? { action: "accept", content: { city: "Lisbon" } }
+      : { action: "accept", content: { nights: 3 } };
   });
   await client.connect(new ModernTransport(new URL(url, location.href), { fetch: withAuthorization(authorization) }));
   const result = await client.callTool({ name: "plan_trip", arguments: {} });
@@ -63,7 +68,10 @@ async function runLegacyUrl(url: string, authorization: string): Promise<unknown
   });
   const transport = new LegacyTransport(new URL(url, location.href), { fetch: withAuthorization(authorization) });
   await client.connect(transport);
-  const results = [await client.callTool({ name: "sign_in", arguments: {} }), await client.callTool({ name: "sign_in", arguments: {} })];
+  const results = [
+    await client.callTool({ name: "sign_in", arguments: {} }),
+    await client.callTool({ name: "sign_in", arguments: {} }),
+  ];
   await transport.terminateSession();
   await client.close();
   return results;

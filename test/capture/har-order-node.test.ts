@@ -22,7 +22,10 @@ async function recordSession(tools: readonly string[]): Promise<{ har: string; r
   const recorder = createHarRecorder();
   const results: unknown[] = [];
   try {
-    const client = new Client({ name: "har-order-node", version: "1.0.0" }, { capabilities: { elicitation: { form: {}, url: {} } } });
+    const client = new Client(
+      { name: "har-order-node", version: "1.0.0" },
+      { capabilities: { elicitation: { form: {}, url: {} } } },
+    );
     client.setRequestHandler(ElicitRequestSchema, async (request) => {
       const params = request.params as { mode?: string; requestedSchema?: { properties: Record<string, unknown> } };
       if (params.mode === "url") return { action: "accept" };
@@ -44,24 +47,34 @@ async function recordSession(tools: readonly string[]): Promise<{ har: string; r
   return { har: JSON.stringify(recorder.har()), results };
 }
 
-test("a GET-stream elicitation with sub-millisecond HAR timings is placed after the call it belongs to", { timeout: 60_000 }, async () => {
+test("a GET-stream elicitation with sub-millisecond HAR timings is placed after the call it belongs to", {
+  timeout: 60_000,
+}, async () => {
   const { har, results } = await recordSession([orderTools.askOnGet]);
   assert.match(JSON.stringify(results), /approve: accept/);
   const { records, problems } = importHar(har, "node.har");
   assert.deepEqual(problems, []);
   assert.deepEqual(importHar(har, "node.har", { window: 0 }), { records, problems }, "streamed, the same records");
   const { flows, findings } = analyze(records);
-  assert.deepEqual(findings.filter((f) => f.severity !== "info").map((f) => `${f.rule}: ${f.message}`), []);
+  assert.deepEqual(
+    findings.filter((f) => f.severity !== "info").map((f) => `${f.rule}: ${f.message}`),
+    [],
+  );
   assert.equal(flows.length, 1, JSON.stringify(flows.map((f) => [f.kind, f.method, f.target, f.status])));
   const [flow] = flows;
   assert.equal(flow!.method, "tools/call");
   assert.equal(flow!.target, orderTools.askOnGet);
   assert.equal(flow!.status, "complete");
   assert.equal(flow!.inferred, "get-stream");
-  assert.deepEqual(flow!.elicitations.map((e) => e.action), ["accept"]);
+  assert.deepEqual(
+    flow!.elicitations.map((e) => e.action),
+    ["accept"],
+  );
 });
 
-test("every SDK routing of an elicitation, recorded by a Node HAR recorder, lints to its flow with no warning", { timeout: 60_000 }, async () => {
+test("every SDK routing of an elicitation, recorded by a Node HAR recorder, lints to its flow with no warning", {
+  timeout: 60_000,
+}, async () => {
   const tools = [orderTools.twoAtOnce, orderTools.completeOnGet, orderTools.askOnGet, orderTools.askResumed];
   const { har, results } = await recordSession(tools);
   assert.match(JSON.stringify(results), /two: accept accept.*sign-in: linked.*approve: accept.*resumed: accept/);
@@ -69,7 +82,10 @@ test("every SDK routing of an elicitation, recorded by a Node HAR recorder, lint
   assert.deepEqual(problems, []);
   assert.deepEqual(importHar(har, "node.har", { window: 0 }), { records, problems }, "streamed, the same records");
   const { flows, findings } = analyze(records);
-  assert.deepEqual(findings.filter((f) => f.severity !== "info").map((f) => `${f.rule}: ${f.message}`), []);
+  assert.deepEqual(
+    findings.filter((f) => f.severity !== "info").map((f) => `${f.rule}: ${f.message}`),
+    [],
+  );
   assert.deepEqual(
     flows.map((f) => [f.method, f.target, f.status, f.elicitations.map((e) => e.action).join(" ")]),
     tools.map((t) => ["tools/call", t, "complete", t === orderTools.twoAtOnce ? "accept accept" : "accept"]),

@@ -15,13 +15,27 @@ import { startOrderServer } from "../peers/orderServer.ts";
  * clean: two questions on one POST stream, a completion and a question on the standalone GET stream, and a
  * question on the GET that resumes a POST stream the server closed.
  */
-test("a HAR saved by Chromium of four SDK patterns whose order it does not hold lints clean", { timeout: 120_000 }, async (t) => {
+test("a HAR saved by Chromium of four SDK patterns whose order it does not hold lints clean", {
+  timeout: 120_000,
+}, async (t) => {
   const dir = await mkdtemp(join(tmpdir(), "mcp-har-order-"));
   t.after(() => rm(dir, { recursive: true, force: true }));
   const harPath = join(dir, "capture.har");
-  const bundle = await esbuild.build({ entryPoints: [new URL("./orderPage.ts", import.meta.url).pathname], bundle: true, platform: "browser", format: "iife", target: "chrome120", write: false, logLevel: "warning" });
+  const bundle = await esbuild.build({
+    entryPoints: [new URL("./orderPage.ts", import.meta.url).pathname],
+    bundle: true,
+    platform: "browser",
+    format: "iife",
+    target: "chrome120",
+    write: false,
+    logLevel: "warning",
+  });
   const server = await startOrderServer(bundle.outputFiles[0]!.text);
-  const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", headless: true, args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"] });
+  const browser = await chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    headless: true,
+    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"],
+  });
   let outcome: unknown;
   try {
     const context = await browser.newContext({ recordHar: { path: harPath, content: "embed" } });
@@ -43,29 +57,56 @@ test("a HAR saved by Chromium of four SDK patterns whose order it does not hold 
   assert.deepEqual(importHar(harText, "order.har", { window: 0 }), { records, problems });
   const { flows, findings } = analyze(records);
   const loud = findings.filter((f) => f.severity !== "info");
-  assert.deepEqual(loud.map((f) => `${f.rule}: ${f.message}`), [], "no warning or error on the SDK's own traffic");
+  assert.deepEqual(
+    loud.map((f) => `${f.rule}: ${f.message}`),
+    [],
+    "no warning or error on the SDK's own traffic",
+  );
 
   const calls = flows.filter((f) => f.method === "tools/call");
   const byTarget = new Map(calls.map((f) => [f.target, f]));
   const two = byTarget.get("two_at_once");
   assert.ok(two, JSON.stringify(flows.map((f) => [f.kind, f.method, f.target, f.status])));
   assert.equal(two.status, "complete");
-  assert.deepEqual(two.elicitations.map((e) => [e.action, (e.content as Record<string, string>) ?? null]), [
-    ["accept", { project: "my-project" }],
-    ["accept", { team: "my-team" }],
-  ]);
+  assert.deepEqual(
+    two.elicitations.map((e) => [e.action, (e.content as Record<string, string>) ?? null]),
+    [
+      ["accept", { project: "my-project" }],
+      ["accept", { team: "my-team" }],
+    ],
+  );
   const signIn = byTarget.get("sign_in_get_completion");
   assert.equal(signIn?.status, "complete");
-  assert.deepEqual(signIn?.elicitations.map((e) => [e.mode, e.action, e.completed]), [["url", "accept", true]]);
+  assert.deepEqual(
+    signIn?.elicitations.map((e) => [e.mode, e.action, e.completed]),
+    [["url", "accept", true]],
+  );
   const approve = byTarget.get("approve_on_get");
   assert.equal(approve?.status, "complete", "the GET-stream elicitation belongs to the one call in flight");
-  assert.equal((approve as { inferred?: string } | undefined)?.inferred, "get-stream", "and the flow says the tie is inferred");
-  assert.deepEqual(approve?.elicitations.map((e) => e.action), ["accept"]);
-  assert.ok(findings.some((f) => f.rule === "del-r12-standalone-stream" && f.flow === approve?.id), "the GET stream is still reported (info)");
+  assert.equal(
+    (approve as { inferred?: string } | undefined)?.inferred,
+    "get-stream",
+    "and the flow says the tie is inferred",
+  );
+  assert.deepEqual(
+    approve?.elicitations.map((e) => e.action),
+    ["accept"],
+  );
+  assert.ok(
+    findings.some((f) => f.rule === "del-r12-standalone-stream" && f.flow === approve?.id),
+    "the GET stream is still reported (info)",
+  );
   // The question and the answer of a call whose POST stream the server closed come on the GET that resumes it.
   const resumed = byTarget.get("confirm_after_reconnect");
   assert.equal(resumed?.status, "complete");
-  assert.equal((resumed as { inferred?: string } | undefined)?.inferred, undefined, "the resumed stream names its call");
-  assert.deepEqual(resumed?.elicitations.map((e) => e.action), ["accept"]);
+  assert.equal(
+    (resumed as { inferred?: string } | undefined)?.inferred,
+    undefined,
+    "the resumed stream names its call",
+  );
+  assert.deepEqual(
+    resumed?.elicitations.map((e) => e.action),
+    ["accept"],
+  );
   assert.equal(flows.filter((f) => f.method === "(none)").length, 0, "no flow without its request");
 });

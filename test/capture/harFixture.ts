@@ -62,8 +62,15 @@ export function harEntry(o: EntryOptions): Record<string, unknown> {
   };
 }
 
-export function har(entries: unknown[], pages: unknown[] = [{ id: "page_1", title: "http://127.0.0.1:3000/", startedDateTime: "2026-01-01T00:00:00.000Z" }]): string {
-  return JSON.stringify({ log: { version: "1.2", creator: { name: "WebInspector", version: "537.36" }, pages, entries } }, null, 2);
+export function har(
+  entries: unknown[],
+  pages: unknown[] = [{ id: "page_1", title: "http://127.0.0.1:3000/", startedDateTime: "2026-01-01T00:00:00.000Z" }],
+): string {
+  return JSON.stringify(
+    { log: { version: "1.2", creator: { name: "WebInspector", version: "537.36" }, pages, entries } },
+    null,
+    2,
+  );
 }
 
 export const rpc = (value: unknown): string => JSON.stringify(value);

@@ -15,8 +15,15 @@ import { har, harEntry, rpc, sse } from "./harFixture.ts";
 // cancel, and the record window past which records are handed on while the file is still being read.
 
 const session = { "mcp-session-id": "s-1", "mcp-protocol-version": "2025-11-25" };
-const call = (id: number) => rpc({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "deploy", arguments: {} } });
-const ask = (id: number) => rpc({ jsonrpc: "2.0", id, method: "elicitation/create", params: { message: "Zürich — 東京 ✓?", requestedSchema: { type: "object", properties: {} } } });
+const call = (id: number) =>
+  rpc({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "deploy", arguments: {} } });
+const ask = (id: number) =>
+  rpc({
+    jsonrpc: "2.0",
+    id,
+    method: "elicitation/create",
+    params: { message: "Zürich — 東京 ✓?", requestedSchema: { type: "object", properties: {} } },
+  });
 const answer = (id: number) => rpc({ jsonrpc: "2.0", id, result: { action: "accept", content: {} } });
 const done = (id: number) => rpc({ jsonrpc: "2.0", id, result: { content: [{ type: "text", text: `done ${id}` }] } });
 const at = (s: number) => new Date(Date.parse("2026-01-01T00:00:00.000Z") + s * 1000).toISOString();
@@ -24,8 +31,23 @@ const at = (s: number) => new Date(Date.parse("2026-01-01T00:00:00.000Z") + s * 
 /** Calls that ask on their stream, answered by a POST of their own while the stream is open, a second apart. */
 function asking(n: number): Record<string, unknown>[] {
   return Array.from({ length: n }, (_, i) => [
-    harEntry({ started: at(i), headers: session, body: call(i + 1), mimeType: "text/event-stream", text: sse(`data: ${ask(100 + i)}`, `data: ${done(i + 1)}`), wait: 5, receive: 600 }),
-    harEntry({ started: at(i + 0.3), headers: session, body: answer(100 + i), status: 202, mimeType: "text/plain", text: "" }),
+    harEntry({
+      started: at(i),
+      headers: session,
+      body: call(i + 1),
+      mimeType: "text/event-stream",
+      text: sse(`data: ${ask(100 + i)}`, `data: ${done(i + 1)}`),
+      wait: 5,
+      receive: 600,
+    }),
+    harEntry({
+      started: at(i + 0.3),
+      headers: session,
+      body: answer(100 + i),
+      status: 202,
+      mimeType: "text/plain",
+      text: "",
+    }),
   ]).flat();
 }
 
@@ -35,7 +57,10 @@ async function* pieces(bytes: Uint8Array, size: number): AsyncGenerator<Uint8Arr
 
 async function streamed(bytes: Uint8Array, size: number, options: HarStreamOptions = {}) {
   const records: CaptureRecord[] = [];
-  const result = await importHarStream(pieces(bytes, size), "s.har", { ...options, onRecords: (batch) => void records.push(...batch) });
+  const result = await importHarStream(pieces(bytes, size), "s.har", {
+    ...options,
+    onRecords: (batch) => void records.push(...batch),
+  });
   return { records, problems: result.problems, count: result.records };
 }
 
@@ -58,12 +83,23 @@ test("pieces of any size, cutting UTF-8 sequences and escapes anywhere, give the
 
 test("entries as any writer lays them out: pretty-printed, minified, or with every line at the same indentation", () => {
   const entries = asking(3);
-  const want = importHar(JSON.stringify({ log: { version: "1.2", creator: { name: "x", version: "1" }, entries } }), "s.har");
+  const want = importHar(
+    JSON.stringify({ log: { version: "1.2", creator: { name: "x", version: "1" }, entries } }),
+    "s.har",
+  );
   assert.deepEqual(want.problems, []);
   // Every line at column 0: the first closing bracket at the entry's own indentation is not the entry's end.
-  const flat = JSON.stringify({ log: { version: "1.2", creator: { name: "x", version: "1" }, entries } }, null, 1).replace(/\n +/g, "\n");
+  const flat = JSON.stringify(
+    { log: { version: "1.2", creator: { name: "x", version: "1" }, entries } },
+    null,
+    1,
+  ).replace(/\n +/g, "\n");
   // Entries closed and opened on one line ("}, {"), as some writers do.
-  const joined = JSON.stringify({ log: { version: "1.2", creator: { name: "x", version: "1" }, entries } }, null, 2).replace(/\n {6}\},\n {6}\{/g, "\n      }, {");
+  const joined = JSON.stringify(
+    { log: { version: "1.2", creator: { name: "x", version: "1" }, entries } },
+    null,
+    2,
+  ).replace(/\n {6}\},\n {6}\{/g, "\n      }, {");
   assert.ok(joined.includes("}, {"));
   for (const text of [flat, joined, har(entries).replace('"WebInspector"', '"x"').replace('"537.36"', '"1"')]) {
     const got = importHar(text, "s.har");
@@ -74,24 +110,52 @@ test("entries as any writer lays them out: pretty-printed, minified, or with eve
 
 test("log members in any order: creator, pages and _mcpRecords after the entries read as before them", () => {
   const t = Date.parse(at(0));
-  const pm = { v: 1 as const, transport: "postMessage" as const, exchange: "pm:a>b", url: "https://widget.example.com", client: "https://app.example.com" };
+  const pm = {
+    v: 1 as const,
+    transport: "postMessage" as const,
+    exchange: "pm:a>b",
+    url: "https://widget.example.com",
+    client: "https://app.example.com",
+  };
   const extra: CaptureRecord[] = [
     { ...pm, seq: 0, time: t + 100, kind: "message", direction: "c2s", stream: "postMessage", text: call(9) },
     { ...pm, seq: 1, time: t + 2500, kind: "message", direction: "s2c", stream: "postMessage", text: done(9) },
   ];
   const entries = asking(3);
-  const canonical = JSON.stringify({ log: { version: "1.2", creator: { name: "WebInspector", version: "537.36" }, pages: [], _mcpRecords: extra, entries } });
-  const reordered = JSON.stringify({ log: { entries, pages: [], _mcpRecords: extra, creator: { name: "WebInspector", version: "537.36" }, version: "1.2" } });
+  const canonical = JSON.stringify({
+    log: {
+      version: "1.2",
+      creator: { name: "WebInspector", version: "537.36" },
+      pages: [],
+      _mcpRecords: extra,
+      entries,
+    },
+  });
+  const reordered = JSON.stringify({
+    log: {
+      entries,
+      pages: [],
+      _mcpRecords: extra,
+      creator: { name: "WebInspector", version: "537.36" },
+      version: "1.2",
+    },
+  });
   const want = importHar(canonical, "s.har");
   assert.deepEqual(want.problems, []);
   assert.ok(want.records.some((r) => r.transport === "postMessage"));
-  assert.ok(want.records.every((r) => r.transport === "postMessage" || r.client === "WebInspector 537.36"), "entries without a pageref are the creator's");
+  assert.ok(
+    want.records.every((r) => r.transport === "postMessage" || r.client === "WebInspector 537.36"),
+    "entries without a pageref are the creator's",
+  );
   assert.deepEqual(importHar(reordered, "s.har"), want);
   // Streamed from the first entry on, what came after the entries cannot be waited for: said so.
   const early = importHar(reordered, "s.har", { window: 0 });
   assert.equal(early.records.length, want.records.length);
   assert.ok(early.records.filter((r) => r.transport === "http").every((r) => r.client === ""));
-  assert.deepEqual(early.problems.map((p) => p.message.replace(/: .*/, "")), ["log._mcpRecords comes after log.entries"]);
+  assert.deepEqual(
+    early.problems.map((p) => p.message.replace(/: .*/, "")),
+    ["log._mcpRecords comes after log.entries"],
+  );
   // Our export writes its extra records before the entries.
   const exported = exportHar(want.records);
   assert.ok(exported.indexOf('"_mcpRecords"') < exported.indexOf('"entries"'));
@@ -117,13 +181,18 @@ test("past the window, records are handed on while the file is read, in time ord
   assert.deepEqual(records, whole.records);
   assert.ok(handed[0]! < bytes.length / 2, `the first records came after ${handed[0]} of ${bytes.length} bytes`);
   // Each question is placed before its answer, which is a later entry of the file.
-  const asked = records.filter((r): r is MessageRecord => r.kind === "message" && r.text.includes("elicitation/create"));
+  const asked = records.filter(
+    (r): r is MessageRecord => r.kind === "message" && r.text.includes("elicitation/create"),
+  );
   const answered = records.filter((r): r is MessageRecord => r.kind === "message" && r.text.includes('"action"'));
   assert.equal(asked.length, 400);
   asked.forEach((q, i) => assert.ok(q.seq < answered[i]!.seq));
   const { flows, findings } = analyze(records);
   assert.equal(flows.filter((f) => f.status === "complete").length, 400);
-  assert.deepEqual(findings.filter((f) => f.severity !== "info"), []);
+  assert.deepEqual(
+    findings.filter((f) => f.severity !== "info"),
+    [],
+  );
 });
 
 test("entries far out of time order, streamed, are all imported, and a problem names each that came late", async () => {
@@ -136,8 +205,15 @@ test("entries far out of time order, streamed, are all imported, and a problem n
   assert.ok(got.records.every((r, i) => r.seq === i));
   // The first record of the file was handed on before the file went back in time: every entry of the second half
   // (same endpoint) goes back before it.
-  assert.deepEqual(got.problems.map((p) => p.entry), [6, 7, 8, 9, 10, 11]);
-  for (const p of got.problems) assert.match(p.message, /^entry \d+ goes back in time before records of http:\/\/127\.0\.0\.1:3000\/mcp that were already analysed/);
+  assert.deepEqual(
+    got.problems.map((p) => p.entry),
+    [6, 7, 8, 9, 10, 11],
+  );
+  for (const p of got.problems)
+    assert.match(
+      p.message,
+      /^entry \d+ goes back in time before records of http:\/\/127\.0\.0\.1:3000\/mcp that were already analysed/,
+    );
 });
 
 test("UTF-16 with a BOM is read; UTF-16 without one, and an empty file, are said so", async () => {
@@ -148,8 +224,15 @@ test("UTF-16 with a BOM is read; UTF-16 without one, and an empty file, are said
   const bom8 = new Uint8Array([0xef, 0xbb, 0xbf, ...utf8(text)]);
   for (const bytes of [le, be, bom8]) assert.deepEqual((await streamed(bytes, 333)).records, want);
   const bare = await streamed(new Uint8Array(Buffer.from(text, "utf16le")), 333);
-  assert.deepEqual(bare.problems.map((p) => p.message), ["the file is UTF-16LE encoded; capture files are UTF-8 (save or convert it as UTF-8)"]);
-  for (const empty of ["", "  \n", "\uFEFF"]) assert.deepEqual((await streamed(utf8(empty), 1)).problems.map((p) => p.message), ["the file is empty: no capture records"]);
+  assert.deepEqual(
+    bare.problems.map((p) => p.message),
+    ["the file is UTF-16LE encoded; capture files are UTF-8 (save or convert it as UTF-8)"],
+  );
+  for (const empty of ["", "  \n", "\uFEFF"])
+    assert.deepEqual(
+      (await streamed(utf8(empty), 1)).problems.map((p) => p.message),
+      ["the file is empty: no capture records"],
+    );
 });
 
 test("an AbortSignal stops the import between two pieces, and the source is closed", async () => {
@@ -181,11 +264,18 @@ test("a merge of recordings, each going back in time on its own endpoint, stream
   const whole = importHar(text, "m.har", { window: 2 ** 30 });
   const hold = 64 * 1024;
   const records: CaptureRecord[] = [];
-  const result = await importHarStream(pieces(utf8(text), 65536), "m.har", { window: 0, hold, onRecords: (batch) => void records.push(...batch) });
+  const result = await importHarStream(pieces(utf8(text), 65536), "m.har", {
+    window: 0,
+    hold,
+    onRecords: (batch) => void records.push(...batch),
+  });
   assert.deepEqual(result.problems, [], "no entry is out of order within its own endpoint");
   assert.ok(result.held > 0 && result.held <= hold, `held ${result.held} bytes of a ${hold} window`);
   assert.equal(records.length, whole.records.length);
-  const flows = (recs: CaptureRecord[]) => analyze(recs).flows.map((f) => `${f.kind} ${f.method} ${f.target} ${f.status} ${f.elicitations.map((e) => e.action)}`).sort();
+  const flows = (recs: CaptureRecord[]) =>
+    analyze(recs)
+      .flows.map((f) => `${f.kind} ${f.method} ${f.target} ${f.status} ${f.elicitations.map((e) => e.action)}`)
+      .sort();
   const expected = flows(whole.records);
   assert.equal(expected.length % copies, 0);
   assert.deepEqual(flows(records), expected);

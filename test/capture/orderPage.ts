@@ -9,7 +9,10 @@ import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function runOrder(): Promise<unknown> {
-  const client = new Client({ name: "har-order-page", version: "1.0.0" }, { capabilities: { elicitation: { form: {}, url: {} } } });
+  const client = new Client(
+    { name: "har-order-page", version: "1.0.0" },
+    { capabilities: { elicitation: { form: {}, url: {} } } },
+  );
   client.setRequestHandler(ElicitRequestSchema, async (request) => {
     const params = request.params as { mode?: string; requestedSchema?: { properties: Record<string, unknown> } };
     if (params.mode === "url") return { action: "accept" };
@@ -23,7 +26,8 @@ async function runOrder(): Promise<unknown> {
   // Give the client time to open its standalone GET stream.
   await sleep(300);
   const results = [];
-  for (const name of ["two_at_once", "sign_in_get_completion", "approve_on_get", "confirm_after_reconnect"]) results.push(await client.callTool({ name, arguments: {} }));
+  for (const name of ["two_at_once", "sign_in_get_completion", "approve_on_get", "confirm_after_reconnect"])
+    results.push(await client.callTool({ name, arguments: {} }));
   // The server closes the GET stream on DELETE; Chromium keeps the body of a stream that ended (not of one the
   // client aborts), so the client waits for that before it closes.
   await transport.terminateSession();

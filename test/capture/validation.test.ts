@@ -14,7 +14,14 @@ import { har, harEntry, rpc, sse } from "./harFixture.ts";
 const call = rpc({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "deploy", arguments: {} } });
 const answer = sse(`data: ${rpc({ jsonrpc: "2.0", id: 1, result: { content: [] } })}`);
 const entry = (extra: Record<string, unknown> = {}, o: Partial<Parameters<typeof harEntry>[0]> = {}) =>
-  harEntry({ started: "2026-01-01T00:00:00.000Z", body: call, mimeType: "text/event-stream", text: answer, ...o, extra });
+  harEntry({
+    started: "2026-01-01T00:00:00.000Z",
+    body: call,
+    mimeType: "text/event-stream",
+    text: answer,
+    ...o,
+    extra,
+  });
 
 /**
  * Export → import → export: the same text, the same records and the same flows. JSONL keeps every record exactly.
@@ -23,7 +30,8 @@ const entry = (extra: Record<string, unknown> = {}, o: Partial<Parameters<typeof
  * names follow the new numbering); from then on text and records are a fixed point.
  */
 function assertFixedPoint(records: CaptureRecord[]): void {
-  const shape = (rs: CaptureRecord[]) => analyze(rs).flows.map((f) => [f.kind, f.status, f.rounds.length, f.elicitations.length]);
+  const shape = (rs: CaptureRecord[]) =>
+    analyze(rs).flows.map((f) => [f.kind, f.status, f.rounds.length, f.elicitations.length]);
   const unnamed = (rs: CaptureRecord[]) => rs.map(({ entry: _e, exchange: _x, ...r }) => r);
   const first = importHar(exportHar(records), "x.har");
   assert.deepEqual(first.problems, []);
@@ -48,9 +56,21 @@ function valid(records: CaptureRecord[]): void {
 
 describe("importer validation", () => {
   test("a timing of 1e21 ms and two of 1e308 (their sum is Infinity): taken as 0, each named with its entry; the exports work and re-import", () => {
-    const r = importHar(har([entry({ timings: { blocked: 1, send: 1, wait: 1e21, receive: 1 } }), entry({ timings: { blocked: 1e308, dns: 1e308, wait: 3, receive: 1 } })]), "t.har");
+    const r = importHar(
+      har([
+        entry({ timings: { blocked: 1, send: 1, wait: 1e21, receive: 1 } }),
+        entry({ timings: { blocked: 1e308, dns: 1e308, wait: 3, receive: 1 } }),
+      ]),
+      "t.har",
+    );
     valid(r.records);
-    assert.ok(r.problems.some((p) => p.entry === 0 && p.message === "entry 0: timings.wait 1e+21 ms is out of range (over a year); taken as 0"), JSON.stringify(r.problems));
+    assert.ok(
+      r.problems.some(
+        (p) =>
+          p.entry === 0 && p.message === "entry 0: timings.wait 1e+21 ms is out of range (over a year); taken as 0",
+      ),
+      JSON.stringify(r.problems),
+    );
     assert.equal(r.problems.filter((p) => p.entry === 1 && /timings\.(blocked|dns) 1e\+308/.test(p.message)).length, 2);
     assert.ok(r.records.every((x) => x.time < 1.8e12));
     assertFixedPoint(r.records);
@@ -66,15 +86,27 @@ describe("importer validation", () => {
     });
     const r = importHar(har([ws]), "w.har");
     valid(r.records);
-    assert.ok(r.problems.some((p) => p.entry === 0 && p.message.startsWith("entry 0: a message record's time 1e+300 is out of range")), JSON.stringify(r.problems));
+    assert.ok(
+      r.problems.some(
+        (p) => p.entry === 0 && p.message.startsWith("entry 0: a message record's time 1e+300 is out of range"),
+      ),
+      JSON.stringify(r.problems),
+    );
     assertFixedPoint(r.records);
   });
 
-  test("statuses 1.5, 1e308, -1 and \"200\" are not statuses: reported with the entry, taken as no response", () => {
+  test('statuses 1.5, 1e308, -1 and "200" are not statuses: reported with the entry, taken as no response', () => {
     for (const status of [1.5, 1e308, -1, "200"]) {
       const r = importHar(har([entry({}, { status: status as number })]), "s.har");
       valid(r.records);
-      assert.ok(r.problems.some((p) => p.entry === 0 && p.message.startsWith(`entry 0: response.status ${JSON.stringify(status)} is not an HTTP status`)), `${status}: ${JSON.stringify(r.problems)}`);
+      assert.ok(
+        r.problems.some(
+          (p) =>
+            p.entry === 0 &&
+            p.message.startsWith(`entry 0: response.status ${JSON.stringify(status)} is not an HTTP status`),
+        ),
+        `${status}: ${JSON.stringify(r.problems)}`,
+      );
       assert.equal(r.records.filter((x) => x.kind === "response").length, 0);
       assertFixedPoint(r.records);
     }
@@ -84,7 +116,14 @@ describe("importer validation", () => {
     const e = entry();
     (e.request as Record<string, unknown>).headers = { "mcp-session-id": "s1" };
     const r = importHar(har([e]), "h.har");
-    assert.ok(r.problems.some((p) => p.entry === 0 && p.message === "entry 0: request.headers is object, not an array of {name, value}; no request headers read"), JSON.stringify(r.problems));
+    assert.ok(
+      r.problems.some(
+        (p) =>
+          p.entry === 0 &&
+          p.message === "entry 0: request.headers is object, not an array of {name, value}; no request headers read",
+      ),
+      JSON.stringify(r.problems),
+    );
   });
 
   test("JSONL: times, statuses and sizes out of range are refused, with the line", () => {
@@ -98,7 +137,10 @@ describe("importer validation", () => {
     ].map((l) => JSON.stringify(l));
     const r = importJsonl(lines.join("\n"), "r.jsonl");
     assert.equal(r.records.length, 1);
-    assert.deepEqual(r.problems.map((p) => p.line), [1, 2, 3, 4]);
+    assert.deepEqual(
+      r.problems.map((p) => p.line),
+      [1, 2, 3, 4],
+    );
     valid(r.records);
   });
 

@@ -11,7 +11,12 @@ test("the JSON report in parts is JSON.stringify of the report, byte for byte", 
   const { records, problems } = importJsonl(readFileSync("demo/demo-capture.jsonl", "utf8"), "demo-capture.jsonl");
   const { flows, findings, problems: engine } = analyze(records);
   assert.ok(flows.length > 0 && findings.length > 0);
-  const demo: FileReport = { file: "demo \"capture\".jsonl", flows, findings, problems: [...problems, ...engine, { file: "x", entry: 3, message: "line\nbreak ✓" }] };
+  const demo: FileReport = {
+    file: 'demo "capture".jsonl',
+    flows,
+    findings,
+    problems: [...problems, ...engine, { file: "x", entry: 3, message: "line\nbreak ✓" }],
+  };
   const empty: FileReport = { file: "empty.har", flows: [], findings: [], problems: [] };
   const session: FileReport = { ...demo, file: "page.har + backend.jsonl", session: ["page.har", "backend.jsonl"] };
   for (const files of [[demo], [demo, empty], [empty], [session, empty], []]) {

@@ -16,7 +16,13 @@ import type { DemoHost } from "../../demo/host.ts";
  * the real SDK servers' questions through the page's forms (accept, decline, cancel, URL mode with the consent
  * page), and reads each final result off the page.
  */
-const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"];
+const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--no-first-run",
+];
 const REPO = fileURLToPath(new URL("../../", import.meta.url));
 const LEGACY = "2025-11-25";
 const MODERN = "2026-07-28";
@@ -70,10 +76,16 @@ function drive(page: Page): Demo {
   return demo;
 }
 
-test("the demo host: every scenario of both eras, answered in the page, against the real SDK servers", { timeout: 180_000 }, async (t) => {
+test("the demo host: every scenario of both eras, answered in the page, against the real SDK servers", {
+  timeout: 180_000,
+}, async (t) => {
   const host: DemoHost = await startDemoHost();
   t.after(() => host.close());
-  const browser: Browser = await chromium.launch({ executablePath: "/usr/bin/chromium", headless: true, args: CHROMIUM_ARGS });
+  const browser: Browser = await chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    headless: true,
+    args: CHROMIUM_ARGS,
+  });
   t.after(() => browser.close());
   const page = await browser.newPage();
   page.setDefaultTimeout(10_000);
@@ -105,7 +117,10 @@ test("the demo host: every scenario of both eras, answered in the page, against 
     await demo.card().getByLabel("Model Context Protocol", { exact: true }).check();
     await demo.card().getByLabel("Devtools", { exact: true }).check();
     await demo.button("Accept").click();
-    assert.equal(await demo.result(`register (${LEGACY})`), 'registered: accept {"email":"ada@example.com","age":36,"newsletter":true,"plan":"pro","topics":["mcp","devtools"]}');
+    assert.equal(
+      await demo.result(`register (${LEGACY})`),
+      'registered: accept {"email":"ada@example.com","age":36,"newsletter":true,"plan":"pro","topics":["mcp","devtools"]}',
+    );
   });
 
   await t.test(`sign-in (${LEGACY}): URL mode, accept first, then the consent page completes it`, async () => {
@@ -121,14 +136,20 @@ test("the demo host: every scenario of both eras, answered in the page, against 
     await eventually("the card to go", async () => (await demo.card().count()) === 0);
   });
 
-  await t.test(`sign-in (${LEGACY}): accept, then stop waiting: the host ends the session instead of hanging`, async () => {
-    await demo.run(`sign-in (${LEGACY})`);
-    await demo.card().getByText("Link your calendar account").waitFor();
-    await demo.button("Accept").click();
-    await demo.button("Stop waiting").click();
-    assert.equal(await demo.result(`sign-in (${LEGACY})`), "failed: you stopped waiting for the page, so the host closed the session");
-    assert.equal(await demo.card().count(), 0);
-  });
+  await t.test(
+    `sign-in (${LEGACY}): accept, then stop waiting: the host ends the session instead of hanging`,
+    async () => {
+      await demo.run(`sign-in (${LEGACY})`);
+      await demo.card().getByText("Link your calendar account").waitFor();
+      await demo.button("Accept").click();
+      await demo.button("Stop waiting").click();
+      assert.equal(
+        await demo.result(`sign-in (${LEGACY})`),
+        "failed: you stopped waiting for the page, so the host closed the session",
+      );
+      assert.equal(await demo.card().count(), 0);
+    },
+  );
 
   await t.test(`repositories (${LEGACY}): -32042, the consent page, then the retry`, async () => {
     await demo.run(`repositories (${LEGACY})`);
@@ -202,7 +223,10 @@ test("the demo host: every scenario of both eras, answered in the page, against 
     await demo.button("Accept").click();
     await demo.card().getByLabel("Room", { exact: true }).selectOption("r2");
     await demo.button("Accept").click();
-    assert.equal(await demo.result(`meeting (${MODERN})`), 'meeting: accept {"date":"2026-09-01"} in accept {"room":"r2"}');
+    assert.equal(
+      await demo.result(`meeting (${MODERN})`),
+      'meeting: accept {"date":"2026-09-01"} in accept {"room":"r2"}',
+    );
   });
 
   await t.test(`prompt and resource (${MODERN})`, async () => {
@@ -225,11 +249,17 @@ test("the demo host: every scenario of both eras, answered in the page, against 
   });
 });
 
-test("npm start without a display: serves the demo, says so, prints the URL and how to load the extension", { timeout: 60_000 }, async () => {
+test("npm start without a display: serves the demo, says so, prints the URL and how to load the extension", {
+  timeout: 60_000,
+}, async () => {
   const env = { ...process.env };
   delete env.DISPLAY;
   delete env.WAYLAND_DISPLAY;
-  const child = spawn(process.execPath, ["scripts/start.mjs", "--port", "0"], { cwd: REPO, env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["scripts/start.mjs", "--port", "0"], {
+    cwd: REPO,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   let out = "";
   let err = "";
@@ -257,7 +287,9 @@ test("npm start without a display: serves the demo, says so, prints the URL and 
   assert.match(out, /Demo host stopped\./);
 });
 
-test("npm start with a display: launches the browser on the demo page with dist/chrome loaded; Ctrl-C stops both", { timeout: 60_000 }, async (t) => {
+test("npm start with a display: launches the browser on the demo page with dist/chrome loaded; Ctrl-C stops both", {
+  timeout: 60_000,
+}, async (t) => {
   // A stand-in for Chromium that records its arguments and stays up, so the launch is checked without a display.
   const dir = await mkdtemp(join(tmpdir(), "mcp-demo-fake-chromium-"));
   t.after(() => rm(dir, { recursive: true, force: true }));
@@ -265,13 +297,21 @@ test("npm start with a display: launches the browser on the demo page with dist/
   const argsFile = join(dir, "args");
   await writeFile(fake, `#!/bin/sh\necho $$ > "${argsFile}.pid"\nprintf '%s\\n' "$@" > "${argsFile}"\nexec sleep 60\n`);
   await chmod(fake, 0o755);
-  const child = spawn(process.execPath, ["scripts/start.mjs", "--port", "0"], { cwd: REPO, env: { ...process.env, DISPLAY: ":99", CHROMIUM: fake }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["scripts/start.mjs", "--port", "0"], {
+    cwd: REPO,
+    env: { ...process.env, DISPLAY: ":99", CHROMIUM: fake },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   let out = "";
   child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
   let flags: string[] = [];
   try {
-    await eventually("the browser launch", async () => existsSync(argsFile) && /Serving until Ctrl-C/.test(out), 45_000);
+    await eventually(
+      "the browser launch",
+      async () => existsSync(argsFile) && /Serving until Ctrl-C/.test(out),
+      45_000,
+    );
     flags = (await readFile(argsFile, "utf8")).trim().split("\n");
   } finally {
     child.kill("SIGINT");
@@ -285,7 +325,10 @@ test("npm start with a display: launches the browser on the demo page with dist/
   assert.equal(existsSync(profile), false, "the profile is removed on exit");
   const extension = join(REPO, "dist/chrome");
   if (existsSync(join(extension, "manifest.json"))) {
-    assert.ok(flags.includes(`--load-extension=${extension}`) && flags.includes(`--disable-extensions-except=${extension}`), flags.join(" "));
+    assert.ok(
+      flags.includes(`--load-extension=${extension}`) && flags.includes(`--disable-extensions-except=${extension}`),
+      flags.join(" "),
+    );
     assert.match(out, /Launched Chromium with .*dist\/chrome loaded/);
   } else {
     assert.ok(!flags.some((f) => f.startsWith("--load-extension")));

@@ -11,7 +11,6 @@ import { families } from "../../src/engine/rules/payload.ts";
 import { readCatalogue, violatorOf } from "../../scripts/rulesCatalogue.mjs";
 import { generated } from "../../scripts/rules-gen.ts";
 
-
 const catalogue = readCatalogue(new URL("../../docs/catalogue.md", import.meta.url));
 /** The test files of test/rules/, by name. */
 const ruleTests = new Map(
@@ -43,27 +42,46 @@ test("each module of the registry has the meta metas.ts lists for it: every rule
   const listed = Object.values(moduleMetas);
   assert.equal(registry.length, listed.length);
   registry.forEach((module, i) => {
-    assert.deepEqual(module.meta.map((r) => r.id), listed[i]!.map((r) => r.id), Object.keys(moduleMetas)[i]);
+    assert.deepEqual(
+      module.meta.map((r) => r.id),
+      listed[i]!.map((r) => r.id),
+      Object.keys(moduleMetas)[i],
+    );
     module.meta.forEach((meta, j) => assert.equal(meta, listed[i]![j], meta.id));
   });
-  assert.deepEqual(rules, registry.flatMap((m) => m.meta));
-  assert.equal(ruleMeta("url-https"), rules.find((r) => r.id === "url-https"));
+  assert.deepEqual(
+    rules,
+    registry.flatMap((m) => m.meta),
+  );
+  assert.equal(
+    ruleMeta("url-https"),
+    rules.find((r) => r.id === "url-https"),
+  );
   assert.equal(ruleTitle("url-https"), ruleMeta("url-https")!.title);
   assert.equal(ruleTitle("no-such-rule"), "no-such-rule");
 });
 
 test("a module that listens to nothing holds only rules listed as not checked, and every such rule is in one", () => {
-  const silent = registry.filter((m) => Object.keys(m.create({ report: () => {}, on: () => true, strict2260: false })).length === 0);
+  const silent = registry.filter(
+    (m) => Object.keys(m.create({ report: () => {}, on: () => true, strict2260: false })).length === 0,
+  );
   assert.deepEqual(silent.flatMap((m) => m.meta.map((r) => r.id)).sort(), Object.keys(notChecked).sort());
 });
 
 // The rule tester (test/rules/ruleTester.ts) fails a module's file when a rule it checks has no invalid case.
 test("every rule module, and each payload family, has its rule tester file: test/rules/<name>.test.ts", () => {
-  const names = [...Object.keys(moduleMetas).filter((n) => n !== "payload" && n !== "unchecked"), ...Object.keys(families)];
+  const names = [
+    ...Object.keys(moduleMetas).filter((n) => n !== "payload" && n !== "unchecked"),
+    ...Object.keys(families),
+  ];
   for (const name of names) {
     const text = ruleTests.get(name);
     assert.ok(text, `test/rules/${name}.test.ts is missing`);
-    assert.match(text, new RegExp(`^ruleTester\\("${name}", meta, `, "m"), `test/rules/${name}.test.ts does not run the rule tester on its module's meta`);
+    assert.match(
+      text,
+      new RegExp(`^ruleTester\\("${name}", meta, `, "m"),
+      `test/rules/${name}.test.ts does not run the rule tester on its module's meta`,
+    );
   }
 });
 test("every module's meta is the catalogue's (docs/catalogue.md): revisions, severity, violator, detection, title, section", () => {
@@ -74,12 +92,18 @@ test("every module's meta is the catalogue's (docs/catalogue.md): revisions, sev
       const { id, revisions, severity, severityNote, detection, title, section } = meta;
       const violator = meta.violatorNote ?? meta.violator;
       assert.deepEqual({ id, revisions, severity, severityNote, violator, detection, title, section }, entry, meta.id);
-      assert.equal(meta.violator, violatorOf(entry.violator), `${meta.id}: the violator the catalogue's cell names first`);
-      if (meta.violatorNote !== undefined) assert.notEqual(meta.violatorNote, meta.violator, `${meta.id}: a note the same as the violator`);
+      assert.equal(
+        meta.violator,
+        violatorOf(entry.violator),
+        `${meta.id}: the violator the catalogue's cell names first`,
+      );
+      if (meta.violatorNote !== undefined)
+        assert.notEqual(meta.violatorNote, meta.violator, `${meta.id}: a note the same as the violator`);
     }
   }
 });
 
 test("metas.ts, ruleIds.ts and docs/rules.md's rule table are the registry's (npm run rules writes them)", () => {
-  for (const [path, text] of generated()) assert.equal(readFileSync(path, "utf8"), text, `${path} is out of date: npm run rules`);
+  for (const [path, text] of generated())
+    assert.equal(readFileSync(path, "utf8"), text, `${path} is out of date: npm run rules`);
 });

@@ -23,11 +23,21 @@ function deepCapture() {
   const b = captureBuilder();
   const h = legacySession(b);
   // A tool call whose arguments nest 100,000 deep, with a credential at the bottom.
-  const x = streamCall(b, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"deploy","arguments":${deepObject(JSON.stringify(SECRET))}}}`, h);
+  const x = streamCall(
+    b,
+    `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"deploy","arguments":${deepObject(JSON.stringify(SECRET))}}}`,
+    h,
+  );
   // An elicitation with one deep property and one that breaks a rule (a property type that is not allowed).
-  b.sse(x, `{"jsonrpc":"2.0","id":7,"method":"elicitation/create","params":{"mode":"form","message":"Pick the region to deploy to","requestedSchema":{"type":"object","properties":{"deep":${deepObject("1")},"bad":{"type":"object"}}}}}`);
+  b.sse(
+    x,
+    `{"jsonrpc":"2.0","id":7,"method":"elicitation/create","params":{"mode":"form","message":"Pick the region to deploy to","requestedSchema":{"type":"object","properties":{"deep":${deepObject("1")},"bad":{"type":"object"}}}}}`,
+  );
   b.end(x);
-  const y = b.post(`{"jsonrpc":"2.0","id":7,"result":{"action":"accept","content":{"deep":${deepArray('"x"')},"bad":{}}}}`, h);
+  const y = b.post(
+    `{"jsonrpc":"2.0","id":7,"result":{"action":"accept","content":{"deep":${deepArray('"x"')},"bad":{}}}}`,
+    h,
+  );
   b.status(y, 202, {}, true);
   b.end(y);
   // A response whose id nests deep.
@@ -54,18 +64,30 @@ describe("depth bounded everywhere", () => {
   test("analysis: no internal error, a problem naming the pointer, findings on the rest, every flow listed", () => {
     const records = deepCapture();
     const r = analyze(records);
-    assert.deepEqual(r.problems.filter((p) => p.message.includes("Internal error")), []);
-    const deep = r.problems.filter((p) => p.message.startsWith(`JSON nested deeper than ${MAX_DEPTH} levels at /params/arguments/a/a/`));
+    assert.deepEqual(
+      r.problems.filter((p) => p.message.includes("Internal error")),
+      [],
+    );
+    const deep = r.problems.filter((p) =>
+      p.message.startsWith(`JSON nested deeper than ${MAX_DEPTH} levels at /params/arguments/a/a/`),
+    );
     assert.equal(deep.length, 1);
     assert.ok(r.problems.some((p) => p.message.includes("at /params/requestedSchema/properties/deep/a/a")));
     assert.ok(r.problems.some((p) => p.message.includes("at /result/content/deep/0/0")));
     // The rest of the elicitation is still checked, and its flow is answered (the deep answer correlated).
-    const bad = r.findings.find((f) => f.rule === "schema-flat" && f.pointer === "/params/requestedSchema/properties/bad");
+    const bad = r.findings.find(
+      (f) => f.rule === "schema-flat" && f.pointer === "/params/requestedSchema/properties/bad",
+    );
     assert.ok(bad, "the property beside the deep one is checked");
     const flow = r.flows.find((f) => f.id === bad.flow);
     assert.ok(flow, "the flow a finding names is in the report");
     assert.equal(flow.elicitations[0]?.action, "accept");
-    for (const f of r.findings) if (f.flow !== null) assert.ok(r.flows.some((x) => x.id === f.flow), `${f.rule} names ${f.flow}`);
+    for (const f of r.findings)
+      if (f.flow !== null)
+        assert.ok(
+          r.flows.some((x) => x.id === f.flow),
+          `${f.rule} names ${f.flow}`,
+        );
   });
 
   test("redaction and both exports succeed; the deep secret is not exported; the exports re-import to the same flows", () => {
@@ -77,7 +99,8 @@ describe("depth bounded everywhere", () => {
     const fromJsonl = importJsonl(jsonl, "deep.jsonl");
     const fromHar = importHar(har, "deep.har");
     assert.deepEqual([fromJsonl.problems, fromHar.problems], [[], []]);
-    const flows = (rs: Parameters<typeof analyze>[0]) => analyze(rs).flows.map((f) => [f.kind, f.status, f.rounds.length]);
+    const flows = (rs: Parameters<typeof analyze>[0]) =>
+      analyze(rs).flows.map((f) => [f.kind, f.status, f.rounds.length]);
     assert.deepEqual(flows(fromJsonl.records), flows(records));
     assert.deepEqual(flows(fromHar.records), flows(records));
   });
@@ -88,13 +111,32 @@ describe("depth bounded everywhere", () => {
     assert.equal(idText(3), "3");
     const b = captureBuilder();
     const h = legacySession(b);
-    const x = streamCall(b, { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "deploy", arguments: {} } }, h);
-    b.sse(x, { jsonrpc: "2.0", id: { toString: 1, valueOf: {} }, method: "elicitation/create", params: { mode: "form", message: "Confirm the deployment now", requestedSchema: { type: "object", properties: {} } } });
+    const x = streamCall(
+      b,
+      { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "deploy", arguments: {} } },
+      h,
+    );
+    b.sse(x, {
+      jsonrpc: "2.0",
+      id: { toString: 1, valueOf: {} },
+      method: "elicitation/create",
+      params: {
+        mode: "form",
+        message: "Confirm the deployment now",
+        requestedSchema: { type: "object", properties: {} },
+      },
+    });
     b.end(x);
     const r = analyze(b.records);
-    assert.deepEqual(r.problems.filter((p) => p.message.includes("Internal error")), []);
+    assert.deepEqual(
+      r.problems.filter((p) => p.message.includes("Internal error")),
+      [],
+    );
     assert.ok(r.flows.some((f) => f.elicitations.length === 1));
-    assert.equal(typeof idKey(JSON.parse(deepArray("1"))[0] === undefined ? null : cutAndReturn(JSON.parse(deepArray("1")))), "string");
+    assert.equal(
+      typeof idKey(JSON.parse(deepArray("1"))[0] === undefined ? null : cutAndReturn(JSON.parse(deepArray("1")))),
+      "string",
+    );
   });
 
   test("canonical JSON and the panel's JSON view of a cut value stay within the stack", () => {
@@ -117,10 +159,28 @@ describe("internal errors", () => {
   test("a record that throws at its k-th read (of it or its headers), for every k: nothing escapes the engine, every flow a finding names is listed", () => {
     const b = captureBuilder();
     const h = legacySession(b);
-    const x = streamCall(b, { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "deploy", arguments: {} } }, h);
+    const x = streamCall(
+      b,
+      { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "deploy", arguments: {} } },
+      h,
+    );
     // An elicitation that breaks rules (no message quality, a secret field), so findings name its flow; with
     // request headers, which the delivery rules read after the flow is made.
-    b.sse(x, { jsonrpc: "2.0", id: 7, method: "elicitation/create", params: { mode: "form", message: "x", requestedSchema: { type: "object", properties: { password: { type: "string" }, bad: { type: "object" } } } } }, "post-sse", { "mcp-session-id": "s1", "mcp-protocol-version": "2025-11-25" });
+    b.sse(
+      x,
+      {
+        jsonrpc: "2.0",
+        id: 7,
+        method: "elicitation/create",
+        params: {
+          mode: "form",
+          message: "x",
+          requestedSchema: { type: "object", properties: { password: { type: "string" }, bad: { type: "object" } } },
+        },
+      },
+      "post-sse",
+      { "mcp-session-id": "s1", "mcp-protocol-version": "2025-11-25" },
+    );
     b.end(x);
     const last = b.records.findIndex((r) => r.kind === "message" && r.text.includes("elicitation/create"));
     let internal = 0;
@@ -139,7 +199,12 @@ describe("internal errors", () => {
       const records = b.records.map((r, i) => (i === last ? trapped : r));
       const r = analyze(records);
       if (r.problems.some((p) => p.message.startsWith("Internal error"))) internal++;
-      for (const f of r.findings) if (f.flow !== null) assert.ok(r.flows.some((fl) => fl.id === f.flow), `k=${k}: ${f.rule} names ${f.flow}, not in the report`);
+      for (const f of r.findings)
+        if (f.flow !== null)
+          assert.ok(
+            r.flows.some((fl) => fl.id === f.flow),
+            `k=${k}: ${f.rule} names ${f.flow}, not in the report`,
+          );
     }
     assert.ok(internal > 10, `${internal} of the traps hit the correlator`);
   });

@@ -6,7 +6,16 @@ import { askedFamilies } from "../../src/engine/rules/payload.ts";
 import { formChecks } from "../../src/engine/rules/form.ts";
 import { notify } from "../../src/engine/rules/notify.ts";
 import { rules as catalogue } from "../../src/engine/ruleKit/rules.ts";
-import { captureBuilder, expectFinding, expectNone, legacySession, legacyToolCall, notification, request, result } from "../helpers/capture.ts";
+import {
+  captureBuilder,
+  expectFinding,
+  expectNone,
+  legacySession,
+  legacyToolCall,
+  notification,
+  request,
+  result,
+} from "../helpers/capture.ts";
 
 afterEach(() => mock.restoreAll());
 
@@ -17,7 +26,14 @@ function passwordCapture() {
   const x = b.post(legacyToolCall(1, "connect"), h);
   b.status(x, 200, { "content-type": "text/event-stream" });
   const password = { type: "string", title: "Password", description: "See https://example.com/help for help" };
-  b.sse(x, request(7, "elicitation/create", { mode: "form", message: "Sign in to the database", requestedSchema: { type: "object", properties: { password } } }));
+  b.sse(
+    x,
+    request(7, "elicitation/create", {
+      mode: "form",
+      message: "Sign in to the database",
+      requestedSchema: { type: "object", properties: { password } },
+    }),
+  );
   b.accepted(result(7, { action: "decline" }), h);
   b.sse(x, result(1, { content: [] }));
   b.end(x);

@@ -1,6 +1,15 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { captureBuilder, error, form, legacySession, legacyToolCall, request, result, streamCall } from "../helpers/capture.ts";
+import {
+  captureBuilder,
+  error,
+  form,
+  legacySession,
+  legacyToolCall,
+  request,
+  result,
+  streamCall,
+} from "../helpers/capture.ts";
 
 // A client that answers elicitation/create with a JSON-RPC error (use-mcp answers -32601: it declares no
 // elicitation) asked nobody: the time until that answer is not time waiting on the user.

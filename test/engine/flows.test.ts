@@ -91,10 +91,13 @@ test("two elicitations in one call make one flow with two elicitations", () => {
   const r = b.analyze();
   assert.equal(r.flows.length, 1);
   const flow = r.flows[0]!;
-  assert.deepEqual(flow.elicitations.map((e) => [e.key, e.action, e.completed]), [
-    ["0", "accept", true],
-    ["1", "decline", true],
-  ]);
+  assert.deepEqual(
+    flow.elicitations.map((e) => [e.key, e.action, e.completed]),
+    [
+      ["0", "accept", true],
+      ["1", "decline", true],
+    ],
+  );
   assert.equal(flow.status, "complete");
 });
 
@@ -119,7 +122,13 @@ test("a server id equal to a client id: separate id spaces", () => {
 test("url-required-error flow (2025-11-25): -32042 → completion notification → retry with a new id → complete", () => {
   const b = captureBuilder();
   const h = legacySession(b);
-  b.call(legacyToolCall(2, "connect_billing"), error(2, -32042, "Authorization required", { elicitations: [urlParams("e1", "https://billing.example.com/connect")] }), h);
+  b.call(
+    legacyToolCall(2, "connect_billing"),
+    error(2, -32042, "Authorization required", {
+      elicitations: [urlParams("e1", "https://billing.example.com/connect")],
+    }),
+    h,
+  );
   const g = b.get(h);
   b.sse(g, notification("notifications/elicitation/complete", { elicitationId: "e1" }), "get-sse", h);
   b.call(legacyToolCall(3, "connect_billing"), result(3, done(true)), h);
@@ -129,10 +138,13 @@ test("url-required-error flow (2025-11-25): -32042 → completion notification �
   assert.equal(flow.kind, "url-required-error");
   assert.equal(flow.revision, "2025-11-25");
   assert.equal(flow.target, "connect_billing");
-  assert.deepEqual(flow.rounds.map((rd) => [rd.requestId, rd.outcome]), [
-    [2, "error"],
-    [3, "complete"],
-  ]);
+  assert.deepEqual(
+    flow.rounds.map((rd) => [rd.requestId, rd.outcome]),
+    [
+      [2, "error"],
+      [3, "complete"],
+    ],
+  );
   assert.equal(flow.status, "complete");
   assert.equal(flow.elicitations.length, 1);
   const el = flow.elicitations[0]!;
@@ -148,7 +160,11 @@ test("url-required-error flow (2025-11-25): -32042 → completion notification �
 test("url-required-error flow: before the notification and the retry the URL elicitation is not completed", () => {
   const b = captureBuilder();
   const h = legacySession(b);
-  b.call(legacyToolCall(2, "connect_billing"), error(2, -32042, "Authorization required", { elicitations: [urlParams("e1")] }), h);
+  b.call(
+    legacyToolCall(2, "connect_billing"),
+    error(2, -32042, "Authorization required", { elicitations: [urlParams("e1")] }),
+    h,
+  );
   const r = b.analyze();
   assert.equal(r.flows[0]!.status, "pending");
   assert.equal(r.flows[0]!.elicitations[0]!.completed, false);
@@ -156,29 +172,62 @@ test("url-required-error flow: before the notification and the retry the URL eli
 
 test("MRTR over 3 rounds chained by requestState", () => {
   const b = captureBuilder();
-  b.call(toolCall(1, "create_ticket", { title: "Broken" }), result(1, irr({ team: ask(form({ team: { type: "string" } }, "Which team owns it?")) }, "R1")), H("create_ticket"));
   b.call(
-    toolCall(2, "create_ticket", { title: "Broken" }, { inputResponses: { team: accept({ team: "billing" }) }, requestState: "R1" }),
-    result(2, irr({ who: ask(form({ who: { type: "string" } }, "Who in billing should get it?")), conf: ask(form({ ok: { type: "boolean" } }, "Notify them by email?")) }, "R2")),
+    toolCall(1, "create_ticket", { title: "Broken" }),
+    result(1, irr({ team: ask(form({ team: { type: "string" } }, "Which team owns it?")) }, "R1")),
     H("create_ticket"),
   );
-  b.call(toolCall(3, "create_ticket", { title: "Broken" }, { inputResponses: { who: accept({ who: "ada" }), conf: { action: "decline" } }, requestState: "R2" }), result(3, done()), H("create_ticket"));
+  b.call(
+    toolCall(
+      2,
+      "create_ticket",
+      { title: "Broken" },
+      { inputResponses: { team: accept({ team: "billing" }) }, requestState: "R1" },
+    ),
+    result(
+      2,
+      irr(
+        {
+          who: ask(form({ who: { type: "string" } }, "Who in billing should get it?")),
+          conf: ask(form({ ok: { type: "boolean" } }, "Notify them by email?")),
+        },
+        "R2",
+      ),
+    ),
+    H("create_ticket"),
+  );
+  b.call(
+    toolCall(
+      3,
+      "create_ticket",
+      { title: "Broken" },
+      { inputResponses: { who: accept({ who: "ada" }), conf: { action: "decline" } }, requestState: "R2" },
+    ),
+    result(3, done()),
+    H("create_ticket"),
+  );
   const r = b.analyze();
   assert.equal(r.flows.length, 1);
   const flow = r.flows[0]!;
   assert.equal(flow.kind, "mrtr");
   assert.equal(flow.revision, "2026-07-28");
   assert.equal(flow.target, "create_ticket");
-  assert.deepEqual(flow.rounds.map((rd) => [rd.index, rd.requestId, rd.outcome, rd.requestState, rd.echoedState]), [
-    [1, 1, "input_required", "R1", undefined],
-    [2, 2, "input_required", "R2", "R1"],
-    [3, 3, "complete", undefined, "R2"],
-  ]);
-  assert.deepEqual(flow.elicitations.map((e) => [e.key, e.round, e.action, e.completed]), [
-    ["team", 1, "accept", true],
-    ["who", 2, "accept", true],
-    ["conf", 2, "decline", true],
-  ]);
+  assert.deepEqual(
+    flow.rounds.map((rd) => [rd.index, rd.requestId, rd.outcome, rd.requestState, rd.echoedState]),
+    [
+      [1, 1, "input_required", "R1", undefined],
+      [2, 2, "input_required", "R2", "R1"],
+      [3, 3, "complete", undefined, "R2"],
+    ],
+  );
+  assert.deepEqual(
+    flow.elicitations.map((e) => [e.key, e.round, e.action, e.completed]),
+    [
+      ["team", 1, "accept", true],
+      ["who", 2, "accept", true],
+      ["conf", 2, "decline", true],
+    ],
+  );
   assert.equal(flow.elicitations[0]!.answerPointer, "/params/inputResponses/team");
   assert.equal(flow.status, "complete");
   assert.ok(flow.userMs > 0 && flow.serverMs > 0);
@@ -189,11 +238,18 @@ test("MRTR chained by the request tuple when there is no requestState", () => {
   const b = captureBuilder();
   b.call(toolCall(1, "deploy", { env: "prod", region: "eu" }), result(1, irr({ ok: ask() })), H());
   b.call(toolCall(9, "other"), result(9, done()), H("other"));
-  b.call(toolCall(2, "deploy", { region: "eu", env: "prod" }, { inputResponses: { ok: accept() } }), result(2, done()), H());
+  b.call(
+    toolCall(2, "deploy", { region: "eu", env: "prod" }, { inputResponses: { ok: accept() } }),
+    result(2, done()),
+    H(),
+  );
   const r = b.analyze();
   assert.equal(r.flows.length, 1);
   const flow = r.flows[0]!;
-  assert.deepEqual(flow.rounds.map((rd) => rd.requestId), [1, 2]);
+  assert.deepEqual(
+    flow.rounds.map((rd) => rd.requestId),
+    [1, 2],
+  );
   assert.equal(flow.elicitations[0]!.action, "accept");
   assert.equal(flow.status, "complete");
   assert.deepEqual(rules(r), []);
@@ -201,41 +257,77 @@ test("MRTR chained by the request tuple when there is no requestState", () => {
 
 test("prompts/get and resources/read MRTR flows", () => {
   const b = captureBuilder();
-  b.call(request(1, "prompts/get", { name: "greet", arguments: { tone: "warm" }, _meta: meta() }), result(1, irr({ who: ask(form({ who: { type: "string" } }, "Who should be greeted?")) })), modernHeaders("prompts/get", "greet"));
   b.call(
-    request(2, "prompts/get", { name: "greet", arguments: { tone: "warm" }, inputResponses: { who: accept({ who: "Ada" }) }, _meta: meta() }),
+    request(1, "prompts/get", { name: "greet", arguments: { tone: "warm" }, _meta: meta() }),
+    result(1, irr({ who: ask(form({ who: { type: "string" } }, "Who should be greeted?")) })),
+    modernHeaders("prompts/get", "greet"),
+  );
+  b.call(
+    request(2, "prompts/get", {
+      name: "greet",
+      arguments: { tone: "warm" },
+      inputResponses: { who: accept({ who: "Ada" }) },
+      _meta: meta(),
+    }),
     result(2, { resultType: "complete", messages: [{ role: "user", content: { type: "text", text: "Hi Ada" } }] }),
     modernHeaders("prompts/get", "greet"),
   );
-  b.call(request(3, "resources/read", { uri: "file:///secret.txt", _meta: meta() }), result(3, irr({ ok: ask(form({ ok: { type: "boolean" } }, "Allow reading secret.txt?")) }, "RS")), modernHeaders("resources/read", "file:///secret.txt"));
   b.call(
-    request(4, "resources/read", { uri: "file:///secret.txt", inputResponses: { ok: accept() }, requestState: "RS", _meta: meta() }),
+    request(3, "resources/read", { uri: "file:///secret.txt", _meta: meta() }),
+    result(3, irr({ ok: ask(form({ ok: { type: "boolean" } }, "Allow reading secret.txt?")) }, "RS")),
+    modernHeaders("resources/read", "file:///secret.txt"),
+  );
+  b.call(
+    request(4, "resources/read", {
+      uri: "file:///secret.txt",
+      inputResponses: { ok: accept() },
+      requestState: "RS",
+      _meta: meta(),
+    }),
     result(4, { resultType: "complete", contents: [{ uri: "file:///secret.txt", text: "x" }] }),
     modernHeaders("resources/read", "file:///secret.txt"),
   );
   const r = b.analyze();
-  assert.deepEqual(r.flows.map((f) => [f.kind, f.method, f.target, f.rounds.length, f.status]), [
-    ["mrtr", "prompts/get", "greet", 2, "complete"],
-    ["mrtr", "resources/read", "file:///secret.txt", 2, "complete"],
-  ]);
+  assert.deepEqual(
+    r.flows.map((f) => [f.kind, f.method, f.target, f.rounds.length, f.status]),
+    [
+      ["mrtr", "prompts/get", "greet", 2, "complete"],
+      ["mrtr", "resources/read", "file:///secret.txt", 2, "complete"],
+    ],
+  );
   assert.deepEqual(rules(r), []);
 });
 
 test("fallback-tool flow: elicitationPending → sendElicitationResult → result", () => {
   const b = captureBuilder();
   const schema = { type: "object", properties: { ok: { type: "boolean" } } };
-  b.call(toolCall(1, "deploy", {}, {}, {}), result(1, { resultType: "complete", content: [{ type: "text", text: "Waiting for input" }], _meta: { elicitationPending: { elicitId: "el-1", message: "Please confirm the deployment", schema } } }), H());
-  b.call(toolCall(2, "sendElicitationResult", { elicitId: "el-1", action: "accept", content: { ok: true } }, {}, {}), result(2, done()), H("sendElicitationResult"));
+  b.call(
+    toolCall(1, "deploy", {}, {}, {}),
+    result(1, {
+      resultType: "complete",
+      content: [{ type: "text", text: "Waiting for input" }],
+      _meta: { elicitationPending: { elicitId: "el-1", message: "Please confirm the deployment", schema } },
+    }),
+    H(),
+  );
+  b.call(
+    toolCall(2, "sendElicitationResult", { elicitId: "el-1", action: "accept", content: { ok: true } }, {}, {}),
+    result(2, done()),
+    H("sendElicitationResult"),
+  );
   const r = b.analyze();
   assert.equal(r.flows.length, 1);
   const flow = r.flows[0]!;
   assert.equal(flow.kind, "fallback-tool");
   assert.equal(flow.method, "tools/call");
   assert.equal(flow.target, "deploy");
-  assert.deepEqual(flow.rounds.map((rd) => [rd.requestId, rd.outcome]), [
-    [1, "input_required"],
-    [2, "complete"],
-  ]);
+  assert.deepEqual(
+    flow.rounds.map((rd) => [rd.requestId, rd.outcome]),
+    [
+      [1, "input_required"],
+      [2, "complete"],
+    ],
+  );
   const el = flow.elicitations[0]!;
   assert.equal(el.key, "el-1");
   assert.equal(el.message, "Please confirm the deployment");
@@ -268,9 +360,17 @@ test("url-accept-is-consent (2025-11-25): accept on a URL elicitation is not com
 
 test("url-accept-is-consent (2026-07-28): accept is not completion; a second IRR keeps it open; the final result completes it", () => {
   const b = captureBuilder();
-  const connect = ask({ mode: "url", url: "https://billing.example.com/connect?state=abc", message: "Sign in to billing" });
+  const connect = ask({
+    mode: "url",
+    url: "https://billing.example.com/connect?state=abc",
+    message: "Sign in to billing",
+  });
   b.call(toolCall(1, "connect_billing"), result(1, irr({ c: connect }, "S1")), H("connect_billing"));
-  b.call(toolCall(2, "connect_billing", {}, { inputResponses: { c: { action: "accept" } }, requestState: "S1" }), result(2, irr(undefined, "S2")), H("connect_billing"));
+  b.call(
+    toolCall(2, "connect_billing", {}, { inputResponses: { c: { action: "accept" } }, requestState: "S1" }),
+    result(2, irr(undefined, "S2")),
+    H("connect_billing"),
+  );
   const afterSecond = b.records.length;
   b.call(toolCall(3, "connect_billing", {}, { requestState: "S2" }), result(3, done()), H("connect_billing"));
   const mid = analyze(b.records.slice(0, afterSecond)).flows[0]!;
@@ -324,7 +424,13 @@ test("a POST stream resumed with Last-Event-ID: the flow is pending again and co
   b.accepted(result(0, accept()), h);
   // A replay of an event the client already had is no broadcast.
   b.sse(g, request(0, "elicitation/create", form()), "get-sse", resumed, "s1-ev1");
-  b.sse(g, request(2, "elicitation/create", form({ why: { type: "string" } }, "Why deploy on a Friday?")), "get-sse", resumed, "s1-ev2");
+  b.sse(
+    g,
+    request(2, "elicitation/create", form({ why: { type: "string" } }, "Why deploy on a Friday?")),
+    "get-sse",
+    resumed,
+    "s1-ev2",
+  );
   b.accepted(result(2, accept({ why: "hotfix" })), h);
   b.sse(g, result(1, done(true)), "get-sse", resumed, "s1-ev3");
   b.end(g);
@@ -332,11 +438,17 @@ test("a POST stream resumed with Last-Event-ID: the flow is pending again and co
   assert.equal(r.flows.length, 1);
   const flow = r.flows[0]!;
   assert.equal(flow.status, "complete");
-  assert.equal(flow.endedAt, b.records.find((rec) => rec.kind === "message" && rec.text.includes('"id":1,"result"'))!.time);
-  assert.deepEqual(flow.elicitations.map((e) => [e.key, e.action]), [
-    ["0", "accept"],
-    ["2", "accept"],
-  ]);
+  assert.equal(
+    flow.endedAt,
+    b.records.find((rec) => rec.kind === "message" && rec.text.includes('"id":1,"result"'))!.time,
+  );
+  assert.deepEqual(
+    flow.elicitations.map((e) => [e.key, e.action]),
+    [
+      ["0", "accept"],
+      ["2", "accept"],
+    ],
+  );
   assert.equal(flow.userMs + flow.serverMs, flow.endedAt! - flow.startedAt);
   assert.deepEqual(rules(r), []);
 });
@@ -354,7 +466,10 @@ test("a POST stream closed right after its priming event and resumed from it (SE
   b.sse(g, result(1, done(true)), "get-sse", resumed, "p-2");
   b.end(g);
   const r = b.analyze();
-  assert.deepEqual(r.flows.map((f) => [f.kind, f.target, f.status, f.elicitations.length]), [["server-request", "deploy", "complete", 1]]);
+  assert.deepEqual(
+    r.flows.map((f) => [f.kind, f.target, f.status, f.elicitations.length]),
+    [["server-request", "deploy", "complete", 1]],
+  );
   expectNone(r, "del-r12-standalone-stream");
   expectNone(r, "del-r12-related-request");
   assert.deepEqual(r.problems, []);
@@ -388,10 +503,13 @@ test("two sessions with the same ids stay apart", () => {
   b.sse(xb, result(1, done(true)));
   b.end(xb);
   const r = b.analyze();
-  assert.deepEqual(r.flows.map((f) => [f.session, f.target, f.elicitations[0]!.action, f.status]), [
-    ["A", "deploy", "accept", "pending"],
-    ["B", "rollback", "decline", "complete"],
-  ]);
+  assert.deepEqual(
+    r.flows.map((f) => [f.session, f.target, f.elicitations[0]!.action, f.status]),
+    [
+      ["A", "deploy", "accept", "pending"],
+      ["B", "rollback", "decline", "complete"],
+    ],
+  );
   expectNone(r, "del-r12-response-correlation");
   expectNone(r, "adv-concurrent-elicitations");
 });
@@ -407,10 +525,13 @@ test("two stateless clients on one endpoint stay apart (same ids, same tool, sam
   b.call(toolCall(2, "deploy", {}, { inputResponses: { ok: accept() } }), result(2, done()), H());
   const r = b.analyze();
   assert.equal(r.flows.length, 2);
-  assert.deepEqual(r.flows.map((f) => [f.elicitations[0]!.action, f.rounds.length, f.status]), [
-    ["accept", 2, "complete"],
-    ["decline", 2, "complete"],
-  ]);
+  assert.deepEqual(
+    r.flows.map((f) => [f.elicitations[0]!.action, f.rounds.length, f.status]),
+    [
+      ["accept", 2, "complete"],
+      ["decline", 2, "complete"],
+    ],
+  );
   assert.deepEqual(rules(r), []);
 });
 
@@ -419,9 +540,20 @@ test("batch JSON-RPC messages: pointers are prefixed with the batch index", () =
   const h = legacySession(b);
   const x = streamCall(b, legacyToolCall(1), h);
   b.sse(x, request(7, "elicitation/create", form()));
-  b.accepted([notification("notifications/progress", { progressToken: 1, progress: 1 }), result(8, { action: "cancel" }), result(7, accept())], h);
+  b.accepted(
+    [
+      notification("notifications/progress", { progressToken: 1, progress: 1 }),
+      result(8, { action: "cancel" }),
+      result(7, accept()),
+    ],
+    h,
+  );
   const m = captureBuilder();
-  m.call([toolCall(1), request(2, "tools/call", { name: "deploy", arguments: {} })], [result(1, done()), result(2, done())], H());
+  m.call(
+    [toolCall(1), request(2, "tools/call", { name: "deploy", arguments: {} })],
+    [result(1, done()), result(2, done())],
+    H(),
+  );
   const r = b.analyze();
   expectFinding(r, "del-r12-response-correlation", { pointer: "/1/id" });
   assert.equal(r.flows[0]!.elicitations[0]!.answerPointer, "/2/result");
@@ -454,23 +586,60 @@ test("invalid JSON, truncated messages and odd shapes become problems and never 
     { jsonrpc: "2.0", id: 2, error: { code: -32042, data: { elicitations: [null, 3, { mode: "url" }] } } },
     { jsonrpc: "2.0", method: "notifications/elicitation/complete", params: [] },
     { jsonrpc: "2.0", id: 2, result: { resultType: "input_required", inputRequests: [1, 2] } },
-    { jsonrpc: "2.0", id: 2, result: { resultType: "input_required", inputRequests: { a: null, b: { method: 5 } }, requestState: 7 } },
+    {
+      jsonrpc: "2.0",
+      id: 2,
+      result: { resultType: "input_required", inputRequests: { a: null, b: { method: 5 } }, requestState: 7 },
+    },
   ];
   for (const m of odd) b.sse(x, m);
-  const y = b.post(request(20, "tools/call", { name: "deploy", inputResponses: [null], requestState: { x: 1 }, _meta: "x" }), H());
+  const y = b.post(
+    request(20, "tools/call", { name: "deploy", inputResponses: [null], requestState: { x: 1 }, _meta: "x" }),
+    H(),
+  );
   b.status(y, 200, { "content-type": "application/json" });
-  b.json(y, { jsonrpc: "2.0", id: 20, result: { resultType: "input_required", inputRequests: { q: { method: "elicitation/create", params: { message: 1 } } } } });
+  b.json(y, {
+    jsonrpc: "2.0",
+    id: 20,
+    result: {
+      resultType: "input_required",
+      inputRequests: { q: { method: "elicitation/create", params: { message: 1 } } },
+    },
+  });
   b.post(toolCall(21, "deploy", {}, { inputResponses: { q: null }, requestState: null }), H());
   b.records.push({ v: 1, seq: b.records.length, time: 20_000, transport: "http", kind: "response", status: 500 });
-  b.records.push({ v: 1, seq: b.records.length, time: 20_001, transport: "http", kind: "end", exchange: "nope", error: "network" });
-  b.records.push({ v: 1, seq: b.records.length, time: 20_002, transport: "stdio", kind: "message", direction: "s2c", stream: "stdio", text: "" });
+  b.records.push({
+    v: 1,
+    seq: b.records.length,
+    time: 20_001,
+    transport: "http",
+    kind: "end",
+    exchange: "nope",
+    error: "network",
+  });
+  b.records.push({
+    v: 1,
+    seq: b.records.length,
+    time: 20_002,
+    transport: "stdio",
+    kind: "message",
+    direction: "s2c",
+    stream: "stdio",
+    text: "",
+  });
   let r: ReturnType<typeof analyze> | undefined;
   assert.doesNotThrow(() => {
     r = analyze(b.records);
   });
   const problems = r!.problems;
-  assert.ok(problems.some((p) => p.record === invalid && /Invalid JSON/.test(p.message)), JSON.stringify(problems));
-  assert.deepEqual(problems.filter((p) => p.record === cut).map((p) => p.message), ["Message was cut at 48 characters by the capture's size cap; it is not analysed."]);
+  assert.ok(
+    problems.some((p) => p.record === invalid && /Invalid JSON/.test(p.message)),
+    JSON.stringify(problems),
+  );
+  assert.deepEqual(
+    problems.filter((p) => p.record === cut).map((p) => p.message),
+    ["Message was cut at 48 characters by the capture's size cap; it is not analysed."],
+  );
   assert.ok(problems.some((p) => /Not a JSON-RPC message/.test(p.message)));
   assert.deepEqual(
     problems.filter((p) => /Internal error/.test(p.message)),

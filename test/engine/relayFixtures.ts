@@ -14,7 +14,13 @@ export const schema = {
 };
 export const message = "Deploy to production?";
 
-const backend = (time: number, exchange: string, direction: "c2s" | "s2c", json: unknown, stream: "body" | "post-sse" = direction === "c2s" ? "body" : "post-sse"): Draft => ({
+const backend = (
+  time: number,
+  exchange: string,
+  direction: "c2s" | "s2c",
+  json: unknown,
+  stream: "body" | "post-sse" = direction === "c2s" ? "body" : "post-sse",
+): Draft => ({
   kind: "message",
   time,
   transport: "http",
@@ -25,26 +31,52 @@ const backend = (time: number, exchange: string, direction: "c2s" | "s2c", json:
   direction,
   stream,
   method: "POST",
-  ...(direction === "c2s" && { headers: { "mcp-session-id": "s1", "mcp-protocol-version": "2025-11-25", "content-type": "application/json" } }),
+  ...(direction === "c2s" && {
+    headers: { "mcp-session-id": "s1", "mcp-protocol-version": "2025-11-25", "content-type": "application/json" },
+  }),
   text: JSON.stringify(json),
 });
 
 /** The backend's wire of one 2025-11-25 elicitation: tools/call, elicitation/create on its stream, the agent's answer, the result. */
-export function backendFlow(t: number, answer: unknown, opts: { id?: number; schema?: unknown; message?: string; answered?: boolean } = {}): Draft[] {
+export function backendFlow(
+  t: number,
+  answer: unknown,
+  opts: { id?: number; schema?: unknown; message?: string; answered?: boolean } = {},
+): Draft[] {
   const id = opts.id ?? 0;
   const out: Draft[] = [
-    backend(t, `c${id}`, "c2s", { jsonrpc: "2.0", id: 10 + id, method: "tools/call", params: { name: "deploy", arguments: {} } }),
-    backend(t + 5, `c${id}`, "s2c", { jsonrpc: "2.0", id, method: "elicitation/create", params: { mode: "form", message: opts.message ?? message, requestedSchema: opts.schema ?? schema } }),
+    backend(t, `c${id}`, "c2s", {
+      jsonrpc: "2.0",
+      id: 10 + id,
+      method: "tools/call",
+      params: { name: "deploy", arguments: {} },
+    }),
+    backend(t + 5, `c${id}`, "s2c", {
+      jsonrpc: "2.0",
+      id,
+      method: "elicitation/create",
+      params: { mode: "form", message: opts.message ?? message, requestedSchema: opts.schema ?? schema },
+    }),
   ];
   if (opts.answered !== false) {
     out.push(backend(t + 1000, `a${id}`, "c2s", { jsonrpc: "2.0", id, result: answer }));
-    out.push(backend(t + 1010, `c${id}`, "s2c", { jsonrpc: "2.0", id: 10 + id, result: { content: [{ type: "text", text: "done" }] } }));
+    out.push(
+      backend(t + 1010, `c${id}`, "s2c", {
+        jsonrpc: "2.0",
+        id: 10 + id,
+        result: { content: [{ type: "text", text: "done" }] },
+      }),
+    );
   }
   return out;
 }
 
 /** An AI SDK UI message stream event relaying the ask (a `data-elicitation` part) on the page's POST /api/chat. */
-export const aiSdkAsk = (time: number, id: string, params: unknown = { mode: "form", message, requestedSchema: schema }): Draft => ({
+export const aiSdkAsk = (
+  time: number,
+  id: string,
+  params: unknown = { mode: "form", message, requestedSchema: schema },
+): Draft => ({
   kind: "message",
   time,
   transport: "http",

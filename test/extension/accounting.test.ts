@@ -38,7 +38,8 @@ function natives(): Natives {
     CustomEvent,
     MouseEvent: FakeMouseEvent,
     dispatch: (target: EventTarget, event: Event) => target.dispatchEvent(event),
-    listen: (target: EventTarget, type: string, listener: (event: Event) => void, capture?: boolean) => target.addEventListener(type, listener, capture),
+    listen: (target: EventTarget, type: string, listener: (event: Event) => void, capture?: boolean) =>
+      target.addEventListener(type, listener, capture),
     setTimeout: (fn: () => void, ms: number) => setTimeout(fn, ms) as unknown as number,
     clearTimeout: (handle: number) => clearTimeout(handle as unknown as ReturnType<typeof setTimeout>),
     now: () => Date.now(),
@@ -83,7 +84,10 @@ function pipe(options: { limits?: { maxBytes: number; maxRecordBytes: number }; 
   };
 }
 
-const message = (i: number, text = `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":${i}}}`): RecordDraft => ({
+const message = (
+  i: number,
+  text = `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":${i}}}`,
+): RecordDraft => ({
   time: 1_700_000_000_000 + i,
   transport: "http",
   exchange: "x1",
@@ -103,7 +107,10 @@ describe("every record stored or counted", () => {
     assert.ok(p.envelopes.length >= Math.ceil(n / MAX_BATCH), `${p.envelopes.length} envelopes`);
     await settle(() => p.relay.state().queued === 0 && (p.store.tabs.get(1)?.records.length ?? 0) === n, "all stored");
     const stored = p.store.tabs.get(1)!.records;
-    assert.deepEqual(stored.map((r) => (r.kind === "message" ? JSON.parse(r.text).params.progress : -1)), [...Array(n).keys()]);
+    assert.deepEqual(
+      stored.map((r) => (r.kind === "message" ? JSON.parse(r.text).params.progress : -1)),
+      [...Array(n).keys()],
+    );
     const stats = await p.stats();
     assert.deepEqual([stats.records, stats.dropped, stats.rejected, stats.tooLarge], [n, 0, 0, 0]);
   });
@@ -143,7 +150,10 @@ describe("every record stored or counted", () => {
     assert.ok(stats.bytes <= stats.budget);
     // The first records are kept, the rest counted: the stored ones are exactly the first `records` sent.
     const stored = p.store.tabs.get(1)!.records;
-    assert.deepEqual(stored.map((r) => (r.kind === "message" ? JSON.parse(r.text).params.progress : -1)), [...Array(stats.records).keys()]);
+    assert.deepEqual(
+      stored.map((r) => (r.kind === "message" ? JSON.parse(r.text).params.progress : -1)),
+      [...Array(stats.records).keys()],
+    );
   });
 
   test("a relay whose queue is full (worker unreachable) counts the records of every envelope it cannot keep", async () => {
@@ -176,9 +186,23 @@ describe("every record stored or counted", () => {
     hub.connectContent(pair.server as HubPort);
     const relay = createUplink({ connect: () => pair.client, doc: "d", top: true });
     // A tap envelope of another version: three records, none stored, all three counted.
-    relay.push([JSON.stringify({ source: "mcp-elicitation-inspector/tap", v: 99, kind: "records", records: [message(0), message(1), message(2)] })]);
+    relay.push([
+      JSON.stringify({
+        source: "mcp-elicitation-inspector/tap",
+        v: 99,
+        kind: "records",
+        records: [message(0), message(1), message(2)],
+      }),
+    ]);
     // One bad record among good ones.
-    relay.push([JSON.stringify({ source: "mcp-elicitation-inspector/tap", v: 1, kind: "records", records: [message(3), { kind: "message" }, message(4)] })]);
+    relay.push([
+      JSON.stringify({
+        source: "mcp-elicitation-inspector/tap",
+        v: 1,
+        kind: "records",
+        records: [message(3), { kind: "message" }, message(4)],
+      }),
+    ]);
     await settle(async () => (await hub.session(2)).stats().rejected === 4, "refused");
     assert.equal((await hub.session(2)).stats().records, 2);
   });

@@ -52,17 +52,46 @@ test("a backend added by its feed URL joins the tab: one flow over both wires, t
 
   // The agent calls the tool; the server asks; the agent relays the ask to its page; the user accepts there.
   const called = agent.callTool(legacyTools.confirm);
-  assert.equal(await page.evaluate(() => (window as unknown as { answerNext(a: unknown): Promise<string> }).answerNext({ action: "accept", content: { confirm: true } })), "Delete the staging database?");
+  assert.equal(
+    await page.evaluate(() =>
+      (window as unknown as { answerNext(a: unknown): Promise<string> }).answerNext({
+        action: "accept",
+        content: { confirm: true },
+      }),
+    ),
+    "Delete the staging database?",
+  );
   assert.match(JSON.stringify(await called), /confirm: accept/);
 
   let records = await browser.records(tabId);
-  for (let i = 0; i < 60 && !(records.some((r) => r.source === "backend" && r.kind === "message" && r.text.includes('"result"') && r.text.includes("confirm: accept")) && records.filter((r) => r.kind === "message" && r.envelope?.startsWith("relay:")).length === 2); i++) {
+  for (
+    let i = 0;
+    i < 60 &&
+    !(
+      records.some(
+        (r) =>
+          r.source === "backend" &&
+          r.kind === "message" &&
+          r.text.includes('"result"') &&
+          r.text.includes("confirm: accept"),
+      ) && records.filter((r) => r.kind === "message" && r.envelope?.startsWith("relay:")).length === 2
+    );
+    i++
+  ) {
     await sleep(100);
     records = await browser.records(tabId);
   }
   const backend = records.filter((r) => r.source === "backend");
-  assert.ok(backend.length > 0 && backend.every((r) => r.client === "backend" && r.url?.startsWith(server.url)), "the backend's records, marked");
-  assert.ok(records.filter((r) => r.source === undefined).every((r) => r.kind === "message" && r.envelope?.startsWith("relay:")), "the page's are its relays only");
+  assert.ok(
+    backend.length > 0 && backend.every((r) => r.client === "backend" && r.url?.startsWith(server.url)),
+    "the backend's records, marked",
+  );
+  assert.ok(
+    records
+      .filter((r) => r.source === undefined)
+      .every((r) => r.kind === "message" && r.envelope?.startsWith("relay:")),
+    "the page's are its relays only",
+  );
   const { flows, findings } = analyze(records, { pageWatched: true });
   const shown = flows.filter((f) => f.joinedInto === undefined);
   assert.equal(shown.length, 1, JSON.stringify(flows, null, 1));
@@ -73,15 +102,27 @@ test("a backend added by its feed URL joins the tab: one flow over both wires, t
   assert.equal(el.action, "accept");
   assert.equal(el.relay?.action, "accept");
   assert.ok(el.relay!.askMs! >= 0 && el.relay!.answerMs! >= 0, JSON.stringify(el.relay));
-  assert.deepEqual(findings.filter((f) => f.rule.startsWith("relay-")), []);
+  assert.deepEqual(
+    findings.filter((f) => f.rule.startsWith("relay-")),
+    [],
+  );
 
   // The panel: the backend's lane, the story with the page's side, and the source filter.
-  await panel.locator(".timeline").getByText(/^agent → /).first().waitFor({ timeout: 10_000 });
+  await panel
+    .locator(".timeline")
+    .getByText(/^agent → /)
+    .first()
+    .waitFor({ timeout: 10_000 });
   await panel.getByRole("searchbox", { name: "Filter flows" }).fill("source:backend");
   await panel.locator(".flows").getByText("tools/call").first().click();
-  await panel.locator(".story .relay").getByText(/The agent relayed it to the page/).waitFor({ timeout: 10_000 });
+  await panel
+    .locator(".story .relay")
+    .getByText(/The agent relayed it to the page/)
+    .waitFor({ timeout: 10_000 });
 
-  await section.getByRole("button", { name: `Remove backend ${new URL(proxy.feedUrl).origin}/__mcp-elicit/feed` }).click();
+  await section
+    .getByRole("button", { name: `Remove backend ${new URL(proxy.feedUrl).origin}/__mcp-elicit/feed` })
+    .click();
   await section.getByText("No backends.").waitFor({ timeout: 5000 });
   await panel.close();
   await page.close();

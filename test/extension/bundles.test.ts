@@ -30,8 +30,18 @@ for (const browser of ["chrome", "firefox"] as const) {
     const path = `dist/${browser}/background.js`;
     const worker = readFileSync(path, "utf8");
     assert.ok(statSync(path).size < 300_000, `background.js is ${statSync(path).size} bytes`);
-    for (const name of ["createEngine", "createCorrelator", "createUnwrapper", "createTabSession"]) assert.match(worker, new RegExp(`function ${name}\\b`), `${name} missing from background.js`);
-    for (const name of ["importHar", "importHarStream", "createHarImport", "importJsonl", "exportHar", "exportJsonl", "createHarScanner", "checkRecord"]) {
+    for (const name of ["createEngine", "createCorrelator", "createUnwrapper", "createTabSession"])
+      assert.match(worker, new RegExp(`function ${name}\\b`), `${name} missing from background.js`);
+    for (const name of [
+      "importHar",
+      "importHarStream",
+      "createHarImport",
+      "importJsonl",
+      "exportHar",
+      "exportJsonl",
+      "createHarScanner",
+      "checkRecord",
+    ]) {
       assert.doesNotMatch(worker, new RegExp(`\\b${name}\\b`), `${name} in background.js`);
     }
     assert.doesNotMatch(worker, /Invalid input: expected/, "zod's English messages in background.js");

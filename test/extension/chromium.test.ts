@@ -43,7 +43,15 @@ let scratch: string;
 
 before(async () => {
   ensureBuilt();
-  const sdk = await esbuild.build({ entryPoints: ["test/capture/chromiumPage.ts"], bundle: true, format: "iife", platform: "browser", target: "chrome120", write: false, logLevel: "warning" });
+  const sdk = await esbuild.build({
+    entryPoints: ["test/capture/chromiumPage.ts"],
+    bundle: true,
+    format: "iife",
+    platform: "browser",
+    target: "chrome120",
+    write: false,
+    logLevel: "warning",
+  });
   host = await startFixtureHost(sdk.outputFiles[0]!.text);
   browser = await launchWithExtension();
   scratch = await mkdtemp(join(tmpdir(), "mcp-ext-test-"));
@@ -64,7 +72,8 @@ async function recordsOf(tabId: number, page: Page): Promise<CaptureRecord[]> {
     const records = await browser.records(tabId);
     const ends = records.filter((r) => r.kind === "end").length;
     const exchanges = new Set(records.map((r) => r.exchange)).size;
-    if ((records.filter((r) => r.kind === "message").length >= logged.length && ends >= exchanges) || attempt > 60) return records;
+    if ((records.filter((r) => r.kind === "message").length >= logged.length && ends >= exchanges) || attempt > 60)
+      return records;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
@@ -98,11 +107,15 @@ function assertSameMessages(records: CaptureRecord[], logged: Logged[]): void {
 }
 
 function assertSeqs(records: CaptureRecord[]): void {
-  assert.deepEqual(records.map((r) => r.seq), records.map((_, i) => i));
+  assert.deepEqual(
+    records.map((r) => r.seq),
+    records.map((_, i) => i),
+  );
 }
 
 const cli = (records: CaptureRecord[], name: string) => cliReport(records, join(scratch, `${name}.jsonl`));
-const assertPanelShows = (tabId: number, expected: CliFile, prepare?: (panel: Page) => Promise<void>) => panelShows(browser, tabId, expected, prepare);
+const assertPanelShows = (tabId: number, expected: CliFile, prepare?: (panel: Page) => Promise<void>) =>
+  panelShows(browser, tabId, expected, prepare);
 
 describe("Chromium: dist/chrome", { timeout: 240_000 }, () => {
   test("raw JSON-RPC of both eras (SSE and JSON, form accept/decline/cancel, URL mode, MRTR over two rounds)", async () => {
@@ -121,7 +134,13 @@ describe("Chromium: dist/chrome", { timeout: 240_000 }, () => {
         ],
         modern: [
           { tool: "confirm_action", answers: { confirm: { action: "accept", content: { confirm: true } } } },
-          { tool: "plan_trip", answers: { city: { action: "accept", content: { city: "Lisbon" } }, nights: { action: "accept", content: { nights: 3 } } } },
+          {
+            tool: "plan_trip",
+            answers: {
+              city: { action: "accept", content: { city: "Lisbon" } },
+              nights: { action: "accept", content: { nights: 3 } },
+            },
+          },
           { tool: "register_user", answers: { profile: { action: "decline" } } },
         ],
       },
@@ -137,15 +156,32 @@ describe("Chromium: dist/chrome", { timeout: 240_000 }, () => {
     const kinds = new Set(report.flows.map((f) => `${f.revision} ${f.kind}`));
     assert.ok(kinds.has("2025-11-25 server-request"), [...kinds].join(", "));
     assert.ok(kinds.has("2026-07-28 mrtr"), [...kinds].join(", "));
-    assert.ok(report.flows.some((f) => f.kind === "mrtr" && f.target === "plan_trip" && f.rounds === 3 && f.status === "complete"));
-    assert.ok(report.flows.some((f) => f.target === "sign_in" && f.elicitations.some((e) => e.mode === "url" && e.completed)));
-    assert.deepEqual(new Set(report.flows.filter((f) => f.revision === "2025-11-25").flatMap((f) => f.elicitations.map((e) => e.action))), new Set(["accept", "decline", "cancel"]));
+    assert.ok(
+      report.flows.some(
+        (f) => f.kind === "mrtr" && f.target === "plan_trip" && f.rounds === 3 && f.status === "complete",
+      ),
+    );
+    assert.ok(
+      report.flows.some((f) => f.target === "sign_in" && f.elicitations.some((e) => e.mode === "url" && e.completed)),
+    );
+    assert.deepEqual(
+      new Set(
+        report.flows.filter((f) => f.revision === "2025-11-25").flatMap((f) => f.elicitations.map((e) => e.action)),
+      ),
+      new Set(["accept", "decline", "cancel"]),
+    );
     // The worker's engine and the CLI agree; the panel shows it; the badge counts the worst severity.
     const engine = analyze(records);
-    assert.deepEqual(report.flows.map((f) => f.id), engine.flows.map((f) => f.id));
+    assert.deepEqual(
+      report.flows.map((f) => f.id),
+      engine.flows.map((f) => f.id),
+    );
     await assertPanelShows(tabId, report);
     const worst = (["error", "warning", "info"] as const).find((s) => report.findings.some((f) => f.severity === s));
-    assert.equal(await browser.badge(tabId), worst ? String(report.findings.filter((f) => f.severity === worst).length) : "");
+    assert.equal(
+      await browser.badge(tabId),
+      worst ? String(report.findings.filter((f) => f.severity === worst).length) : "",
+    );
   });
 
   test("the real SDK clients of both eras, with an Authorization header and a cookie that are never captured", async () => {
@@ -160,9 +196,22 @@ describe("Chromium: dist/chrome", { timeout: 240_000 }, () => {
     assertSeqs(records);
     const all = JSON.stringify(records);
     assert.ok(!all.includes("DO-NOT-LEAK"), "an Authorization or cookie value reached a record");
-    assert.ok(records.some((r) => r.kind === "message" && r.stream === "get-sse") || records.some((r) => r.kind === "response" && r.exchange !== undefined), "the SDK's GET stream");
-    assert.ok(records.some((r) => r.kind === "message" && r.headers?.["mcp-session-id"]), "Mcp-Session-Id captured");
-    assert.ok(records.some((r) => r.kind === "message" && r.headers?.["mcp-method"] === "tools/call" && r.headers["mcp-name"] === "plan_trip"), "Mcp-Method and Mcp-Name captured");
+    assert.ok(
+      records.some((r) => r.kind === "message" && r.stream === "get-sse") ||
+        records.some((r) => r.kind === "response" && r.exchange !== undefined),
+      "the SDK's GET stream",
+    );
+    assert.ok(
+      records.some((r) => r.kind === "message" && r.headers?.["mcp-session-id"]),
+      "Mcp-Session-Id captured",
+    );
+    assert.ok(
+      records.some(
+        (r) =>
+          r.kind === "message" && r.headers?.["mcp-method"] === "tools/call" && r.headers["mcp-name"] === "plan_trip",
+      ),
+      "Mcp-Method and Mcp-Name captured",
+    );
     const report = await cli(records, "sdk");
     assert.ok(report.flows.some((f) => f.revision === "2025-11-25" && f.status === "complete"));
     assert.ok(report.flows.some((f) => f.kind === "mrtr" && f.status === "complete"));
@@ -175,14 +224,19 @@ describe("Chromium: dist/chrome", { timeout: 240_000 }, () => {
     const ways = await page.evaluate(() => (window as unknown as FixtureWindow).mcpReadWays("/modern/mcp"));
     let records: CaptureRecord[] = [];
     const exchangeOf = (id: number): string | undefined =>
-      records.find((r) => r.kind === "message" && r.direction === "c2s" && (JSON.parse(r.text) as { id?: unknown }).id === id)?.exchange;
+      records.find(
+        (r) => r.kind === "message" && r.direction === "c2s" && (JSON.parse(r.text) as { id?: unknown }).id === id,
+      )?.exchange;
     const ended = (way: Way): boolean => records.some((r) => r.kind === "end" && r.exchange === exchangeOf(way.id));
     for (let i = 0; i < 60 && !Object.values(ways).every(ended); i++) {
       await new Promise((resolve) => setTimeout(resolve, 100));
       records = await browser.records(tabId);
     }
     assertSeqs(records);
-    const answer = (way: Way): string[] => records.flatMap((r) => (r.kind === "message" && r.direction === "s2c" && r.exchange === exchangeOf(way.id) ? [r.text] : []));
+    const answer = (way: Way): string[] =>
+      records.flatMap((r) =>
+        r.kind === "message" && r.direction === "s2c" && r.exchange === exchangeOf(way.id) ? [r.text] : [],
+      );
     const { json, formData, broken, unread, ...textual } = ways;
     // What the page read as text is the recorded text, byte for byte, once.
     for (const [name, way] of Object.entries(textual)) {
@@ -210,18 +264,26 @@ describe("Chromium: dist/chrome", { timeout: 240_000 }, () => {
   test("MCP over a WebSocket (text and binary frames)", async () => {
     const { page, tabId } = await openTab("/");
     const wsUrl = `${host.origin.replace("http:", "ws:")}/ws`;
-    await page.evaluate((url) => (window as unknown as FixtureWindow).mcpWebSocket(url, { action: "accept", content: { confirm: true } }), wsUrl);
+    await page.evaluate(
+      (url) => (window as unknown as FixtureWindow).mcpWebSocket(url, { action: "accept", content: { confirm: true } }),
+      wsUrl,
+    );
     const records = await recordsOf(tabId, page);
     assertSeqs(records);
     assertSameMessages(records, await pageLog(page));
     assert.equal(records[0]?.kind, "response");
     assert.equal(records.at(-1)?.kind, "end");
     const report = await cli(records, "ws");
-    assert.ok(report.flows.some((f) => f.kind === "server-request" && f.status === "complete" && f.elicitations[0]?.action === "accept"));
+    assert.ok(
+      report.flows.some(
+        (f) => f.kind === "server-request" && f.status === "complete" && f.elicitations[0]?.action === "accept",
+      ),
+    );
     await assertPanelShows(tabId, report);
     // A navigation clears the tab (preserve-log is off by default, as in DevTools).
     await page.goto(`${host.origin}/sdk.html`);
-    for (let i = 0; i < 50 && (await browser.records(tabId)).length > 0; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    for (let i = 0; i < 50 && (await browser.records(tabId)).length > 0; i++)
+      await new Promise((resolve) => setTimeout(resolve, 100));
     assert.equal((await browser.records(tabId)).length, 0);
   });
 
@@ -236,7 +298,10 @@ describe("Chromium: dist/chrome", { timeout: 240_000 }, () => {
     }
     assertSeqs(records);
     const logged = (await pageLog(page)).filter((l) => !l.text.includes('"ready"'));
-    assertSameMessages(records.filter((r) => !(r.kind === "message" && r.text.includes('"ready"'))), logged);
+    assertSameMessages(
+      records.filter((r) => !(r.kind === "message" && r.text.includes('"ready"'))),
+      logged,
+    );
     const report = await cli(records, "pm");
     assert.ok(report.flows.some((f) => f.kind === "server-request" && f.elicitations[0]?.action === "decline"));
     await assertPanelShows(tabId, report);
@@ -246,9 +311,14 @@ describe("Chromium: dist/chrome", { timeout: 240_000 }, () => {
     // This Chromium has its own `browser` (Chrome 148+; 152+ with a devtools_page), so the polyfill hands it back
     // unwrapped everywhere. Hidden before the page's scripts run, the polyfill wraps `chrome` as it does in older
     // Chrome; its wrapper checks each call's argument count against its metadata, which native APIs do not.
-    const hideNative = async (page: Page) => void (await page.addInitScript(() => void delete (globalThis as { browser?: unknown }).browser));
+    const hideNative = async (page: Page) =>
+      void (await page.addInitScript(() => void delete (globalThis as { browser?: unknown }).browser));
     const { page, tabId } = await openTab("/");
-    await page.evaluate(() => (window as unknown as FixtureWindow).mcpLegacy("/legacy/mcp", [{ tool: "confirm_action", answer: { action: "accept", content: { confirm: true } } }]));
+    await page.evaluate(() =>
+      (window as unknown as FixtureWindow).mcpLegacy("/legacy/mcp", [
+        { tool: "confirm_action", answer: { action: "accept", content: { confirm: true } } },
+      ]),
+    );
     const records = await recordsOf(tabId, page);
     await assertPanelShows(tabId, await cli(records, "polyfill"), hideNative);
 
@@ -260,14 +330,21 @@ describe("Chromium: dist/chrome", { timeout: 240_000 }, () => {
         const ext = (globalThis as unknown as { browser: typeof chrome }).browser;
         const wrapped = ext !== undefined && ext.runtime !== chrome.runtime;
         // The relay's and the worker's calls, in the shapes src/content/index.ts and src/background/index.ts make them.
-        const changed = new Promise<unknown>((resolve) => ext.storage.onChanged.addListener((changes, area) => area === "local" && resolve(changes["polyfill-probe"]?.newValue)));
+        const changed = new Promise<unknown>((resolve) =>
+          ext.storage.onChanged.addListener(
+            (changes, area) => area === "local" && resolve(changes["polyfill-probe"]?.newValue),
+          ),
+        );
         await ext.storage.local.set({ ["polyfill-probe"]: { n: 1 } });
         const read = (await ext.storage.local.get("polyfill-probe"))["polyfill-probe"];
         await ext.action.setBadgeText({ tabId, text: "7" });
         await ext.action.setBadgeBackgroundColor({ tabId, color: "#b00020" });
         await ext.action.setTitle({ tabId, title: "probe" });
         const badge = await chrome.action.getBadgeText({ tabId });
-        const goneTab = await ext.action.setBadgeText({ tabId: 2 ** 30, text: "x" }).then(() => "resolved", (error: Error) => error.message);
+        const goneTab = await ext.action.setBadgeText({ tabId: 2 ** 30, text: "x" }).then(
+          () => "resolved",
+          (error: Error) => error.message,
+        );
         const created = await ext.tabs.create({ url: ext.runtime.getURL("devtools.html"), active: false });
         await chrome.tabs.remove(created.id!);
         // The panel transport's: a port to the worker, and no devtools outside DevTools.
@@ -277,9 +354,27 @@ describe("Chromium: dist/chrome", { timeout: 240_000 }, () => {
           port.postMessage({ source: "mcp-elicitation-inspector/panel", v: 1, kind: "subscribe", tabId });
         });
         await ext.action.setBadgeText({ tabId, text: "" });
-        return { wrapped, read, changed: await changed, badge, goneTab, created: typeof created.id, snapshot, devtools: typeof (ext as { devtools?: unknown }).devtools };
+        return {
+          wrapped,
+          read,
+          changed: await changed,
+          badge,
+          goneTab,
+          created: typeof created.id,
+          snapshot,
+          devtools: typeof (ext as { devtools?: unknown }).devtools,
+        };
       }, tabId);
-      assert.deepEqual(calls, { wrapped: true, read: { n: 1 }, changed: { n: 1 }, badge: "7", goneTab: calls.goneTab, created: "number", snapshot: "snapshot", devtools: "undefined" });
+      assert.deepEqual(calls, {
+        wrapped: true,
+        read: { n: 1 },
+        changed: { n: 1 },
+        badge: "7",
+        goneTab: calls.goneTab,
+        created: "number",
+        snapshot: "snapshot",
+        devtools: "undefined",
+      });
       // A badge for a closed tab rejects (src/background/index.ts catches it) instead of throwing.
       assert.match(calls.goneTab, /tab/i);
     } finally {
@@ -291,7 +386,9 @@ describe("Chromium: dist/chrome", { timeout: 240_000 }, () => {
     const { page, tabId } = await openTab("/");
     await page.evaluate(() => {
       const w = window as unknown as FixtureWindow;
-      w.done = w.mcpLegacy("/legacy/mcp", [{ tool: "confirm_action", answer: { action: "accept", content: { confirm: true } }, pause: true }]);
+      w.done = w.mcpLegacy("/legacy/mcp", [
+        { tool: "confirm_action", answer: { action: "accept", content: { confirm: true } }, pause: true },
+      ]);
     });
     await page.waitForFunction(() => (window as unknown as FixtureWindow).mcpPaused);
     // The elicitation/create event is in flight in the relay or the worker right now.
@@ -302,7 +399,16 @@ describe("Chromium: dist/chrome", { timeout: 240_000 }, () => {
     // Once more in the middle of an MRTR flow, between its rounds.
     await page.evaluate(() => {
       const w = window as unknown as FixtureWindow;
-      w.done = w.mcpModern("/modern/mcp", [{ tool: "plan_trip", pause: 1, answers: { city: { action: "accept", content: { city: "Porto" } }, nights: { action: "accept", content: { nights: 2 } } } }]);
+      w.done = w.mcpModern("/modern/mcp", [
+        {
+          tool: "plan_trip",
+          pause: 1,
+          answers: {
+            city: { action: "accept", content: { city: "Porto" } },
+            nights: { action: "accept", content: { nights: 2 } },
+          },
+        },
+      ]);
     });
     await page.waitForFunction(() => (window as unknown as FixtureWindow).mcpPaused);
     await browser.stopWorker();

@@ -42,7 +42,9 @@ export interface ExtensionBrowser {
  * `recordSites`: the sites recorded without DevTools (default TEST_SITES; [] to test recording while inspected).
  * `recordHar`: Chromium's traffic is also saved as a HAR there (content embedded) when the browser closes.
  */
-export async function launchWithExtension(options: { recordSites?: string[]; recordHar?: string } = {}): Promise<ExtensionBrowser> {
+export async function launchWithExtension(
+  options: { recordSites?: string[]; recordHar?: string } = {},
+): Promise<ExtensionBrowser> {
   const dir = resolve("dist/chrome");
   const profile = await mkdtemp(join(tmpdir(), "mcp-ext-chromium-"));
   let context: BrowserContext;
@@ -51,18 +53,30 @@ export async function launchWithExtension(options: { recordSites?: string[]; rec
       executablePath: "/usr/bin/chromium",
       headless: true,
       ignoreDefaultArgs: ["--disable-extensions"],
-      args: [`--disable-extensions-except=${dir}`, `--load-extension=${dir}`, "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"],
+      args: [
+        `--disable-extensions-except=${dir}`,
+        `--load-extension=${dir}`,
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--no-first-run",
+      ],
       ...(options.recordHar !== undefined && { recordHar: { path: options.recordHar, content: "embed" as const } }),
     });
   } catch (error) {
     await rm(profile, { recursive: true, force: true });
     throw error;
   }
-  const worker = async (): Promise<Worker> => context.serviceWorkers()[0] ?? (await context.waitForEvent("serviceworker", { timeout: 15_000 }));
+  const worker = async (): Promise<Worker> =>
+    context.serviceWorkers()[0] ?? (await context.waitForEvent("serviceworker", { timeout: 15_000 }));
   const extensionId = new URL((await worker()).url()).host;
   const sites = options.recordSites ?? TEST_SITES;
   if (sites.length > 0) {
-    await (await worker()).evaluate(({ key, sites }) => chrome.storage.local.set({ [key]: sites }), { key: RECORD_SITES_KEY, sites });
+    await (await worker()).evaluate(({ key, sites }) => chrome.storage.local.set({ [key]: sites }), {
+      key: RECORD_SITES_KEY,
+      sites,
+    });
     await settle();
   }
   let helper: Page | undefined;
@@ -106,7 +120,10 @@ export async function launchWithExtension(options: { recordSites?: string[]; rec
         try {
           // An evaluate on a stopping service worker sometimes never settles: give up after 1 s (the worker is going).
           const read = (await worker()).evaluate(() => (globalThis as { __stopMarker?: number }).__stopMarker);
-          return await Promise.race([read, new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 1_000))]);
+          return await Promise.race([
+            read,
+            new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 1_000)),
+          ]);
         } catch {
           return undefined; // its session went with it
         }
@@ -147,13 +164,16 @@ export async function launchWithExtension(options: { recordSites?: string[]; rec
     },
     async send(tabId, kind, extra) {
       const page = await extensionPage();
-      await page.evaluate(async (message) => {
-        const port = chrome.runtime.connect({ name: "mcp-elicit/panel" });
-        port.postMessage(message);
-        // The worker takes the message before the port's end: a round trip on another port orders them.
-        await new Promise((resolve) => setTimeout(resolve, 100));
-        port.disconnect();
-      }, { source: "mcp-elicitation-inspector/panel", v: 1, kind, tabId, ...extra });
+      await page.evaluate(
+        async (message) => {
+          const port = chrome.runtime.connect({ name: "mcp-elicit/panel" });
+          port.postMessage(message);
+          // The worker takes the message before the port's end: a round trip on another port orders them.
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          port.disconnect();
+        },
+        { source: "mcp-elicitation-inspector/panel", v: 1, kind, tabId, ...extra },
+      );
     },
     async inspect(tabId) {
       const page = await extensionPage();
@@ -183,7 +203,12 @@ export async function launchWithExtension(options: { recordSites?: string[]; rec
       const out: { tabId: number; transports: string[]; clients: string[] }[] = [];
       for (const tabId of ids) {
         const records = await ask<CaptureRecord[]>(tabId, "records");
-        if (records.length) out.push({ tabId, transports: [...new Set(records.map((r) => r.transport))], clients: [...new Set(records.map((r) => r.client ?? ""))] });
+        if (records.length)
+          out.push({
+            tabId,
+            transports: [...new Set(records.map((r) => r.transport))],
+            clients: [...new Set(records.map((r) => r.client ?? ""))],
+          });
       }
       return out;
     },

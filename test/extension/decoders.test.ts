@@ -10,7 +10,8 @@ import type { WorkerToPanel } from "../../src/shared/panelProtocol.ts";
 import { connectPanel, settle } from "./fakes.ts";
 
 type RulesMessage = Extract<WorkerToPanel, { kind: "decoders" }>;
-const rulesMessages = (messages: WorkerToPanel[]): RulesMessage[] => messages.filter((m): m is RulesMessage => m.kind === "decoders");
+const rulesMessages = (messages: WorkerToPanel[]): RulesMessage[] =>
+  messages.filter((m): m is RulesMessage => m.kind === "decoders");
 
 /** The worker's "Decode as MCP" rules (src/background/decoderBook.ts, hub.ts): panel commands, storage, and the relays' view. */
 describe("decode rules in the worker", () => {
@@ -20,10 +21,17 @@ describe("decode rules in the worker", () => {
     const a = connectPanel(hub, 1);
     const b = connectPanel(hub, 2);
     await settle(() => a.messages.length > 0 && b.messages.length > 0, "snapshots");
-    a.send("addDecoder", { rule: { label: "bridge", url: "/bridge/rpc", method: "post", pointer: "/rpc", direction: "both" } });
-    await settle(() => rulesMessages(a.messages).length === 1 && rulesMessages(b.messages).length === 1, "the new rule");
+    a.send("addDecoder", {
+      rule: { label: "bridge", url: "/bridge/rpc", method: "post", pointer: "/rpc", direction: "both" },
+    });
+    await settle(
+      () => rulesMessages(a.messages).length === 1 && rulesMessages(b.messages).length === 1,
+      "the new rule",
+    );
     const added = rulesMessages(a.messages)[0]!;
-    assert.deepEqual(added.rules, [{ label: "bridge", url: "/bridge/rpc", method: "POST", pointer: "/rpc", direction: "both", id: "d1" }]);
+    assert.deepEqual(added.rules, [
+      { label: "bridge", url: "/bridge/rpc", method: "POST", pointer: "/rpc", direction: "both", id: "d1" },
+    ]);
     assert.equal(added.tabId, 1);
     assert.equal(rulesMessages(b.messages)[0]!.tabId, 2, "each panel gets it under its own tab");
     assert.deepEqual(storage.value, { rev: 1, next: 2, rules: added.rules });
@@ -32,33 +40,59 @@ describe("decode rules in the worker", () => {
     await settle(() => rulesMessages(a.messages).length === 2, "the second rule");
     a.send("removeDecoder", { id: "d1" });
     await settle(() => rulesMessages(a.messages).length === 3, "the removal");
-    assert.deepEqual(rulesMessages(a.messages)[2]!.rules.map((r) => r.id), ["d2"]);
+    assert.deepEqual(
+      rulesMessages(a.messages)[2]!.rules.map((r) => r.id),
+      ["d2"],
+    );
     assert.deepEqual(storage.value, { rev: 3, next: 3, rules: rulesMessages(a.messages)[2]!.rules });
 
     // Refused: an unknown id (answered with an error, nothing stored, no broadcast); a malformed rule (no answer).
     b.send("removeDecoder", { id: "d7" });
     await settle(() => rulesMessages(b.messages).length === 4, "the refusal");
     assert.match(rulesMessages(b.messages)[3]!.error ?? "", /no decode rule d7/);
-    for (const rule of [{ url: "", pointer: "", direction: "both" }, { url: "/x", pointer: "rpc", direction: "both" }, { url: "/x", pointer: "", direction: "up" }, { url: "/x", pointer: "", direction: "both", method: "PO ST" }]) b.send("addDecoder", { rule });
+    for (const rule of [
+      { url: "", pointer: "", direction: "both" },
+      { url: "/x", pointer: "rpc", direction: "both" },
+      { url: "/x", pointer: "", direction: "up" },
+      { url: "/x", pointer: "", direction: "both", method: "PO ST" },
+    ])
+      b.send("addDecoder", { rule });
     b.send("decoders");
     await settle(() => rulesMessages(b.messages).length === 5, "the list");
-    assert.deepEqual(rulesMessages(b.messages)[4]!.rules.map((r) => r.id), ["d2"]);
+    assert.deepEqual(
+      rulesMessages(b.messages)[4]!.rules.map((r) => r.id),
+      ["d2"],
+    );
     assert.equal((storage.value as { rev: number }).rev, 3);
     assert.equal(rulesMessages(a.messages).length, 3, "a refusal is told only to the panel that asked");
   });
 
   test("a woken worker has the stored rules; ids are never reused; a broken stored value starts an empty set", async () => {
-    const storage = createMemoryRuleStorage({ rev: 4, next: 5, rules: [{ id: "d4", url: "/a", pointer: "", direction: "both" }] });
+    const storage = createMemoryRuleStorage({
+      rev: 4,
+      next: 5,
+      rules: [{ id: "d4", url: "/a", pointer: "", direction: "both" }],
+    });
     const hub = createHub({ store: createMemoryStore(), flushMs: 5, rules: storage });
     const p = connectPanel(hub, 1);
     p.send("decoders");
     await settle(() => rulesMessages(p.messages).length === 1, "the list");
-    assert.deepEqual(rulesMessages(p.messages)[0]!.rules.map((r) => r.id), ["d4"]);
+    assert.deepEqual(
+      rulesMessages(p.messages)[0]!.rules.map((r) => r.id),
+      ["d4"],
+    );
     p.send("addDecoder", { rule: { url: "/b", pointer: "", direction: "both" } });
     await settle(() => rulesMessages(p.messages).length === 2, "the new rule");
-    assert.deepEqual(rulesMessages(p.messages)[1]!.rules.map((r) => r.id), ["d4", "d5"]);
+    assert.deepEqual(
+      rulesMessages(p.messages)[1]!.rules.map((r) => r.id),
+      ["d4", "d5"],
+    );
 
-    const broken = createHub({ store: createMemoryStore(), flushMs: 5, rules: createMemoryRuleStorage({ rev: "x", rules: [{ url: 3 }] }) });
+    const broken = createHub({
+      store: createMemoryStore(),
+      flushMs: 5,
+      rules: createMemoryRuleStorage({ rev: "x", rules: [{ url: 3 }] }),
+    });
     const q = connectPanel(broken, 1);
     q.send("decoders");
     await settle(() => rulesMessages(q.messages).length === 1, "the list");
@@ -69,7 +103,9 @@ describe("decode rules in the worker", () => {
     const storage = createMemoryRuleStorage();
     const hub = createHub({ store: createMemoryStore(), flushMs: 5, rules: storage });
     const p = connectPanel(hub, 1);
-    p.send("addDecoder", { rule: { url: "http://127.0.0.1:*/bridge", method: "POST", pointer: "/rpc", direction: "both" } });
+    p.send("addDecoder", {
+      rule: { url: "http://127.0.0.1:*/bridge", method: "POST", pointer: "/rpc", direction: "both" },
+    });
     await settle(() => rulesMessages(p.messages).length === 1, "the rule");
     const tap = createDecoderMatcher();
     feedRules({ read: () => storage.read(), onChange: () => undefined }, (json) => tap.set(json));

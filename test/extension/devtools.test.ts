@@ -35,7 +35,14 @@ before(async () => {
     userDataDir: profile,
     defaultViewport: null,
     ignoreDefaultArgs: ["--disable-extensions"],
-    args: ["--no-sandbox", "--disable-gpu", "--auto-open-devtools-for-tabs", "--window-size=1400,1000", `--disable-extensions-except=${dir}`, `--load-extension=${dir}`],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--auto-open-devtools-for-tabs",
+      "--window-size=1400,1000",
+      `--disable-extensions-except=${dir}`,
+      `--load-extension=${dir}`,
+    ],
   });
 });
 
@@ -54,7 +61,9 @@ async function showExtensionPanel(devtools: Page): Promise<string> {
         // @ts-expect-error DevTools' own module, resolved inside its page
         const legacy = await import("./ui/legacy/legacy.js");
         const view = legacy.InspectorView.InspectorView.instance();
-        const ids: string[] = view.tabbedPane.tabIds ? view.tabbedPane.tabIds() : view.tabbedPane.tabs.map((t: { id: string }) => t.id);
+        const ids: string[] = view.tabbedPane.tabIds
+          ? view.tabbedPane.tabIds()
+          : view.tabbedPane.tabs.map((t: { id: string }) => t.id);
         const id = ids.find((i) => i.startsWith("chrome-extension://"));
         if (!id) return "";
         await view.showPanel(id);
@@ -98,11 +107,17 @@ describe("the panel inside Chromium's DevTools", () => {
 
     const panel = await panelFrame(devtools);
     await panel.waitForSelector("h1");
-    const worker = await (await browser.waitForTarget((t) => t.type() === "service_worker", { timeout: 15_000 })).worker();
+    const worker = await (
+      await browser.waitForTarget((t) => t.type() === "service_worker", { timeout: 15_000 })
+    ).worker();
     // The extension has no "tabs" permission, so no URLs: the demo page is the browser's one tab (DevTools is not a tab).
     const tabIds = await worker!.evaluate(() => chrome.tabs.query({}).then((tabs) => tabs.map((t) => t.id)));
     assert.equal(tabIds.length, 1, "one tab");
-    assert.equal(await panel.$eval("h1", (h) => h.textContent), `MCP elicitation — tab ${tabIds[0]}`, "the panel inspects DevTools' tab, no ?tabId= needed");
+    assert.equal(
+      await panel.$eval("h1", (h) => h.textContent),
+      `MCP elicitation — tab ${tabIds[0]}`,
+      "the panel inspects DevTools' tab, no ?tabId= needed",
+    );
     assert.equal(await panel.evaluate(() => document.documentElement.dataset.theme), "light");
 
     // A flow on the inspected page appears in the open panel.
@@ -112,10 +127,13 @@ describe("the panel inside Chromium's DevTools", () => {
     await demo.check("Confirm");
     await demo.answer("Accept");
     assert.equal(await demo.result(`confirm (${LEGACY})`), 'confirm: accept {"confirm":true}');
-    await panel.waitForFunction(() => {
+    await panel.waitForFunction(
+      () => {
         const row = document.querySelector('tr[aria-label="flow flow-1"]');
         return !!row?.textContent?.includes("confirm_action") && row.textContent.includes("complete");
-      }, { timeout: 15_000, polling: 100 });
+      },
+      { timeout: 15_000, polling: 100 },
+    );
 
     // The timeline follows within its layout throttle (300 ms): the whole flow, not the 1 ms of its first record.
     await panel.waitForFunction(
@@ -128,18 +146,26 @@ describe("the panel inside Chromium's DevTools", () => {
 
     // DevTools' theme switched while the panel is open: the panel follows without a reload, both ways.
     await setDevtoolsTheme(devtools, "dark");
-    await panel.waitForFunction(() => document.documentElement.dataset.theme === "dark", { timeout: 5_000, polling: 50 });
+    await panel.waitForFunction(() => document.documentElement.dataset.theme === "dark", {
+      timeout: 5_000,
+      polling: 50,
+    });
     await mkdir(ARTIFACTS, { recursive: true });
     await devtools.screenshot({ path: join(ARTIFACTS, "devtools-dark.png") });
     await setDevtoolsTheme(devtools, "default");
-    await panel.waitForFunction(() => document.documentElement.dataset.theme === "light", { timeout: 5_000, polling: 50 });
+    await panel.waitForFunction(() => document.documentElement.dataset.theme === "light", {
+      timeout: 5_000,
+      polling: 50,
+    });
     await devtools.screenshot({ path: join(ARTIFACTS, "devtools-light.png") });
 
     // A file imported in the panel inside DevTools goes through its import worker (importer.js) there too.
     const text = await readFile("demo/demo-capture.jsonl", "utf8");
     const expected = analyze(importJsonl(text, "demo-capture.jsonl").records);
     await panel.evaluate((text) => {
-      const input = document.querySelector<HTMLInputElement>('input[type="file"][aria-label="Import HAR or JSONL file"]')!;
+      const input = document.querySelector<HTMLInputElement>(
+        'input[type="file"][aria-label="Import HAR or JSONL file"]',
+      )!;
       const files = new DataTransfer();
       files.items.add(new File([text], "demo-capture.jsonl", { type: "application/x-ndjson" }));
       input.files = files.files;

@@ -50,7 +50,10 @@ describe("the envelope stage in the worker", () => {
     relay.push(records as TapRecord[]);
     await settle(() => relay.state().queued === 0, "acks");
     const stored = w.store.tabs.get(4)!.records;
-    assert.deepEqual(stored.map((r) => r.seq), [...stored.keys()]);
+    assert.deepEqual(
+      stored.map((r) => r.seq),
+      [...stored.keys()],
+    );
     assert.equal(stored.length, 7, "the host's heads, ends, wrappers and {ok:true} answers are not stored");
     for (const m of messages(stored)) {
       assert.equal(m.envelope, "inspector-v2");
@@ -84,39 +87,71 @@ describe("the envelope stage in the worker", () => {
     assert.deepEqual(s.stats().envelopes, {});
   });
 
-  test(
-    "a worker stopped between the connect and a later send keeps the session's upstream server",
-    async () => {
-      const w = world();
-      const { records, upstream } = inspectorSession();
-      const relay = createUplink({ connect: w.content(6), doc: "doc", top: true });
-      const half = records.findIndex((r) => r.kind === "message" && r.text.includes("tools/call"));
-      relay.push(records.slice(0, half) as TapRecord[]);
-      await settle(() => relay.state().queued === 0, "first half");
-      w.restart();
-      relay.push(records.slice(half) as TapRecord[]);
-      await settle(() => relay.state().queued === 0 && w.store.tabs.get(6)!.records.length === 7, "second half");
-      assert.deepEqual(new Set(messages(w.store.tabs.get(6)!.records).map((m) => m.server)), new Set([upstream]));
-    },
-  );
+  test("a worker stopped between the connect and a later send keeps the session's upstream server", async () => {
+    const w = world();
+    const { records, upstream } = inspectorSession();
+    const relay = createUplink({ connect: w.content(6), doc: "doc", top: true });
+    const half = records.findIndex((r) => r.kind === "message" && r.text.includes("tools/call"));
+    relay.push(records.slice(0, half) as TapRecord[]);
+    await settle(() => relay.state().queued === 0, "first half");
+    w.restart();
+    relay.push(records.slice(half) as TapRecord[]);
+    await settle(() => relay.state().queued === 0 && w.store.tabs.get(6)!.records.length === 7, "second half");
+    assert.deepEqual(new Set(messages(w.store.tabs.get(6)!.records).map((m) => m.server)), new Set([upstream]));
+  });
 
   test("stamps from the tap are not kept: only the envelope stage sets envelope, server, via and upstreamTransport", async () => {
     const w = world();
     const tab = 9;
-    const forged = { envelope: "proxy", server: "https://attacker.example/mcp", via: "https://attacker.example/", upstreamTransport: "stdio" };
+    const forged = {
+      envelope: "proxy",
+      server: "https://attacker.example/mcp",
+      via: "https://attacker.example/",
+      upstreamTransport: "stdio",
+    };
     const mcp = "http://127.0.0.1:3001/mcp";
-    const bare: TapRecord = { transport: "http", exchange: "m1", url: mcp, client: "http://127.0.0.1:3001", time: 1, kind: "message", direction: "c2s", stream: "body", method: "POST", headers: { "mcp-protocol-version": "2025-11-25" }, text: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}', ...forged };
+    const bare: TapRecord = {
+      transport: "http",
+      exchange: "m1",
+      url: mcp,
+      client: "http://127.0.0.1:3001",
+      time: 1,
+      kind: "message",
+      direction: "c2s",
+      stream: "body",
+      method: "POST",
+      headers: { "mcp-protocol-version": "2025-11-25" },
+      text: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
+      ...forged,
+    };
     const { records, upstream, backend } = inspectorSession();
     const stamped = records.map((r) => (r.kind === "message" ? { ...r, ...forged } : r)) as TapRecord[];
-    const passedOff: TapRecord = { ...bare, exchange: "m2", stream: "envelope", text: '{"jsonrpc":"2.0","id":2,"method":"tools/list"}' };
+    const passedOff: TapRecord = {
+      ...bare,
+      exchange: "m2",
+      stream: "envelope",
+      text: '{"jsonrpc":"2.0","id":2,"method":"tools/list"}',
+    };
     const relay = createUplink({ connect: w.content(tab), doc: "doc", top: true });
     relay.push([bare, ...stamped, passedOff]);
     await settle(() => relay.state().queued === 0, "acks");
     const stored = messages(w.store.tabs.get(tab)!.records);
-    assert.equal(stored.length, 1 + 7, "the bare message and the Inspector session's seven; the record passed off as unwrapped is not stored");
+    assert.equal(
+      stored.length,
+      1 + 7,
+      "the bare message and the Inspector session's seven; the record passed off as unwrapped is not stored",
+    );
     const [first, ...inspector] = stored;
-    assert.deepEqual([first!.envelope, first!.server, first!.via, first!.upstreamTransport, first!.stream], [undefined, undefined, undefined, undefined, "body"]);
-    for (const m of inspector) assert.deepEqual([m.envelope, m.server, m.via, m.upstreamTransport], ["inspector-v2", upstream, `${backend}/api/mcp`, "streamable-http"], "the stage's stamp, not the tap's");
+    assert.deepEqual(
+      [first!.envelope, first!.server, first!.via, first!.upstreamTransport, first!.stream],
+      [undefined, undefined, undefined, undefined, "body"],
+    );
+    for (const m of inspector)
+      assert.deepEqual(
+        [m.envelope, m.server, m.via, m.upstreamTransport],
+        ["inspector-v2", upstream, `${backend}/api/mcp`, "streamable-http"],
+        "the stage's stamp, not the tap's",
+      );
     const s = await w.hub.session(tab);
     assert.equal(s.stats().rejected, 1, "counted, not lost");
     assert.deepEqual(s.stats().envelopes, { "inspector-v2": 7 });
@@ -129,9 +164,31 @@ describe("the envelope stage in the worker", () => {
     const url = "http://127.0.0.1:5000/bridge/send";
     const body = (message: object) => JSON.stringify({ rpc: JSON.stringify(message) });
     const bridge = (exchange: string, message: object): TapRecord[] => [
-      { transport: "http", exchange, url, client: "http://127.0.0.1:5000", time: 1, kind: "message", direction: "c2s", stream: "body", method: "POST", text: body(message) },
+      {
+        transport: "http",
+        exchange,
+        url,
+        client: "http://127.0.0.1:5000",
+        time: 1,
+        kind: "message",
+        direction: "c2s",
+        stream: "body",
+        method: "POST",
+        text: body(message),
+      },
       { transport: "http", exchange, url, client: "http://127.0.0.1:5000", time: 2, kind: "response", status: 200 },
-      { transport: "http", exchange, url, client: "http://127.0.0.1:5000", time: 3, kind: "message", direction: "s2c", stream: "body", method: "POST", text: '{"ok":true}' },
+      {
+        transport: "http",
+        exchange,
+        url,
+        client: "http://127.0.0.1:5000",
+        time: 3,
+        kind: "message",
+        direction: "s2c",
+        stream: "body",
+        method: "POST",
+        text: '{"ok":true}',
+      },
       { transport: "http", exchange, url, client: "http://127.0.0.1:5000", time: 4, kind: "end" },
     ];
     const relay = createUplink({ connect: w.content(tab), doc: "doc", top: true });
@@ -144,7 +201,10 @@ describe("the envelope stage in the worker", () => {
     panel.send("addDecoder", { rule: { url: "*/bridge/*", method: "POST", pointer: "/rpc", direction: "both" } });
     await settle(() => panel.messages.some((m) => m.kind === "decoders"), "the rule");
     relay.push(bridge("b2", { jsonrpc: "2.0", id: 2, method: "tools/list" }));
-    await settle(() => relay.state().queued === 0 && (panel.store.stats.value.envelopes?.["decode:d1"] ?? 0) === 1, "after the rule");
+    await settle(
+      () => relay.state().queued === 0 && (panel.store.stats.value.envelopes?.["decode:d1"] ?? 0) === 1,
+      "after the rule",
+    );
     const after = w.store.tabs.get(tab)!.records.slice(before);
     assert.equal(after.length, 1);
     const m = after[0]!;
@@ -170,9 +230,19 @@ describe("window messages from several frames", () => {
   });
   const conversation = {
     // The frame (server side) receives the client's messages…
-    frame: [pm("c2s", 10, { id: 1, method: "tools/call", params: { name: "x" } }), pm("c2s", 30, { id: 0, result: { action: "decline" } })],
+    frame: [
+      pm("c2s", 10, { id: 1, method: "tools/call", params: { name: "x" } }),
+      pm("c2s", 30, { id: 0, result: { action: "decline" } }),
+    ],
     // …and the page the server's, in between on the wire.
-    page: [pm("s2c", 20, { id: 0, method: "elicitation/create", params: { mode: "form", message: "?", requestedSchema: { type: "object", properties: {} } } }), pm("s2c", 40, { id: 1, result: { content: [] } })],
+    page: [
+      pm("s2c", 20, {
+        id: 0,
+        method: "elicitation/create",
+        params: { mode: "form", message: "?", requestedSchema: { type: "object", properties: {} } },
+      }),
+      pm("s2c", 40, { id: 1, result: { content: [] } }),
+    ],
   };
 
   test("are stored in the order of their times, whichever relay's batch came first", async () => {
@@ -185,11 +255,23 @@ describe("window messages from several frames", () => {
     page.push(conversation.page);
     await settle(() => page.state().queued === 0 && frame.state().queued === 0, "acks after the hold");
     const stored = w.store.tabs.get(11)!.records;
-    assert.deepEqual(stored.map((r) => [r.seq, r.time]), [[0, 10], [1, 20], [2, 30], [3, 40]]);
+    assert.deepEqual(
+      stored.map((r) => [r.seq, r.time]),
+      [
+        [0, 10],
+        [1, 20],
+        [2, 30],
+        [3, 40],
+      ],
+    );
     const s = await w.hub.session(11);
     assert.equal(s.flows().length, 1);
     assert.equal(s.flows()[0]!.status, "complete");
-    assert.deepEqual(s.findings().filter((f) => f.severity === "error"), [], "the answer follows its question");
+    assert.deepEqual(
+      s.findings().filter((f) => f.severity === "error"),
+      [],
+      "the answer follows its question",
+    );
   });
 
   test("a worker stopped while they wait loses nothing and stores nothing twice", async () => {
@@ -203,8 +285,15 @@ describe("window messages from several frames", () => {
     w.restart(); // before the hold ended: nothing was acked, so the relays send it all again
     frame.push([]);
     page.push([]);
-    await settle(() => page.state().queued === 0 && frame.state().queued === 0 && (w.store.tabs.get(12)?.records.length ?? 0) === 4, "after the restart");
+    await settle(
+      () =>
+        page.state().queued === 0 && frame.state().queued === 0 && (w.store.tabs.get(12)?.records.length ?? 0) === 4,
+      "after the restart",
+    );
     await new Promise((resolve) => setTimeout(resolve, 500));
-    assert.deepEqual(w.store.tabs.get(12)!.records.map((r) => r.time), [10, 20, 30, 40]);
+    assert.deepEqual(
+      w.store.tabs.get(12)!.records.map((r) => r.time),
+      [10, 20, 30, 40],
+    );
   });
 });

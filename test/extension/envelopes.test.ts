@@ -41,7 +41,15 @@ let bridgeTab = -1;
 
 before(async () => {
   ensureBuilt();
-  const bundle = await esbuild.build({ entryPoints: ["test/extension/fixtures/envelopes/page.ts"], bundle: true, format: "iife", platform: "browser", target: "chrome120", write: false, logLevel: "warning" });
+  const bundle = await esbuild.build({
+    entryPoints: ["test/extension/fixtures/envelopes/page.ts"],
+    bundle: true,
+    format: "iife",
+    platform: "browser",
+    target: "chrome120",
+    write: false,
+    logLevel: "warning",
+  });
   host = await startEnvelopeHost(bundle.outputFiles[0]!.text);
   browser = await launchWithExtension();
   scratch = await mkdtemp(join(tmpdir(), "mcp-envelopes-"));
@@ -69,24 +77,40 @@ async function recordsOf(tabId: number, count: number): Promise<CaptureRecord[]>
   return browser.records(tabId);
 }
 
-const stats = (tabId: number) => browser.command<{ stats: TabStats }>(tabId, "subscribe", {}, "snapshot").then((s) => s.stats);
+const stats = (tabId: number) =>
+  browser.command<{ stats: TabStats }>(tabId, "subscribe", {}, "snapshot").then((s) => s.stats);
 
 /** Exactly the messages that went over the wire, each once, with their direction. */
 function assertSameMessages(records: CaptureRecord[], wire: Logged[]): void {
   const key = (direction: string, text: string) => `${direction} ${text}`;
-  assert.deepEqual(records.flatMap((r) => (r.kind === "message" ? [key(r.direction, r.text)] : [])).sort(), wire.map((l) => key(l.direction, l.text)).sort());
+  assert.deepEqual(
+    records.flatMap((r) => (r.kind === "message" ? [key(r.direction, r.text)] : [])).sort(),
+    wire.map((l) => key(l.direction, l.text)).sort(),
+  );
 }
 
 function assertSeqs(records: CaptureRecord[]): void {
-  assert.deepEqual(records.map((r) => r.seq), records.map((_, i) => i));
+  assert.deepEqual(
+    records.map((r) => r.seq),
+    records.map((_, i) => i),
+  );
 }
 
 /** Two connect_service calls: the first accepted (with an API key), the second declined; the key field is flagged. */
 function assertTwoAnswers(report: CliFile): void {
   const asked = report.flows.filter((f) => f.elicitations.length > 0);
-  assert.deepEqual(asked.map((f) => f.elicitations.map((e) => e.action)), [["accept"], ["decline"]]);
-  assert.ok(asked.every((f) => f.status === "complete"), JSON.stringify(asked.map((f) => f.status)));
-  assert.ok(report.findings.some((f) => f.rule === "form-secret-field"), report.findings.map((f) => f.rule).join(", "));
+  assert.deepEqual(
+    asked.map((f) => f.elicitations.map((e) => e.action)),
+    [["accept"], ["decline"]],
+  );
+  assert.ok(
+    asked.every((f) => f.status === "complete"),
+    JSON.stringify(asked.map((f) => f.status)),
+  );
+  assert.ok(
+    report.findings.some((f) => f.rule === "form-secret-field"),
+    report.findings.map((f) => f.rule).join(", "),
+  );
 }
 
 describe("Chromium: MCP inside envelopes", { timeout: 240_000 }, () => {
@@ -115,10 +139,16 @@ describe("Chromium: MCP inside envelopes", { timeout: 240_000 }, () => {
 
   test("MCP-B's iframe envelope between a page and its cross-origin iframe: each side's tap records what it receives", async () => {
     const { page, tabId } = await browser.openTab(`${host.origin}/mcpb-parent.html`);
-    const texts = await page.evaluate((url) => (window as unknown as EnvelopeWindow).runMcpBParent(url), `${host.frameOrigin}/mcpb-frame.html`);
+    const texts = await page.evaluate(
+      (url) => (window as unknown as EnvelopeWindow).runMcpBParent(url),
+      `${host.frameOrigin}/mcpb-frame.html`,
+    );
     assert.deepEqual(texts, ["frame-server: accept api_key,service", "frame-server: decline"]);
     const frame = page.frames().find((f) => f.url().includes("/mcpb-frame.html"))!;
-    const wire = [...(await logOf(page)), ...(await frame.evaluate(() => (window as unknown as EnvelopeWindow).envelopeLog))];
+    const wire = [
+      ...(await logOf(page)),
+      ...(await frame.evaluate(() => (window as unknown as EnvelopeWindow).envelopeLog)),
+    ];
     assert.ok(wire.some((l) => l.direction === "s2c") && wire.some((l) => l.direction === "c2s"));
     const records = await recordsOf(tabId, wire.length);
     assertSeqs(records);
@@ -144,8 +174,16 @@ describe("Chromium: MCP inside envelopes", { timeout: 240_000 }, () => {
     await sleep(800);
     assert.deepEqual(await browser.records(tabId), []);
 
-    const added = await browser.command<{ rules: Decoder[] }>(tabId, "addDecoder", { rule: { label: "bridge", url: `${host.origin}/bridge/*`, pointer: "/rpc", direction: "both" } }, "decoders");
-    assert.deepEqual(added.rules.map((r) => [r.id, r.url]), [["d1", `${host.origin}/bridge/*`]]);
+    const added = await browser.command<{ rules: Decoder[] }>(
+      tabId,
+      "addDecoder",
+      { rule: { label: "bridge", url: `${host.origin}/bridge/*`, pointer: "/rpc", direction: "both" } },
+      "decoders",
+    );
+    assert.deepEqual(
+      added.rules.map((r) => [r.id, r.url]),
+      [["d1", `${host.origin}/bridge/*`]],
+    );
     await sleep(300); // storage.onChanged reaches the relays of open pages
 
     // The page that was already open decodes from now on.
@@ -162,7 +200,10 @@ describe("Chromium: MCP inside envelopes", { timeout: 240_000 }, () => {
     bridgeRecords = records;
     bridgeTab = tabId;
     const report = await cliReport(records, join(scratch, "bridge.jsonl"));
-    assert.ok(report.findings.some((f) => f.rule === "form-secret-field"), report.findings.map((f) => f.rule).join(", "));
+    assert.ok(
+      report.findings.some((f) => f.rule === "form-secret-field"),
+      report.findings.map((f) => f.rule).join(", "),
+    );
     await assertPanelShows(browser, tabId, report);
     assert.equal((await stats(tabId)).envelopes?.["decode:d1"], wire.length);
 
@@ -193,15 +234,25 @@ describe("Chromium: MCP inside envelopes", { timeout: 240_000 }, () => {
     assertTwoAnswers(report);
     // One scope for the rule's sends and its event stream: one server, named by the host's origin and the rule's label.
     const flows = analyze(bridgeRecords).flows;
-    assert.deepEqual([...new Set(flows.map((f) => `${f.server} | ${f.via} | ${f.envelope}`))], [`${host.origin} (bridge) | ${host.origin} | decode:d1`]);
+    assert.deepEqual(
+      [...new Set(flows.map((f) => `${f.server} | ${f.via} | ${f.envelope}`))],
+      [`${host.origin} (bridge) | ${host.origin} | decode:d1`],
+    );
     // The panel's Server and Via cells say so (the rule was removed since: it is named by its id).
     const panel = await browser.context.newPage();
     try {
       await panel.goto(`chrome-extension://${browser.extensionId}/panel.html?tabId=${bridgeTab}`);
       await panel.getByRole("heading", { name: `Flows (${report.flows.length})` }).waitFor({ timeout: 10_000 });
-      const shown = await panel.$$eval("tr[data-flow]", (rows) => rows.map((row) => ["server", "via"].map((c) => row.querySelector(`td[data-col="${c}"]`)?.textContent?.trim() ?? "")));
+      const shown = await panel.$$eval("tr[data-flow]", (rows) =>
+        rows.map((row) =>
+          ["server", "via"].map((c) => row.querySelector(`td[data-col="${c}"]`)?.textContent?.trim() ?? ""),
+        ),
+      );
       const hostPort = new URL(host.origin).host;
-      assert.deepEqual([...new Set(shown.map((r) => r.join(" | ")))], [`${hostPort} (bridge) | decoder d1 at ${hostPort}`]);
+      assert.deepEqual(
+        [...new Set(shown.map((r) => r.join(" | ")))],
+        [`${hostPort} (bridge) | decoder d1 at ${hostPort}`],
+      );
     } finally {
       await panel.close();
     }

@@ -6,7 +6,10 @@ import { createFlowStore } from "../../panel/state/store.ts";
 /** In-memory runtime ports for the relay/worker/panel logic: messages are JSON-copied and delivered a task later. */
 export type FakePort = HubPort;
 
-export function portPair(name: string, sender?: FakePort["sender"]): { client: FakePort; server: FakePort; alive(): boolean } {
+export function portPair(
+  name: string,
+  sender?: FakePort["sender"],
+): { client: FakePort; server: FakePort; alive(): boolean } {
   let alive = true;
   const make = (): FakePort & { deliver(m: unknown): void; drop(): void } => {
     const onMessage: ((m: unknown) => void)[] = [];
@@ -60,7 +63,8 @@ export function connectPanel(hub: { connectPanel(port: HubPort): void }, tabId: 
     messages.push(m as WorkerToPanel);
     store.apply(m as WorkerToPanel);
   });
-  const send = (kind: string, extra: object = {}) => pair.client.postMessage({ source: PANEL_SOURCE, v: PROTOCOL_VERSION, kind, tabId, ...extra });
+  const send = (kind: string, extra: object = {}) =>
+    pair.client.postMessage({ source: PANEL_SOURCE, v: PROTOCOL_VERSION, kind, tabId, ...extra });
   send("subscribe");
   return { messages, store, send, port: pair.server };
 }

@@ -42,7 +42,15 @@ const summary = (flow: Flow): FlowSummary => ({
 });
 
 const EXPECTED: FlowSummary[] = [
-  { kind: "server-request", revision: LEGACY, method: "tools/call", target: "confirm_action", status: "complete", rounds: 1, elicitations: [["0", "form", "accept", true, 1]] },
+  {
+    kind: "server-request",
+    revision: LEGACY,
+    method: "tools/call",
+    target: "confirm_action",
+    status: "complete",
+    rounds: 1,
+    elicitations: [["0", "form", "accept", true, 1]],
+  },
   {
     kind: "server-request",
     revision: LEGACY,
@@ -50,9 +58,20 @@ const EXPECTED: FlowSummary[] = [
     target: "plan_trip",
     status: "complete",
     rounds: 1,
-    elicitations: [["0", "form", "accept", true, 1], ["1", "form", "decline", true, 1]],
+    elicitations: [
+      ["0", "form", "accept", true, 1],
+      ["1", "form", "decline", true, 1],
+    ],
   },
-  { kind: "mrtr", revision: MODERN, method: "tools/call", target: "confirm_action", status: "complete", rounds: 2, elicitations: [["confirm", "form", "cancel", true, 1]] },
+  {
+    kind: "mrtr",
+    revision: MODERN,
+    method: "tools/call",
+    target: "confirm_action",
+    status: "complete",
+    rounds: 2,
+    elicitations: [["confirm", "form", "cancel", true, 1]],
+  },
   {
     kind: "mrtr",
     revision: MODERN,
@@ -60,17 +79,32 @@ const EXPECTED: FlowSummary[] = [
     target: "plan_trip",
     status: "complete",
     rounds: 3,
-    elicitations: [["city", "form", "accept", true, 1], ["nights", "form", "accept", true, 2]],
+    elicitations: [
+      ["city", "form", "accept", true, 1],
+      ["nights", "form", "accept", true, 2],
+    ],
   },
 ];
 
 /** The panel's rows, as panel/views/FlowList.tsx and panel/views/FindingList.tsx write them. */
-const flowRow = (f: Flow): string[] => [f.id, f.kind, f.revision ?? "unknown", f.method, f.target ?? "", f.status, String(f.rounds.length)];
+const flowRow = (f: Flow): string[] => [
+  f.id,
+  f.kind,
+  f.revision ?? "unknown",
+  f.method,
+  f.target ?? "",
+  f.status,
+  String(f.rounds.length),
+];
 const findingRow = (f: Finding): string[] => [f.severity, f.rule, f.message, f.flow ?? "", String(f.record)];
 
 /** Every message that travelled, once each: what the two witnesses must agree on. */
 const messages = (records: readonly CaptureRecord[]): string[] =>
-  records.flatMap((r) => (r.kind === "message" ? [`${r.direction} ${r.stream} ${r.method ?? ""} ${r.url ?? ""} ${r.text}`] : [])).sort();
+  records
+    .flatMap((r) =>
+      r.kind === "message" ? [`${r.direction} ${r.stream} ${r.method ?? ""} ${r.url ?? ""} ${r.text}`] : [],
+    )
+    .sort();
 
 /** The items of `a` that `b` lacks, counting duplicates. */
 function without(a: readonly string[], b: readonly string[]): string[] {
@@ -168,11 +202,23 @@ describe("Firefox ESR: dist/firefox over WebDriver BiDi", { timeout: 240_000 }, 
     captured = await settledCapture(firefox, tabId, proxy);
     const tapped = messages(captured);
     const witnessed = messages(proxy.records);
-    assert.deepEqual({ missing: without(witnessed, tapped), extra: without(tapped, witnessed) }, { missing: [], extra: [] });
-    assert.deepEqual(captured.map((r) => r.seq), captured.map((_, i) => i));
+    assert.deepEqual(
+      { missing: without(witnessed, tapped), extra: without(tapped, witnessed) },
+      { missing: [], extra: [] },
+    );
+    assert.deepEqual(
+      captured.map((r) => r.seq),
+      captured.map((_, i) => i),
+    );
     assert.ok(captured.every((r) => r.client === proxy!.origin && r.transport === "http"));
-    assert.ok(captured.some((r) => r.kind === "message" && r.stream === "post-sse"), "SSE events of the 2025-11-25 calls");
-    assert.ok(captured.some((r) => r.kind === "message" && r.headers?.["mcp-session-id"]), "Mcp-Session-Id captured");
+    assert.ok(
+      captured.some((r) => r.kind === "message" && r.stream === "post-sse"),
+      "SSE events of the 2025-11-25 calls",
+    );
+    assert.ok(
+      captured.some((r) => r.kind === "message" && r.headers?.["mcp-session-id"]),
+      "Mcp-Session-Id captured",
+    );
   });
 
   test("the flows: what the engine reports for the captured traffic, and for the proxy's record of it", () => {
@@ -187,7 +233,11 @@ describe("Firefox ESR: dist/firefox over WebDriver BiDi", { timeout: 240_000 }, 
   test("the panel, opened for the demo tab, shows the background's flows and findings: the engine's", async () => {
     assert.ok(firefox && tabId !== undefined && captured.length > 0, "the capture of the previous tests");
     const engine = analyze(captured);
-    const view = await firefox.panel(tabId, { records: captured.length, flows: engine.flows.length, findings: engine.findings.length });
+    const view = await firefox.panel(tabId, {
+      records: captured.length,
+      flows: engine.flows.length,
+      findings: engine.findings.length,
+    });
     assert.equal(view.heading, `MCP elicitation — tab ${tabId}`);
     assert.deepEqual(view.flows, engine.flows.map(flowRow));
     // The Findings view groups by rule (Expert Info): the same rows, in another order.
@@ -202,7 +252,11 @@ describe("Firefox ESR: dist/firefox over WebDriver BiDi", { timeout: 240_000 }, 
   test("the panel imports the capture as a JSONL file in its import worker (importer.js): the engine's flows and findings", async () => {
     assert.ok(firefox && captured.length > 0, "the capture of the previous tests");
     const engine = analyze(captured);
-    const view = await firefox.importInPanel("firefox.jsonl", exportJsonl(captured), { records: captured.length, flows: engine.flows.length, findings: engine.findings.length });
+    const view = await firefox.importInPanel("firefox.jsonl", exportJsonl(captured), {
+      records: captured.length,
+      flows: engine.flows.length,
+      findings: engine.findings.length,
+    });
     assert.equal(view.heading, "MCP elicitation — firefox.jsonl");
     assert.deepEqual(view.flows, engine.flows.map(flowRow));
     const sorted = (rows: string[][]) => rows.map((r) => JSON.stringify(r)).sort();

@@ -28,10 +28,22 @@ after(async () => {
   await server?.close();
 });
 
-test("a 50,000-event SSE answer and a flood of POSTs: stored + dropped = sent, record by record", { timeout: 300_000 }, async () => {
+test("a 50,000-event SSE answer and a flood of POSTs: stored + dropped = sent, record by record", {
+  timeout: 300_000,
+}, async () => {
   const { page, tabId } = await browser.openTab(`${server.origin}/`);
-  const sent = await page.evaluate((posts) => (window as unknown as { mcpLoad(count: number, inFlight: number): Promise<{ exchanges: number; messages: number }> }).mcpLoad(posts, 8), POSTS);
-  const logged = await page.evaluate(() => (window as unknown as { mcpLog: { direction: string; text: string }[] }).mcpLog);
+  const sent = await page.evaluate(
+    (posts) =>
+      (
+        window as unknown as {
+          mcpLoad(count: number, inFlight: number): Promise<{ exchanges: number; messages: number }>;
+        }
+      ).mcpLoad(posts, 8),
+    POSTS,
+  );
+  const logged = await page.evaluate(
+    () => (window as unknown as { mcpLog: { direction: string; text: string }[] }).mcpLog,
+  );
   assert.equal(logged.length, sent.messages);
   // What the tap makes of each MCP exchange: its request body, its response, the messages it answered, its end.
   const expected = sent.messages + 2 * sent.exchanges;
@@ -43,14 +55,19 @@ test("a 50,000-event SSE answer and a flood of POSTs: stored + dropped = sent, r
     await new Promise((resolve) => setTimeout(resolve, 500));
     stats = await browser.stats(tabId);
   }
-  console.log(`load: ${expected} records sent (${sent.exchanges} exchanges, ${sent.messages} messages), ${stats.records} stored, ${stats.dropped} dropped at the budget, ${stats.rejected} refused, ${stats.tooLarge} too large; ${Math.round(stats.bytes / 2 ** 20)} MB of ${Math.round(stats.budget / 2 ** 20)} MB`);
+  console.log(
+    `load: ${expected} records sent (${sent.exchanges} exchanges, ${sent.messages} messages), ${stats.records} stored, ${stats.dropped} dropped at the budget, ${stats.rejected} refused, ${stats.tooLarge} too large; ${Math.round(stats.bytes / 2 ** 20)} MB of ${Math.round(stats.budget / 2 ** 20)} MB`,
+  );
   assert.equal(counted(), expected, JSON.stringify(stats));
   // Far under the 256 MB budget: nothing dropped, so every record must be there.
   assert.deepEqual([stats.dropped, stats.rejected, stats.tooLarge], [0, 0, 0]);
 
   const records: CaptureRecord[] = await browser.records(tabId);
   assert.equal(records.length, stats.records);
-  assert.deepEqual(records.map((r) => r.seq), records.map((_, i) => i));
+  assert.deepEqual(
+    records.map((r) => r.seq),
+    records.map((_, i) => i),
+  );
   // Record by record: the message records are exactly the texts the page sent and received, each once.
   const key = (direction: string, text: string) => `${direction} ${text}`;
   const want = new Map<string, number>();
@@ -75,6 +92,10 @@ test("a 50,000-event SSE answer and a flood of POSTs: stored + dropped = sent, r
   assert.equal(byExchange.size, sent.exchanges);
   assert.ok([...byExchange.values()].every((e) => e.response === 1 && e.end === 1));
   // The SSE answer's 50,000 events, in order.
-  const progress = records.flatMap((r) => (r.kind === "message" && r.stream === "post-sse" && r.text.includes("notifications/progress") ? [JSON.parse(r.text).params.progress as number] : []));
+  const progress = records.flatMap((r) =>
+    r.kind === "message" && r.stream === "post-sse" && r.text.includes("notifications/progress")
+      ? [JSON.parse(r.text).params.progress as number]
+      : [],
+  );
   assert.deepEqual(progress, [...Array(EVENTS).keys()]);
 });

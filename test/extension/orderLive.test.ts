@@ -24,7 +24,15 @@ let scratch: string;
 
 before(async () => {
   ensureBuilt();
-  const bundle = await esbuild.build({ entryPoints: ["test/capture/orderPage.ts"], bundle: true, platform: "browser", format: "iife", target: "chrome120", write: false, logLevel: "warning" });
+  const bundle = await esbuild.build({
+    entryPoints: ["test/capture/orderPage.ts"],
+    bundle: true,
+    platform: "browser",
+    format: "iife",
+    target: "chrome120",
+    write: false,
+    logLevel: "warning",
+  });
   server = await startOrderServer(bundle.outputFiles[0]!.text);
   browser = await launchWithExtension();
   scratch = await mkdtemp(join(tmpdir(), "mcp-order-live-"));
@@ -54,7 +62,9 @@ async function settled(tabId: number): Promise<CaptureRecord[]> {
   }
 }
 
-test("the three SDK patterns whose order a HAR lacks, captured live through the extension, lint clean in the worker", { timeout: 120_000 }, async () => {
+test("the three SDK patterns whose order a HAR lacks, captured live through the extension, lint clean in the worker", {
+  timeout: 120_000,
+}, async () => {
   const { page, tabId } = await browser.openTab(`${server.origin}/`);
   // The page's own world gets no extension namespace: the polyfill is loaded for the relay's world only.
   assert.equal(await page.evaluate(() => typeof (globalThis as { browser?: unknown }).browser), "undefined");
@@ -62,38 +72,64 @@ test("the three SDK patterns whose order a HAR lacks, captured live through the 
   assert.match(JSON.stringify(outcome), /two: accept accept.*sign-in: linked.*approve: accept/);
 
   const records = await settled(tabId);
-  assert.ok(records.some((r) => r.kind === "message" && r.stream === "get-sse"), "the standalone GET stream was captured");
+  assert.ok(
+    records.some((r) => r.kind === "message" && r.stream === "get-sse"),
+    "the standalone GET stream was captured",
+  );
   // What the worker's engine made of the live capture, as its panel receives it.
-  const { flows, findings, stats } = await browser.command<{ flows: Flow[]; findings: Finding[]; stats: { rejected: number; dropped: number; tooLarge: number } }>(tabId, "subscribe", {}, "snapshot");
+  const { flows, findings, stats } = await browser.command<{
+    flows: Flow[];
+    findings: Finding[];
+    stats: { rejected: number; dropped: number; tooLarge: number };
+  }>(tabId, "subscribe", {}, "snapshot");
   assert.deepEqual([stats.rejected, stats.dropped, stats.tooLarge], [0, 0, 0]);
 
   const loud = findings.filter((f) => f.severity !== "info");
-  assert.deepEqual(loud.map((f) => `${f.rule}: ${f.message}`), [], "no warning or error on the SDK's own traffic");
+  assert.deepEqual(
+    loud.map((f) => `${f.rule}: ${f.message}`),
+    [],
+    "no warning or error on the SDK's own traffic",
+  );
   const byTarget = new Map(flows.filter((f) => f.method === "tools/call").map((f) => [f.target, f]));
   const two = byTarget.get(orderTools.twoAtOnce);
   assert.ok(two, JSON.stringify(flows.map((f) => [f.kind, f.method, f.target, f.status])));
   assert.equal(two.status, "complete");
-  assert.deepEqual(two.elicitations.map((e) => [e.action, e.content ?? null]), [
-    ["accept", { project: "my-project" }],
-    ["accept", { team: "my-team" }],
-  ]);
+  assert.deepEqual(
+    two.elicitations.map((e) => [e.action, e.content ?? null]),
+    [
+      ["accept", { project: "my-project" }],
+      ["accept", { team: "my-team" }],
+    ],
+  );
   // Live order: the team's answer went first (the page answers the project's question 400 ms later).
   assert.ok(two.elicitations[1]!.answerRecord! < two.elicitations[0]!.answerRecord!, "answered in reverse order");
   const signIn = byTarget.get(orderTools.completeOnGet);
   assert.equal(signIn?.status, "complete");
-  assert.deepEqual(signIn?.elicitations.map((e) => [e.mode, e.action, e.completed]), [["url", "accept", true]]);
+  assert.deepEqual(
+    signIn?.elicitations.map((e) => [e.mode, e.action, e.completed]),
+    [["url", "accept", true]],
+  );
   const completion = records.find((r) => r.kind === "message" && r.text.includes("notifications/elicitation/complete"));
   assert.equal(completion?.kind === "message" && completion.stream, "get-sse", "the completion came on the GET stream");
   const approve = byTarget.get(orderTools.askOnGet);
   assert.equal(approve?.status, "complete", "the GET-stream elicitation belongs to the one call in flight");
   assert.equal(approve?.inferred, "get-stream", "and the flow says the tie is inferred");
-  assert.deepEqual(approve?.elicitations.map((e) => [e.action, e.content ?? null]), [["accept", { approver: "my-approver" }]]);
-  assert.ok(findings.some((f) => f.rule === "del-r12-standalone-stream" && f.flow === approve?.id), "the GET stream is still reported (info)");
+  assert.deepEqual(
+    approve?.elicitations.map((e) => [e.action, e.content ?? null]),
+    [["accept", { approver: "my-approver" }]],
+  );
+  assert.ok(
+    findings.some((f) => f.rule === "del-r12-standalone-stream" && f.flow === approve?.id),
+    "the GET stream is still reported (info)",
+  );
   assert.equal(flows.filter((f) => f.method === "(none)").length, 0, "no flow without its request");
 
   // The CLI reads the worker's records the same way, and the panel shows exactly that.
   const report = await cliReport(records, join(scratch, "order.jsonl"));
-  assert.deepEqual(report.flows.map((f) => [f.id, f.status]), flows.map((f) => [f.id, f.status]));
+  assert.deepEqual(
+    report.flows.map((f) => [f.id, f.status]),
+    flows.map((f) => [f.id, f.status]),
+  );
   assert.deepEqual(report.findings.map((f) => f.rule).sort(), findings.map((f) => f.rule).sort());
   await assertPanelShows(browser, tabId, report);
 });

@@ -8,7 +8,16 @@ import type { ExtensionBrowser } from "./chromium.ts";
 
 /** One file of `mcp-elicit lint --json`: what the Chromium tests compare the panel with. */
 export type CliFile = {
-  flows: { id: string; kind: string; revision: string | null; method: string; target: string | null; rounds: number; status: string; elicitations: { mode: string; action: string | null; completed: boolean }[] }[];
+  flows: {
+    id: string;
+    kind: string;
+    revision: string | null;
+    method: string;
+    target: string | null;
+    rounds: number;
+    status: string;
+    elicitations: { mode: string; action: string | null; completed: boolean }[];
+  }[];
   findings: { rule: string; severity: string; flow: string | null; entry: number; message: string }[];
 };
 
@@ -21,7 +30,12 @@ export async function cliReport(records: CaptureRecord[], file: string): Promise
 }
 
 /** The panel, opened as a page for the tab, must list exactly the CLI's flows and findings. `prepare` runs before it loads. */
-export async function assertPanelShows(browser: ExtensionBrowser, tabId: number, expected: CliFile, prepare?: (panel: Page) => Promise<void>): Promise<void> {
+export async function assertPanelShows(
+  browser: ExtensionBrowser,
+  tabId: number,
+  expected: CliFile,
+  prepare?: (panel: Page) => Promise<void>,
+): Promise<void> {
   const panel = await browser.context.newPage();
   try {
     await prepare?.(panel);
@@ -32,12 +46,32 @@ export async function assertPanelShows(browser: ExtensionBrowser, tabId: number,
     assert.equal(await flowRows.count(), expected.flows.length);
     // The panel's columns by name (panel/views/FlowList.tsx, panel/views/FindingList.tsx write `data-col`).
     const cells = (selector: string, columns: string[]) =>
-      panel.$$eval(selector, (rows, columns) => rows.map((row) => columns.map((c) => row.querySelector(`td[data-col="${c}"]`)?.textContent ?? "")), columns);
+      panel.$$eval(
+        selector,
+        (rows, columns) =>
+          rows.map((row) => columns.map((c) => row.querySelector(`td[data-col="${c}"]`)?.textContent ?? "")),
+        columns,
+      );
     assert.deepEqual(
       await cells("tr[data-flow]", ["id", "kind", "era", "method", "target", "status", "rounds"]),
-      expected.flows.map((f) => [f.id, f.kind, f.revision ?? "unknown", f.method, f.target ?? "", f.status, String(f.rounds)]),
+      expected.flows.map((f) => [
+        f.id,
+        f.kind,
+        f.revision ?? "unknown",
+        f.method,
+        f.target ?? "",
+        f.status,
+        String(f.rounds),
+      ]),
     );
-    if (expected.findings.length > 0) assert.equal(await panel.getByRole("table", { name: "Findings" }).getByRole("row", { name: /^finding / }).count(), expected.findings.length);
+    if (expected.findings.length > 0)
+      assert.equal(
+        await panel
+          .getByRole("table", { name: "Findings" })
+          .getByRole("row", { name: /^finding / })
+          .count(),
+        expected.findings.length,
+      );
     // The Findings view groups by rule (Expert Info), so rows come in another order than the engine's.
     const sorted = (rows: string[][]) => rows.map((r) => JSON.stringify(r)).sort();
     assert.deepEqual(

@@ -17,9 +17,11 @@ import { connectPanel, portPair, settle, tick, type FakePort } from "./fakes.ts"
 
 /** Real SDK traffic of both eras (demo/demo-capture.jsonl) as the tap would send it: no seq, no v. */
 const capture = importJsonl(readFileSync("demo/demo-capture.jsonl", "utf8"), "demo-capture.jsonl").records;
-const drafts = (records: readonly CaptureRecord[]): TapRecord[] => records.map(({ seq: _seq, v: _v, entry: _entry, ...rest }) => rest as TapRecord);
+const drafts = (records: readonly CaptureRecord[]): TapRecord[] =>
+  records.map(({ seq: _seq, v: _v, entry: _entry, ...rest }) => rest as TapRecord);
 /** What the tap sent: the worker adds the frame its relay runs in (frame 0, the port's sender origin). */
-const strip = (records: readonly CaptureRecord[]) => records.map(({ seq: _seq, frame: _frame, frameOrigin: _origin, ...rest }) => rest);
+const strip = (records: readonly CaptureRecord[]) =>
+  records.map(({ seq: _seq, frame: _frame, frameOrigin: _origin, ...rest }) => rest);
 
 /** A browser in miniature: one worker (hub) at a time over one store, relays that connect to whichever is up. */
 function world() {
@@ -61,7 +63,10 @@ describe("relay → worker → panel", () => {
     for (let i = 0; i < all.length; i += 13) relay.push(all.slice(i, i + 13));
     await settle(() => relay.state().queued === 0, "acks");
     const stored = w.store.tabs.get(7)!.records;
-    assert.deepEqual(stored.map((r) => r.seq), capture.map((_, i) => i));
+    assert.deepEqual(
+      stored.map((r) => r.seq),
+      capture.map((_, i) => i),
+    );
     assert.deepEqual(strip(stored), strip(capture));
     const s = await w.hub.session(7);
     const expected = analyze(capture);
@@ -84,7 +89,10 @@ describe("relay → worker → panel", () => {
     await settle(() => relay.state().queued === 0, "acks after restarts");
     const stored = w.store.tabs.get(3)!.records;
     assert.equal(stored.length, capture.length);
-    assert.deepEqual(stored.map((r) => r.seq), capture.map((_, i) => i));
+    assert.deepEqual(
+      stored.map((r) => r.seq),
+      capture.map((_, i) => i),
+    );
     assert.deepEqual(strip(stored), strip(capture));
     // The woken worker rebuilt its engine from the store: same flows as a single pass.
     const s = await w.hub.session(3);
@@ -109,8 +117,14 @@ describe("relay → worker → panel", () => {
     await settle(() => panel.store.stats.value.records === capture.length, "deltas");
     assert.ok(panel.messages.some((m) => m.kind === "delta"));
     const expected = analyze(capture);
-    assert.deepEqual(panel.store.flows.value.map((f) => [f.id, f.status, f.rounds.length]), expected.flows.map((f) => [f.id, f.status, f.rounds.length]));
-    assert.deepEqual(panel.store.findings.value.map((f) => f.id), expected.findings.map((f) => f.id));
+    assert.deepEqual(
+      panel.store.flows.value.map((f) => [f.id, f.status, f.rounds.length]),
+      expected.flows.map((f) => [f.id, f.status, f.rounds.length]),
+    );
+    assert.deepEqual(
+      panel.store.findings.value.map((f) => f.id),
+      expected.findings.map((f) => f.id),
+    );
 
     panel.send("clear");
     await settle(() => panel.store.stats.value.records === 0, "clear");
@@ -137,11 +151,17 @@ describe("relay → worker → panel", () => {
     const panel = w.panel(1);
     panel.send("preserveLog", { on: true });
     page2.push(few);
-    await settle(() => w.store.tabs.get(1)!.records.length === 20 && w.store.tabs.get(1)!.meta.preserveLog, "page 2 records");
+    await settle(
+      () => w.store.tabs.get(1)!.records.length === 20 && w.store.tabs.get(1)!.meta.preserveLog,
+      "page 2 records",
+    );
     const page3 = createUplink({ connect: w.connectContent(1), doc: "p3", top: true });
     page3.push(few.slice(0, 5));
     await settle(() => w.store.tabs.get(1)!.records.length === 25, "preserved");
-    assert.deepEqual(w.store.tabs.get(1)!.records.map((r) => r.seq), [...Array(25).keys()]);
+    assert.deepEqual(
+      w.store.tabs.get(1)!.records.map((r) => r.seq),
+      [...Array(25).keys()],
+    );
     // Subframe documents never count as navigations.
     const frame = createUplink({ connect: w.connectContent(1), doc: "f1", top: false });
     frame.push(few.slice(0, 2));
@@ -178,7 +198,13 @@ describe("pieces", () => {
     assert.equal(senderRole({ jsonrpc: "2.0", id: 1, method: "initialize", params: {} }, undefined), "client");
     assert.equal(senderRole({ jsonrpc: "2.0", id: 1, method: "elicitation/create", params: {} }, undefined), "server");
     assert.equal(senderRole({ jsonrpc: "2.0", id: 1, result: { action: "accept" } }, undefined), "client");
-    assert.equal(senderRole({ jsonrpc: "2.0", id: 1, result: { protocolVersion: "2025-11-25", serverInfo: {}, capabilities: {} } }, undefined), "server");
+    assert.equal(
+      senderRole(
+        { jsonrpc: "2.0", id: 1, result: { protocolVersion: "2025-11-25", serverInfo: {}, capabilities: {} } },
+        undefined,
+      ),
+      "server",
+    );
     assert.equal(senderRole({ jsonrpc: "2.0", id: 1, result: {} }, "client"), "client");
   });
 
@@ -199,7 +225,13 @@ describe("pieces", () => {
         pair.server.onMessage.addListener((m) => {
           const batch = m as { first: number; records: unknown[]; doc: string };
           seen.push(...batch.records);
-          pair.server.postMessage({ source: "mcp-elicitation-inspector/worker", v: 1, kind: "ack", doc: batch.doc, upTo: batch.first + batch.records.length - 1 });
+          pair.server.postMessage({
+            source: "mcp-elicitation-inspector/worker",
+            v: 1,
+            kind: "ack",
+            doc: batch.doc,
+            upTo: batch.first + batch.records.length - 1,
+          });
         });
         if (!up) setImmediate(() => pair.server.disconnect());
         return pair.client;

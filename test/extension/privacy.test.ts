@@ -30,7 +30,17 @@ before(async () => {
   server = createServer((req, res) => {
     if (req.method === "POST" && req.url === "/mcp") {
       res.writeHead(200, { "content-type": "application/json", "access-control-allow-origin": "*" });
-      res.end(JSON.stringify({ jsonrpc: "2.0", id: 1, result: { protocolVersion: "2025-11-25", capabilities: {}, serverInfo: { name: "privacy-peer", version: "1" } } }));
+      res.end(
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          result: {
+            protocolVersion: "2025-11-25",
+            capabilities: {},
+            serverInfo: { name: "privacy-peer", version: "1" },
+          },
+        }),
+      );
     } else if (req.url === "/frame") {
       res.writeHead(200, { "content-type": "text/html" });
       res.end(page(""));
@@ -72,7 +82,11 @@ async function stored(): Promise<{ records: number; tabs: number }> {
   );
 }
 
-async function waitFor(tabId: number, ok: (records: CaptureRecord[]) => boolean, what: string): Promise<CaptureRecord[]> {
+async function waitFor(
+  tabId: number,
+  ok: (records: CaptureRecord[]) => boolean,
+  what: string,
+): Promise<CaptureRecord[]> {
   let records: CaptureRecord[] = [];
   for (let attempt = 0; attempt < 80; attempt++) {
     records = await browser.records(tabId);
@@ -82,7 +96,8 @@ async function waitFor(tabId: number, ok: (records: CaptureRecord[]) => boolean,
   throw new Error(`${what}: ${JSON.stringify(records.map((r) => [r.kind, r.frame, r.frameOrigin, r.url]))}`);
 }
 
-const initialize = (r: CaptureRecord): boolean => r.kind === "message" && r.direction === "c2s" && r.text.includes('"initialize"');
+const initialize = (r: CaptureRecord): boolean =>
+  r.kind === "message" && r.direction === "c2s" && r.text.includes('"initialize"');
 
 describe("Chromium: recording only what is inspected", { timeout: 120_000 }, () => {
   test("a page never inspected leaves 0 records in the worker and in IndexedDB", async () => {
@@ -100,7 +115,9 @@ describe("Chromium: recording only what is inspected", { timeout: 120_000 }, () 
     // Counts, in the worker, the relays' messages that carry records, per tab: a second listener on the same ports.
     const worker = await browser.worker();
     await worker.evaluate(() => {
-      const counts: Record<number, number> = ((globalThis as { __relayBatches?: Record<number, number> }).__relayBatches = {});
+      const counts: Record<number, number> = ((
+        globalThis as { __relayBatches?: Record<number, number> }
+      ).__relayBatches = {});
       chrome.runtime.onConnect.addListener((port) => {
         const tabId = port.sender?.tab?.id;
         if (port.name !== "mcp-elicit/content" || tabId === undefined) return;
@@ -109,7 +126,11 @@ describe("Chromium: recording only what is inspected", { timeout: 120_000 }, () 
         });
       });
     });
-    const sent = async (tabId: number): Promise<number> => worker.evaluate((id) => (globalThis as { __relayBatches?: Record<number, number> }).__relayBatches?.[id] ?? 0, tabId);
+    const sent = async (tabId: number): Promise<number> =>
+      worker.evaluate(
+        (id) => (globalThis as { __relayBatches?: Record<number, number> }).__relayBatches?.[id] ?? 0,
+        tabId,
+      );
     const { page: tab, tabId } = await browser.openTab(`${origin}/`);
     await tab.waitForLoadState("load");
     await tab.evaluate(() => (window as unknown as { mcpDone: Promise<string> }).mcpDone);
@@ -118,7 +139,11 @@ describe("Chromium: recording only what is inspected", { timeout: 120_000 }, () 
     const first = await sent(tabId);
     assert.ok(first <= 2, `${first} batches before the first acks (one per frame at most)`);
     const call = (id: number) =>
-      fetch("/mcp", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id, method: "ping" }) }).then((r) => r.text());
+      fetch("/mcp", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ jsonrpc: "2.0", id, method: "ping" }),
+      }).then((r) => r.text());
     for (let i = 0; i < 5; i++) {
       await tab.evaluate(call, 10 + i);
       await tab.frames()[1]!.evaluate(call, 20 + i);
@@ -132,10 +157,18 @@ describe("Chromium: recording only what is inspected", { timeout: 120_000 }, () 
     const close = await browser.inspect(tabId);
     await sleep(300);
     await tab.evaluate(call, 99);
-    const records = await waitFor(tabId, (rs) => rs.some((r) => r.kind === "message" && r.text.includes('"id":99')), "the call after DevTools opened");
+    const records = await waitFor(
+      tabId,
+      (rs) => rs.some((r) => r.kind === "message" && r.text.includes('"id":99')),
+      "the call after DevTools opened",
+    );
     // The test server answers every call with id 1: the page's own calls tell what was recorded.
     const calls = records.filter((r) => r.kind === "message" && r.direction === "c2s");
-    assert.deepEqual(calls.map((r) => r.kind === "message" && JSON.parse(r.text).id), [99], "nothing from before DevTools opened");
+    assert.deepEqual(
+      calls.map((r) => r.kind === "message" && JSON.parse(r.text).id),
+      [99],
+      "nothing from before DevTools opened",
+    );
     assert.ok((await sent(tabId)) > first);
     await close();
     await tab.close();
@@ -149,7 +182,11 @@ describe("Chromium: recording only what is inspected", { timeout: 120_000 }, () 
     const close = await browser.inspect(tabId);
     await tab.reload();
     await tab.evaluate(() => (window as unknown as { mcpDone: Promise<string> }).mcpDone);
-    const records = await waitFor(tabId, (rs) => rs.filter(initialize).length >= 2 && rs.filter((r) => r.kind === "end").length >= 2, "both documents' exchanges");
+    const records = await waitFor(
+      tabId,
+      (rs) => rs.filter(initialize).length >= 2 && rs.filter((r) => r.kind === "end").length >= 2,
+      "both documents' exchanges",
+    );
     const top = records.filter((r) => r.frame === 0);
     const framed = records.filter((r) => r.frame !== 0);
     // The first record of the top document is its first request.
@@ -158,11 +195,19 @@ describe("Chromium: recording only what is inspected", { timeout: 120_000 }, () 
     assert.ok(framed.length >= 3, JSON.stringify(framed));
     const frameId = framed[0]!.frame!;
     assert.ok(frameId > 0);
-    assert.ok(framed.every((r) => r.frame === frameId && r.frameOrigin === frameOrigin && r.client === `${frameOrigin}#frame-${frameId}`), JSON.stringify(framed.map((r) => [r.frame, r.frameOrigin, r.client])));
+    assert.ok(
+      framed.every(
+        (r) => r.frame === frameId && r.frameOrigin === frameOrigin && r.client === `${frameOrigin}#frame-${frameId}`,
+      ),
+      JSON.stringify(framed.map((r) => [r.frame, r.frameOrigin, r.client])),
+    );
     assert.ok((await stored()).records >= records.length);
     const stats = await browser.stats(tabId);
     assert.equal(stats.recordingReason, "devtools");
-    assert.ok(stats.recordingSince! >= opened - 1000 && stats.recordingSince! <= Date.now(), String(stats.recordingSince));
+    assert.ok(
+      stats.recordingSince! >= opened - 1000 && stats.recordingSince! <= Date.now(),
+      String(stats.recordingSince),
+    );
     assert.equal(stats.site, "http://127.0.0.1");
     assert.equal(stats.siteRecorded, false);
     // The panel's banner says since when, and why earlier traffic is not there; the site choice is offered.
@@ -192,7 +237,10 @@ describe("Chromium: recording only what is inspected", { timeout: 120_000 }, () 
     assert.equal((await browser.stats(firstId)).siteRecorded, true);
     const { page: second, tabId } = await browser.openTab(`${origin}/`);
     const records = await waitFor(tabId, (rs) => rs.some(initialize), "the site's traffic");
-    assert.ok(records.every((r) => r.frameOrigin === origin), "the iframe of another site is not recorded");
+    assert.ok(
+      records.every((r) => r.frameOrigin === origin),
+      "the iframe of another site is not recorded",
+    );
     await browser.send(firstId, "recordSite", { on: false });
     assert.equal((await browser.stats(firstId)).siteRecorded, false);
     const { page: third, tabId: thirdId } = await browser.openTab(`${origin}/`);

@@ -7,7 +7,15 @@ import * as esbuild from "esbuild";
 import { ensureBuilt } from "./built.ts";
 import { behaviours, type Behaviour, type Ctx, type Observed } from "./transparency/behaviours/index.ts";
 import { BATTERY_DECODE_RULE } from "./transparency/behaviours/envelopes.ts";
-import { launchBaseline, launchTapped, runBehaviour, tapLeftAlone, tapRecords, type BatteryBrowser, type TappedBrowser } from "./transparency/browsers.ts";
+import {
+  launchBaseline,
+  launchTapped,
+  runBehaviour,
+  tapLeftAlone,
+  tapRecords,
+  type BatteryBrowser,
+  type TappedBrowser,
+} from "./transparency/browsers.ts";
 import { startTransparencyServer, type TransparencyServer } from "./transparency/server.ts";
 
 /**
@@ -56,14 +64,18 @@ const ctxFor = (side: string): Ctx => ({
 });
 
 /** What the page saw, with the run's token (in URLs the page reports) made equal. */
-const normal = (seen: unknown, ctx: Ctx): unknown => JSON.parse(JSON.stringify(seen ?? null).replaceAll(ctx.token, "<token>"));
+const normal = (seen: unknown, ctx: Ctx): unknown =>
+  JSON.parse(JSON.stringify(seen ?? null).replaceAll(ctx.token, "<token>"));
 
 /** TRANSPARENCY_DUMP=<dir> writes what each page observed, one JSON file per behaviour (for diagnosis). */
 function dump(name: string, observed: unknown): void {
   const dir = process.env.TRANSPARENCY_DUMP;
   if (!dir) return;
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, `${name.replace(/[^a-z0-9]+/gi, "-").slice(0, 80)}.json`), `${JSON.stringify(observed, null, 2)}\n`);
+  writeFileSync(
+    join(dir, `${name.replace(/[^a-z0-9]+/gi, "-").slice(0, 80)}.json`),
+    `${JSON.stringify(observed, null, 2)}\n`,
+  );
 }
 
 /** The timing sanity check: generous bounds on arrival gaps, a strict one on coalescing (see the behaviour). */
@@ -72,7 +84,10 @@ function checkTiming(base: Observed, tap: Observed): void {
   const t = tap.measured as { gaps: number[]; first: number; count: number };
   assert.ok(t.count >= b.count, `the tapped page got the events in fewer chunks (${t.count} < ${b.count})`);
   const mean = (xs: number[]): number => xs.reduce((a, x) => a + x, 0) / Math.max(1, xs.length);
-  assert.ok(mean(t.gaps) <= mean(b.gaps) + 25, `tapped gaps ${JSON.stringify(t.gaps)} vs baseline ${JSON.stringify(b.gaps)}`);
+  assert.ok(
+    mean(t.gaps) <= mean(b.gaps) + 25,
+    `tapped gaps ${JSON.stringify(t.gaps)} vs baseline ${JSON.stringify(b.gaps)}`,
+  );
   assert.ok(t.first <= b.first + 250, `first event after ${t.first} ms tapped, ${b.first} ms baseline`);
 }
 
@@ -91,7 +106,8 @@ async function compare(behaviour: Behaviour): Promise<void> {
           if (!mcp.never) return;
           await new Promise((resolve) => setTimeout(resolve, 800)); // the rest of the tab's records
           const text = JSON.stringify(await tapped.recordsOfOpenTabs());
-          for (const secret of mcp.never) if (text.includes(secret)) unrecorded = new Error(`a record holds ${JSON.stringify(secret)}`);
+          for (const secret of mcp.never)
+            if (text.includes(secret)) unrecorded = new Error(`a record holds ${JSON.stringify(secret)}`);
         },
         (error: unknown) => void (unrecorded = error),
       );

@@ -14,13 +14,34 @@ import { portPair, settle, tick } from "./fakes.ts";
  * refused is counted as dropped. And a tab nobody inspects costs nothing at all.
  */
 const MiB = 2 ** 20;
-const message = (i: number) => JSON.stringify({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: `${i}`.padEnd(MiB - 100, "x") } });
-const envelope = (i: number) => `${TAP_ENVELOPE_PREFIX}${JSON.stringify([{ transport: "postMessage", exchange: "pm:a>b", url: "http://127.0.0.1", client: "http://127.0.0.1", time: 1000 + i, kind: "message", direction: "s2c", stream: "postMessage", text: message(i) }])}}`;
-const batch = (doc: string, first: number, records: string[]) => ({ source: CONTENT_SOURCE, v: PROTOCOL_VERSION, kind: "records", doc, top: true, first, records, rejected: 0 });
+const message = (i: number) =>
+  JSON.stringify({
+    jsonrpc: "2.0",
+    method: "notifications/message",
+    params: { level: "info", data: `${i}`.padEnd(MiB - 100, "x") },
+  });
+const envelope = (i: number) =>
+  `${TAP_ENVELOPE_PREFIX}${JSON.stringify([{ transport: "postMessage", exchange: "pm:a>b", url: "http://127.0.0.1", client: "http://127.0.0.1", time: 1000 + i, kind: "message", direction: "s2c", stream: "postMessage", text: message(i) }])}}`;
+const batch = (doc: string, first: number, records: string[]) => ({
+  source: CONTENT_SOURCE,
+  v: PROTOCOL_VERSION,
+  kind: "records",
+  doc,
+  top: true,
+  first,
+  records,
+  rejected: 0,
+});
 
 function flood(sites: string[], limits = { maxBytes: 8 * MiB, maxRecordBytes: 4 * MiB, maxTotalBytes: 12 * MiB }) {
   const store = createMemoryStore();
-  const hub = createHub({ store, flushMs: 5, ackMs: 0, limits, gate: createRecordingGate(createMemoryGateStorage(sites)) });
+  const hub = createHub({
+    store,
+    flushMs: 5,
+    ackMs: 0,
+    limits,
+    gate: createRecordingGate(createMemoryGateStorage(sites)),
+  });
   const relay = (tabId: number) => {
     const pair = portPair(CONTENT_PORT, { tab: { id: tabId }, url: "http://127.0.0.1/", frameId: 0 });
     hub.connectContent(pair.server as HubPort);
@@ -48,7 +69,10 @@ describe("worker budget", () => {
     assert.ok(most <= limits.maxBytes + oneEnvelope, `held ${most} bytes`);
     assert.ok(s.meta.bytes <= limits.maxBytes, `stored ${s.meta.bytes} bytes`);
     assert.equal(s.records().length + s.meta.dropped, sent);
-    assert.ok(s.meta.dropped >= sent - limits.maxBytes / recordBytes({ text: message(0) }) - 1, `${s.meta.dropped} dropped`);
+    assert.ok(
+      s.meta.dropped >= sent - limits.maxBytes / recordBytes({ text: message(0) }) - 1,
+      `${s.meta.dropped} dropped`,
+    );
     hub.stop();
   });
 
@@ -63,7 +87,10 @@ describe("worker budget", () => {
       await tick(1);
     }
     const [sa, sb] = [await hub.session(1), await hub.session(2)];
-    await settle(() => sa.records().length + sa.meta.dropped >= 24 && sb.records().length + sb.meta.dropped >= 24, "both tabs accounted");
+    await settle(
+      () => sa.records().length + sa.meta.dropped >= 24 && sb.records().length + sb.meta.dropped >= 24,
+      "both tabs accounted",
+    );
     await tick(500);
     const total = sa.meta.bytes + sb.meta.bytes;
     assert.ok(total <= limits.maxTotalBytes + 2 * 2 * envelope(0).length, `${total} bytes in the worker`);
@@ -80,16 +107,40 @@ describe("worker budget", () => {
     await settle(() => acks.length > 0, "an ack");
     await tick(600);
     assert.equal(store.tabs.size, 0);
-    assert.deepEqual(acks.at(-1), { source: "mcp-elicitation-inspector/worker", v: 1, kind: "ack", doc: "d3", upTo: 7, recording: false });
+    assert.deepEqual(acks.at(-1), {
+      source: "mcp-elicitation-inspector/worker",
+      v: 1,
+      kind: "ack",
+      doc: "d3",
+      upTo: 7,
+      recording: false,
+    });
     hub.stop();
   });
 
   test("a private (incognito) tab's capture stays in memory: the worker holds it, the store never sees it", async () => {
     const store = createMemoryStore();
-    const hub = createHub({ store, flushMs: 5, ackMs: 0, gate: createRecordingGate(createMemoryGateStorage(["http://127.0.0.1"])), isPrivate: async (tabId) => tabId === 4 });
+    const hub = createHub({
+      store,
+      flushMs: 5,
+      ackMs: 0,
+      gate: createRecordingGate(createMemoryGateStorage(["http://127.0.0.1"])),
+      isPrivate: async (tabId) => tabId === 4,
+    });
     const pair = portPair(CONTENT_PORT, { tab: { id: 4, incognito: true }, url: "http://127.0.0.1/", frameId: 0 });
     hub.connectContent(pair.server as HubPort);
-    const record = { transport: "http", exchange: "f1", url: "http://127.0.0.1/mcp", client: "http://127.0.0.1", time: 1, kind: "message", direction: "c2s", stream: "body", method: "POST", text: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' };
+    const record = {
+      transport: "http",
+      exchange: "f1",
+      url: "http://127.0.0.1/mcp",
+      client: "http://127.0.0.1",
+      time: 1,
+      kind: "message",
+      direction: "c2s",
+      stream: "body",
+      method: "POST",
+      text: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
+    };
     pair.client.postMessage(batch("d4", 0, [`${TAP_ENVELOPE_PREFIX}${JSON.stringify([record])}}`]));
     const s = await hub.session(4);
     await settle(() => s.records().length === 1, "the record in the worker");

@@ -14,10 +14,16 @@ export type J =
   | { num: string };
 
 export function fromValue(value: unknown, depth = 0): J {
-  if (value === null || typeof value === "boolean" || typeof value === "number" || typeof value === "string") return value;
+  if (value === null || typeof value === "boolean" || typeof value === "number" || typeof value === "string")
+    return value;
   if (depth > 50) return null;
   if (Array.isArray(value)) return { arr: value.map((v) => fromValue(v, depth + 1)) };
-  if (typeof value === "object") return { obj: Object.entries(value as object).filter(([, v]) => v !== undefined).map(([k, v]) => [k, fromValue(v, depth + 1)]) };
+  if (typeof value === "object")
+    return {
+      obj: Object.entries(value as object)
+        .filter(([, v]) => v !== undefined)
+        .map(([k, v]) => [k, fromValue(v, depth + 1)]),
+    };
   return null;
 }
 

@@ -48,7 +48,9 @@ const stage = <T>(name: string, fn: () => T): T => {
     return fn();
   } catch (error) {
     const e = error as Error;
-    throw new Error(`${name} threw: ${e?.message ?? String(error)}${e?.stack ? `\n${e.stack.split("\n").slice(1, 4).join("\n")}` : ""}`);
+    throw new Error(
+      `${name} threw: ${e?.message ?? String(error)}${e?.stack ? `\n${e.stack.split("\n").slice(1, 4).join("\n")}` : ""}`,
+    );
   }
 };
 
@@ -89,14 +91,17 @@ function importInPieces(text: string, file: string, window?: number, hold?: numb
 const SMALL_HOLD = 4096;
 
 type Flows = ReturnType<typeof analyze>["flows"];
-const shape = (flows: Flows) => flows.map((f) => `${f.kind} ${f.status} ${f.method} ${f.rounds.length} ${f.elicitations.length}`);
-const unnamed = (records: readonly CaptureRecord[]) => records.map(({ entry: _e, exchange: _x, ...r }) => canonicalJson(r));
+const shape = (flows: Flows) =>
+  flows.map((f) => `${f.kind} ${f.status} ${f.method} ${f.rounds.length} ${f.elicitations.length}`);
+const unnamed = (records: readonly CaptureRecord[]) =>
+  records.map(({ entry: _e, exchange: _x, ...r }) => canonicalJson(r));
 /**
  * Records compared as JSON, what a file can say (-0 is written 0), members in any order: a record an envelope
  * adapter made lists them in its own order, the schema in another, and a file in the schema's. `json` is
  * JSON.stringify(a), at hand already: most comparisons are equal in that order too.
  */
-const sameRecords = (a: readonly CaptureRecord[], b: readonly CaptureRecord[], json = JSON.stringify(a)): boolean => json === JSON.stringify(b) || canonicalJson(a) === canonicalJson(b);
+const sameRecords = (a: readonly CaptureRecord[], b: readonly CaptureRecord[], json = JSON.stringify(a)): boolean =>
+  json === JSON.stringify(b) || canonicalJson(a) === canonicalJson(b);
 
 /** The streaming window's slack for entries out of start order (horizon.ts SLACK, ms). */
 const SLACK = 2000;
@@ -119,7 +124,8 @@ function goesBackInTime(text: string): boolean {
   return false;
 }
 const SSE_STREAMS = new Set(["post-sse", "get-sse", "eventsource"]);
-const isSseEvent = (r: { kind: string; direction?: string; stream?: string }): boolean => r.kind === "message" && r.direction === "s2c" && SSE_STREAMS.has(r.stream ?? "");
+const isSseEvent = (r: { kind: string; direction?: string; stream?: string }): boolean =>
+  r.kind === "message" && r.direction === "s2c" && SSE_STREAMS.has(r.stream ?? "");
 
 export function checkInput(input: Input): void {
   try {
@@ -137,7 +143,11 @@ function check(input: Input): void {
   assert.ok(!input.text.startsWith("EXPORT-THREW"), `exportHar threw on a valid capture: ${input.text}`);
   const file = input.format === "har" ? "fuzz.har" : "fuzz.jsonl";
   const imported = stage("import", () => importCapture(input.text, file));
-  for (const r of imported.records) assert.ok(CaptureRecord.safeParse(r).success, `an imported record fails the capture schema: ${JSON.stringify(r).slice(0, 300)}`);
+  for (const r of imported.records)
+    assert.ok(
+      CaptureRecord.safeParse(r).success,
+      `an imported record fails the capture schema: ${JSON.stringify(r).slice(0, 300)}`,
+    );
   // A HAR read as a file (the input itself, or for JSONL its HAR export, below), in pieces and streaming from the
   // first record: the same records with the same times, but that some can come later than later ones (the records
   // of entries out of time order; a problem says so); else the same problems too.
@@ -145,10 +155,20 @@ function check(input: Input): void {
     // A window that lets endpoints go every few records: the same records, whatever their times and numbers.
     const small = stage("importHar streaming in a small window", () => importInPieces(text, "fuzz.har", 0, SMALL_HOLD));
     assert.ok(small.held <= SMALL_HOLD, `the streaming window held ${small.held} bytes, past its ${SMALL_HOLD}`);
-    const untimed = (records: readonly CaptureRecord[]) => records.map(({ seq: _s, time: _t, ...r }) => canonicalJson(r)).sort();
-    assert.deepEqual(untimed(small.records), untimed(whole.records), "the HAR read in a small window gives other records than read whole");
+    const untimed = (records: readonly CaptureRecord[]) =>
+      records.map(({ seq: _s, time: _t, ...r }) => canonicalJson(r)).sort();
+    assert.deepEqual(
+      untimed(small.records),
+      untimed(whole.records),
+      "the HAR read in a small window gives other records than read whole",
+    );
     const streaming = stage("importHar streaming, in pieces", () => importInPieces(text, "fuzz.har", 0));
-    if (sameRecords(whole.records, streaming.records)) return assert.deepEqual(streaming.problems, whole.problems, "the HAR read in pieces, streaming, gives other problems than read whole");
+    if (sameRecords(whole.records, streaming.records))
+      return assert.deepEqual(
+        streaming.problems,
+        whole.problems,
+        "the HAR read in pieces, streaming, gives other problems than read whole",
+      );
     // Entries that go back in time past the streaming window's slack (horizon.ts SLACK) begin a new stretch: a
     // stream is placed once the horizon passed its last byte, and a record that bounds its events (a client's answer
     // it must precede or follow, notifications/initialized) may be read after that, further on in the file. A whole
@@ -156,14 +176,24 @@ function check(input: Input): void {
     // for such a file the events of SSE streams may be placed elsewhere within their stream's span (order.ts), and
     // are compared without their times; every other record, and which events there are, must still be the same.
     const backInTime = goesBackInTime(text);
-    const bag = (records: readonly CaptureRecord[]) => records.map(({ seq: _s, ...r }) => canonicalJson(backInTime && isSseEvent(r) ? { ...r, time: 0 } : r)).sort();
-    assert.deepEqual(bag(streaming.records), bag(whole.records), "the HAR read in pieces, streaming, gives other records than read whole");
+    const bag = (records: readonly CaptureRecord[]) =>
+      records.map(({ seq: _s, ...r }) => canonicalJson(backInTime && isSseEvent(r) ? { ...r, time: 0 } : r)).sort();
+    assert.deepEqual(
+      bag(streaming.records),
+      bag(whole.records),
+      "the HAR read in pieces, streaming, gives other records than read whole",
+    );
   };
   if (input.format === "har") streamed(input.text, imported);
   const result = stage("analyze", () => analyze(imported.records));
   const internal = result.problems.find((p) => p.message.startsWith("Internal error"));
   assert.equal(internal, undefined, internal?.message);
-  for (const f of result.findings) if (f.flow !== null) assert.ok(result.flows.some((x) => x.id === f.flow), `finding ${f.rule} names ${f.flow}, which is not in the report`);
+  for (const f of result.findings)
+    if (f.flow !== null)
+      assert.ok(
+        result.flows.some((x) => x.id === f.flow),
+        `finding ${f.rule} names ${f.flow}, which is not in the report`,
+      );
 
   // Each step runs once. The importers, the exporters and the engine are functions of their input text or records
   // (compared as JSON, as the properties compare them): an export text equal to one already read back reads back
@@ -186,24 +216,46 @@ function check(input: Input): void {
   const fromJsonl = stage("importJsonl (re-import)", () => importJsonl(jsonl, "again.jsonl"));
   assert.deepEqual(fromJsonl.problems, [], "the JSONL export does not re-import cleanly");
   const importedJson = JSON.stringify(imported.records);
-  if (!sameRecords(imported.records, fromJsonl.records, importedJson)) assert.equal(canonicalJson(fromJsonl.records), canonicalJson(imported.records), "JSONL export → import changed the records");
+  if (!sameRecords(imported.records, fromJsonl.records, importedJson))
+    assert.equal(
+      canonicalJson(fromJsonl.records),
+      canonicalJson(imported.records),
+      "JSONL export → import changed the records",
+    );
   // HAR: from the first import on (times rounded to milliseconds; same-millisecond entries may be renumbered once).
   // A HAR that is already its own export (an unmutated one of harInput) was read back when it was imported.
-  const first = har === input.text && imported.problems.length === 0 ? imported : stage("importHar (re-import)", () => importHar(har, "fuzz.har"));
+  const first =
+    har === input.text && imported.problems.length === 0
+      ? imported
+      : stage("importHar (re-import)", () => importHar(har, "fuzz.har"));
   if (input.format === "jsonl") streamed(har, first);
   assert.deepEqual(first.problems, [], "the HAR export does not re-import cleanly");
   const firstJson = JSON.stringify(first.records);
-  if (firstJson !== importedJson) assert.deepEqual(shape(stage("analyze (re-import)", () => analyze(first.records)).flows), shape(result.flows), "HAR export → import changed the flows");
+  if (firstJson !== importedJson)
+    assert.deepEqual(
+      shape(stage("analyze (re-import)", () => analyze(first.records)).flows),
+      shape(result.flows),
+      "HAR export → import changed the flows",
+    );
   const secondText = firstJson === importedJson ? har : stage("exportHar (again)", () => exportHar(first.records));
   // Read back as `first` was.
   if (secondText === har) return;
   const second = stage("importHar (again)", () => importHar(secondText, "again.har"));
   assert.deepEqual(second.problems, []);
-  assert.deepEqual(unnamed(second.records), unnamed(first.records), "HAR export → import → export → import changed the records");
+  assert.deepEqual(
+    unnamed(second.records),
+    unnamed(first.records),
+    "HAR export → import → export → import changed the records",
+  );
   const secondJson = JSON.stringify(second.records);
   if (secondJson === firstJson) return;
   const thirdText = stage("exportHar (third)", () => exportHar(second.records));
   if (thirdText === secondText) return;
   const third = stage("importHar (third)", () => importHar(thirdText, "again.har"));
-  if (!sameRecords(second.records, third.records, secondJson)) assert.equal(canonicalJson(third.records), canonicalJson(second.records), "HAR is not a fixed point after two round trips");
+  if (!sameRecords(second.records, third.records, secondJson))
+    assert.equal(
+      canonicalJson(third.records),
+      canonicalJson(second.records),
+      "HAR is not a fixed point after two round trips",
+    );
 }

@@ -23,14 +23,18 @@ const total = Number(process.env.FUZZ_RUNS ?? process.argv[2] ?? 1_000_000);
 const chunk = Math.min(total, Number(process.env.FUZZ_CHUNK ?? 5_000));
 let seed = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31);
 const only = process.env.FUZZ_ONLY;
-if (only !== undefined && !(only in GENERATORS)) throw new Error(`FUZZ_ONLY=${only}: one of ${Object.keys(GENERATORS).join(", ")}`);
+if (only !== undefined && !(only in GENERATORS))
+  throw new Error(`FUZZ_ONLY=${only}: one of ${Object.keys(GENERATORS).join(", ")}`);
 const names = (only ? [only] : Object.keys(GENERATORS)) as Name[];
 
 const cpu = (): number => {
   const { user, system } = process.cpuUsage();
   return (user + system) / 1e6;
 };
-const stats = Object.fromEntries(names.map((n) => [n, { inputs: 0, cpu: 0, failures: 0 }])) as Record<Name, { inputs: number; cpu: number; failures: number }>;
+const stats = Object.fromEntries(names.map((n) => [n, { inputs: 0, cpu: 0, failures: 0 }])) as Record<
+  Name,
+  { inputs: number; cpu: number; failures: number }
+>;
 const rate = (inputs: number, seconds: number): number => Math.round(inputs / Math.max(seconds, 1e-9));
 const rates = (): string => names.map((n) => `${n} ${rate(stats[n].inputs, stats[n].cpu)}`).join(", ");
 
@@ -57,19 +61,25 @@ while (done < total) {
       stats[name].failures++;
       const error = String((result.errorInstance as Error)?.message ?? result.errorInstance).split("\n")[0]!;
       const example = result.counterexample![0] as Input | [Input, string];
-      const input = Array.isArray(example) ? { ...example[0], format: `${example[0].format} saved as ${example[1]}` } : example;
+      const input = Array.isArray(example)
+        ? { ...example[0], format: `${example[0].format} saved as ${example[1]}` }
+        : example;
       const key = `${name}: ${error.replace(/\d+/g, "#").slice(0, 120)}`;
       const where = `${name}, seed ${seed}, path ${result.counterexamplePath}; again: FUZZ_ONLY=${name} FUZZ_SEED=${seed} FUZZ_RUNS=${runs}`;
       if (!seen.has(key)) {
         seen.add(key);
         console.log(`\nFAILURE ${failures} (${where}): ${error}`);
-        console.log(`  minimised ${input.format} input (${input.text.length} chars): ${JSON.stringify(input.text.length > 3000 ? input.text.slice(0, 3000) + "…" : input.text)}`);
+        console.log(
+          `  minimised ${input.format} input (${input.text.length} chars): ${JSON.stringify(input.text.length > 3000 ? input.text.slice(0, 3000) + "…" : input.text)}`,
+        );
       } else console.log(`\nFAILURE ${failures} (${where}): same as an earlier one: ${error.slice(0, 160)}`);
     }
     seed = (seed + 7919) % 2 ** 31;
   }
   const seconds = cpu() - startedCpu;
-  console.log(`fuzz: ${done} inputs, ${failures} failures, ${rate(done, seconds)} inputs/CPU-s (${rates()}), ${Math.round(seconds)} CPU-s, ${Math.round((Date.now() - started) / 1000)} s`);
+  console.log(
+    `fuzz: ${done} inputs, ${failures} failures, ${rate(done, seconds)} inputs/CPU-s (${rates()}), ${Math.round(seconds)} CPU-s, ${Math.round((Date.now() - started) / 1000)} s`,
+  );
 }
 const seconds = cpu() - startedCpu;
 for (const key of seen) console.log(`  distinct failure: ${key}`);

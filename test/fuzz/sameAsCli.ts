@@ -10,7 +10,10 @@ import { harInput, jsonlInput, sseInput, type Input } from "./arbitraries.ts";
 export type Encoding = "utf-8" | "utf-16le" | "utf-16be";
 
 /** A generated capture of any of the three generators, saved as UTF-8 (half of them) or UTF-16. */
-export const savedInput: fc.Arbitrary<[Input, Encoding]> = fc.tuple(fc.oneof(jsonlInput, harInput, sseInput), fc.constantFrom<Encoding>("utf-8", "utf-8", "utf-16le", "utf-16be"));
+export const savedInput: fc.Arbitrary<[Input, Encoding]> = fc.tuple(
+  fc.oneof(jsonlInput, harInput, sseInput),
+  fc.constantFrom<Encoding>("utf-8", "utf-8", "utf-16le", "utf-16be"),
+);
 
 /** A text as the bytes of a file in `encoding`. */
 export function bytesOf(text: string, encoding: Encoding): Uint8Array<ArrayBuffer> {
@@ -24,23 +27,57 @@ export function bytesOf(text: string, encoding: Encoding): Uint8Array<ArrayBuffe
  * worker (importFile, over a Blob's stream) and by `mcp-elicit lint` (readCapture) give the same format, records,
  * flows, findings and import problems. Neither throws.
  */
-export async function checkSameAsCli(input: Input, encoding: Encoding, name = `capture.${input.format}`): Promise<void> {
+export async function checkSameAsCli(
+  input: Input,
+  encoding: Encoding,
+  name = `capture.${input.format}`,
+): Promise<void> {
   const { panel, cli } = await importBoth(name, bytesOf(input.text, encoding));
   assert.deepEqual(
-    { format: panel.format, records: panel.records, flows: panel.flows, findings: panel.findings, problems: panel.problems.map((p) => p.message) },
-    { format: cli.format, records: cli.records, flows: cli.flows, findings: cli.findings, problems: cli.problems.map((p) => p.message) },
+    {
+      format: panel.format,
+      records: panel.records,
+      flows: panel.flows,
+      findings: panel.findings,
+      problems: panel.problems.map((p) => p.message),
+    },
+    {
+      format: cli.format,
+      records: cli.records,
+      flows: cli.flows,
+      findings: cli.findings,
+      problems: cli.problems.map((p) => p.message),
+    },
   );
 }
 
 /** A file's bytes imported by the panel (importFile over a Blob's stream) and by the CLI (readCapture, then the engine). */
 export async function importBoth(name: string, bytes: Uint8Array<ArrayBuffer>) {
-  const file = { name, size: bytes.byteLength, stream: () => new Blob([bytes]).stream(), text: async () => new TextDecoder().decode(bytes) };
+  const file = {
+    name,
+    size: bytes.byteLength,
+    stream: () => new Blob([bytes]).stream(),
+    text: async () => new TextDecoder().decode(bytes),
+  };
   const panel = await importFile(file, () => undefined, { stepMs: 0 });
   const records: CaptureRecord[] = [];
-  const read = await readCapture((async function* () {
-    yield bytes;
-  })(), name, { rules: [], onRecords: (batch) => void records.push(...batch) });
+  const read = await readCapture(
+    (async function* () {
+      yield bytes;
+    })(),
+    name,
+    { rules: [], onRecords: (batch) => void records.push(...batch) },
+  );
   const engine = createEngine();
   for (const r of records) engine.push(r);
-  return { panel, cli: { format: read.format, records: records.length, flows: engine.flows().length, findings: engine.findings().length, problems: read.problems } };
+  return {
+    panel,
+    cli: {
+      format: read.format,
+      records: records.length,
+      flows: engine.flows().length,
+      findings: engine.findings().length,
+      problems: read.problems,
+    },
+  };
 }

@@ -19,20 +19,60 @@ export function captureBuilder(url = "http://127.0.0.1:3000/mcp", client = "test
     /** A POST carrying `body` (c2s). Returns the exchange id. */
     post(body: unknown, headers: Headers = {}): string {
       const exchange = `x${++exchanges}`;
-      records.push({ ...base(), kind: "message", direction: "c2s", stream: "body", method: "POST", exchange, headers, text: text(body) });
+      records.push({
+        ...base(),
+        kind: "message",
+        direction: "c2s",
+        stream: "body",
+        method: "POST",
+        exchange,
+        headers,
+        text: text(body),
+      });
       return exchange;
     },
     /** The response head of an exchange. */
     status(exchange: string, status: number, headers: Headers = {}, emptyBody?: boolean): void {
-      records.push({ ...base(), kind: "response", exchange, status, headers, ...(emptyBody === undefined ? {} : { emptyBody }) });
+      records.push({
+        ...base(),
+        kind: "response",
+        exchange,
+        status,
+        headers,
+        ...(emptyBody === undefined ? {} : { emptyBody }),
+      });
     },
     /** An SSE event on the exchange's stream (post-sse, or get-sse for a GET exchange). */
-    sse(exchange: string, body: unknown, stream: MessageRecord["stream"] = "post-sse", headers?: Headers, eventId?: string): void {
-      records.push({ ...base(), kind: "message", direction: "s2c", stream, method: stream === "get-sse" ? "GET" : "POST", exchange, text: text(body), ...(headers ? { headers } : {}), ...(eventId === undefined ? {} : { eventId }) });
+    sse(
+      exchange: string,
+      body: unknown,
+      stream: MessageRecord["stream"] = "post-sse",
+      headers?: Headers,
+      eventId?: string,
+    ): void {
+      records.push({
+        ...base(),
+        kind: "message",
+        direction: "s2c",
+        stream,
+        method: stream === "get-sse" ? "GET" : "POST",
+        exchange,
+        text: text(body),
+        ...(headers ? { headers } : {}),
+        ...(eventId === undefined ? {} : { eventId }),
+      });
     },
     /** A JSON response body. */
     json(exchange: string, body: unknown): void {
-      records.push({ ...base(), kind: "message", direction: "s2c", stream: "body", method: "POST", exchange, text: text(body) });
+      records.push({
+        ...base(),
+        kind: "message",
+        direction: "s2c",
+        stream: "body",
+        method: "POST",
+        exchange,
+        text: text(body),
+      });
     },
     end(exchange: string, error?: string): void {
       records.push({ ...base(), kind: "end", exchange, ...(error ? { error } : {}) });
@@ -55,7 +95,13 @@ export function captureBuilder(url = "http://127.0.0.1:3000/mcp", client = "test
     /** A standalone GET SSE stream (its 200 head); send events with `sse(x, body, "get-sse", headers)`. */
     get(headers: Headers = {}): string {
       const exchange = `x${++exchanges}`;
-      records.push({ ...base(), kind: "response", exchange, status: 200, headers: { "content-type": "text/event-stream", ...headers } });
+      records.push({
+        ...base(),
+        kind: "response",
+        exchange,
+        status: 200,
+        headers: { "content-type": "text/event-stream", ...headers },
+      });
       return exchange;
     },
     /** Another request of the page that carried no MCP (as HAR imports make them): origin and path only. */
@@ -86,9 +132,16 @@ export function captureBuilder(url = "http://127.0.0.1:3000/mcp", client = "test
 export const PV = "io.modelcontextprotocol/protocolVersion";
 export const CAPS = "io.modelcontextprotocol/clientCapabilities";
 /** 2026-07-28 request `_meta`. */
-export const meta = (caps: Record<string, unknown> = { elicitation: { form: {}, url: {} } }, version = "2026-07-28") => ({ [PV]: version, [CAPS]: caps });
+export const meta = (
+  caps: Record<string, unknown> = { elicitation: { form: {}, url: {} } },
+  version = "2026-07-28",
+) => ({ [PV]: version, [CAPS]: caps });
 /** 2026-07-28 POST headers for a request. */
-export const modernHeaders = (method: string, name?: string): Headers => ({ "mcp-protocol-version": "2026-07-28", "mcp-method": method, ...(name ? { "mcp-name": name } : {}) });
+export const modernHeaders = (method: string, name?: string): Headers => ({
+  "mcp-protocol-version": "2026-07-28",
+  "mcp-method": method,
+  ...(name ? { "mcp-name": name } : {}),
+});
 
 /** A 2025-xx session: initialize (+ session id), initialized; returns request headers for later POSTs. */
 export function legacySession(
@@ -98,26 +151,44 @@ export function legacySession(
   sessionId = "s1",
   opts: { initialized?: boolean } = {},
 ): Headers {
-  const x = b.post({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: revision, capabilities, clientInfo: { name: "c", version: "1" } } });
+  const x = b.post({
+    jsonrpc: "2.0",
+    id: 0,
+    method: "initialize",
+    params: { protocolVersion: revision, capabilities, clientInfo: { name: "c", version: "1" } },
+  });
   b.status(x, 200, { "content-type": "application/json", "mcp-session-id": sessionId });
-  b.json(x, { jsonrpc: "2.0", id: 0, result: { protocolVersion: revision, capabilities: {}, serverInfo: { name: "s", version: "1" } } });
+  b.json(x, {
+    jsonrpc: "2.0",
+    id: 0,
+    result: { protocolVersion: revision, capabilities: {}, serverInfo: { name: "s", version: "1" } },
+  });
   b.end(x);
   const headers: Headers = { "mcp-session-id": sessionId, "mcp-protocol-version": revision };
   if (opts.initialized !== false) b.accepted({ jsonrpc: "2.0", method: "notifications/initialized" }, headers);
   return headers;
 }
 
-export const form = (props: Record<string, unknown> = { ok: { type: "boolean" } }, message = "Please confirm the deployment") => ({ message, requestedSchema: { type: "object", properties: props } });
+export const form = (
+  props: Record<string, unknown> = { ok: { type: "boolean" } },
+  message = "Please confirm the deployment",
+) => ({ message, requestedSchema: { type: "object", properties: props } });
 export const rules = (r: { findings: { rule: string }[] }) => r.findings.map((f) => f.rule);
 
 /** The findings of one rule. */
-export const findingsOf = (r: { findings: Finding[] }, rule: RuleId): Finding[] => r.findings.filter((f) => f.rule === rule);
+export const findingsOf = (r: { findings: Finding[] }, rule: RuleId): Finding[] =>
+  r.findings.filter((f) => f.rule === rule);
 
 /** Asserts that some finding of `rule` has every field of `expected`; returns it. */
 export function expectFinding(r: { findings: Finding[] }, rule: RuleId, expected: Partial<Finding> = {}): Finding {
   const all = findingsOf(r, rule);
-  const hit = all.find((f) => Object.entries(expected).every(([k, v]) => (f as unknown as Record<string, unknown>)[k] === v));
-  assert.ok(hit, `expected a ${rule} finding with ${JSON.stringify(expected)}; got ${all.length ? JSON.stringify(all, null, 1) : `none (rules fired: ${rules(r).join(", ") || "none"})`}`);
+  const hit = all.find((f) =>
+    Object.entries(expected).every(([k, v]) => (f as unknown as Record<string, unknown>)[k] === v),
+  );
+  assert.ok(
+    hit,
+    `expected a ${rule} finding with ${JSON.stringify(expected)}; got ${all.length ? JSON.stringify(all, null, 1) : `none (rules fired: ${rules(r).join(", ") || "none"})`}`,
+  );
   return hit;
 }
 
@@ -129,18 +200,41 @@ export function expectNone(r: { findings: Finding[] }, rule: RuleId): void {
 
 // ---- JSON-RPC message builders -------------------------------------------------------------------
 
-export const request = (id: unknown, method: string, params?: unknown) => ({ jsonrpc: "2.0", id, method, ...(params === undefined ? {} : { params }) });
-export const notification = (method: string, params?: Record<string, unknown>) => ({ jsonrpc: "2.0", method, ...(params === undefined ? {} : { params }) });
+export const request = (id: unknown, method: string, params?: unknown) => ({
+  jsonrpc: "2.0",
+  id,
+  method,
+  ...(params === undefined ? {} : { params }),
+});
+export const notification = (method: string, params?: Record<string, unknown>) => ({
+  jsonrpc: "2.0",
+  method,
+  ...(params === undefined ? {} : { params }),
+});
 export const result = (id: unknown, body: unknown) => ({ jsonrpc: "2.0", id, result: body });
-export const error = (id: unknown, code: number, message = "error", data?: unknown) => ({ jsonrpc: "2.0", id, error: { code, message, ...(data === undefined ? {} : { data }) } });
+export const error = (id: unknown, code: number, message = "error", data?: unknown) => ({
+  jsonrpc: "2.0",
+  id,
+  error: { code, message, ...(data === undefined ? {} : { data }) },
+});
 /** A 2026-07-28 tools/call with its `_meta` (caps: the request's clientCapabilities). */
-export const toolCall = (id: unknown, name = "deploy", args: Record<string, unknown> = {}, extra: Record<string, unknown> = {}, caps?: Record<string, unknown>) =>
-  request(id, "tools/call", { name, arguments: args, ...extra, _meta: meta(caps) });
+export const toolCall = (
+  id: unknown,
+  name = "deploy",
+  args: Record<string, unknown> = {},
+  extra: Record<string, unknown> = {},
+  caps?: Record<string, unknown>,
+) => request(id, "tools/call", { name, arguments: args, ...extra, _meta: meta(caps) });
 /** A 2025-xx tools/call (no `_meta`). */
-export const legacyToolCall = (id: unknown, name = "deploy", args: Record<string, unknown> = {}) => request(id, "tools/call", { name, arguments: args });
+export const legacyToolCall = (id: unknown, name = "deploy", args: Record<string, unknown> = {}) =>
+  request(id, "tools/call", { name, arguments: args });
 /** An `inputRequests` entry asking `elicitation/create`. */
 export const ask = (params: unknown = form()) => ({ method: "elicitation/create", params });
-export const urlParams = (elicitationId = "e1", url = "https://mcp.example.com/connect", message = "Connect your account") => ({ mode: "url", elicitationId, url, message });
+export const urlParams = (
+  elicitationId = "e1",
+  url = "https://mcp.example.com/connect",
+  message = "Connect your account",
+) => ({ mode: "url", elicitationId, url, message });
 /** An InputRequiredResult. */
 export const irr = (inputRequests?: Record<string, unknown>, requestState?: unknown) => ({
   resultType: "input_required",
@@ -148,7 +242,10 @@ export const irr = (inputRequests?: Record<string, unknown>, requestState?: unkn
   ...(requestState === undefined ? {} : { requestState }),
 });
 /** A final CallToolResult (2026-07-28 shape; pass `legacy` for 2025-xx). */
-export const done = (legacy = false) => ({ ...(legacy ? {} : { resultType: "complete" }), content: [{ type: "text", text: "done" }] });
+export const done = (legacy = false) => ({
+  ...(legacy ? {} : { resultType: "complete" }),
+  content: [{ type: "text", text: "done" }],
+});
 
 /** A 2025-xx POST (session headers `h`) answered with an SSE stream; returns the exchange for `sse`/`end`. */
 export function streamCall(b: ReturnType<typeof captureBuilder>, body: unknown, h: Headers): string {

@@ -26,14 +26,22 @@ export interface WsHandlers {
 const server = new WebSocketServer({ noServer: true, perMessageDeflate: false });
 
 /** Completes the upgrade of `req` on `socket` (`head`: the bytes read past the request, if any). */
-export function acceptWebSocket(req: IncomingMessage, socket: Duplex, handlers: WsHandlers, head: Buffer = Buffer.alloc(0)): WsPeer {
+export function acceptWebSocket(
+  req: IncomingMessage,
+  socket: Duplex,
+  handlers: WsHandlers,
+  head: Buffer = Buffer.alloc(0),
+): WsPeer {
   const queued: ((ws: WebSocket) => void)[] = [];
   let socketOf: WebSocket | undefined;
   const withSocket = (act: (ws: WebSocket) => void): void => {
     if (socketOf) act(socketOf);
     else queued.push(act);
   };
-  const offered = String(req.headers["sec-websocket-protocol"] ?? "").split(",").map((p) => p.trim()).filter(Boolean);
+  const offered = String(req.headers["sec-websocket-protocol"] ?? "")
+    .split(",")
+    .map((p) => p.trim())
+    .filter(Boolean);
   const peer: WsPeer = {
     protocol: offered[0] ?? "",
     sendText: (text) => withSocket((ws) => ws.send(text)),
@@ -48,7 +56,9 @@ export function acceptWebSocket(req: IncomingMessage, socket: Duplex, handlers: 
       else handlers.onText?.(data.toString("utf8"), peer);
     });
     // 1005: the close frame had no code (RFC 6455 §7.1.5).
-    ws.on("close", (code: number, reason: Buffer) => handlers.onClose?.(code === 1005 ? undefined : code, reason.toString("utf8")));
+    ws.on("close", (code: number, reason: Buffer) =>
+      handlers.onClose?.(code === 1005 ? undefined : code, reason.toString("utf8")),
+    );
     ws.on("error", () => ws.terminate());
     for (const act of queued.splice(0)) act(ws);
   });

@@ -60,12 +60,18 @@ let withExtension: Run;
 let withoutExtension: Run;
 let captured: CaptureRecord[] = [];
 
-describe("Decode as MCP: a rule made in the panel, on an envelope no adapter knows (WebSocket, string-encoded), in Chromium", { timeout: 300_000 }, () => {
+describe("Decode as MCP: a rule made in the panel, on an envelope no adapter knows (WebSocket, string-encoded), in Chromium", {
+  timeout: 300_000,
+}, () => {
   before(async () => {
     ensureBuilt();
     bus = await startBusHost();
     extension = await launchWithExtension();
-    plain = await chromium.launch({ executablePath: "/usr/bin/chromium", headless: true, args: ["--no-sandbox", "--disable-gpu"] });
+    plain = await chromium.launch({
+      executablePath: "/usr/bin/chromium",
+      headless: true,
+      args: ["--no-sandbox", "--disable-gpu"],
+    });
     ({ page, tabId } = await extension.openTab("about:blank"));
   });
 
@@ -118,7 +124,11 @@ describe("Decode as MCP: a rule made in the panel, on an envelope no adapter kno
       assert.equal(m.url, bus.bus);
       assert.equal(m.stream, "envelope");
     }
-    assert.deepEqual(messages.filter((m) => m.envelope !== envelope).map((m) => m.text), [], "presence frames and the rest are not messages");
+    assert.deepEqual(
+      messages.filter((m) => m.envelope !== envelope).map((m) => m.text),
+      [],
+      "presence frames and the rest are not messages",
+    );
     assert.deepEqual(analyze(captured).problems, []);
   });
 
@@ -129,12 +139,32 @@ describe("Decode as MCP: a rule made in the panel, on an envelope no adapter kno
     assert.deepEqual(
       engine.flows.map((f) => ({ ...summary(f), via: undefined })),
       [
-        { method: "tools/call", target: hostTools.secret, status: "complete", server, via: undefined, elicitations: [["form", "accept", true]] },
-        { method: "tools/call", target: hostTools.confirm, status: "complete", server, via: undefined, elicitations: [["form", "decline", true]] },
+        {
+          method: "tools/call",
+          target: hostTools.secret,
+          status: "complete",
+          server,
+          via: undefined,
+          elicitations: [["form", "accept", true]],
+        },
+        {
+          method: "tools/call",
+          target: hostTools.confirm,
+          status: "complete",
+          server,
+          via: undefined,
+          elicitations: [["form", "decline", true]],
+        },
       ],
     );
-    assert.deepEqual(findingKeys(engine), findingKeys(analyze(referenceCapture({ wire: withExtension.wire, server: bus.bus }))));
-    assert.deepEqual(engine.findings.filter((f) => f.rule === "form-secret-field").map((f) => f.flow), [engine.flows[0]!.id]);
+    assert.deepEqual(
+      findingKeys(engine),
+      findingKeys(analyze(referenceCapture({ wire: withExtension.wire, server: bus.bus }))),
+    );
+    assert.deepEqual(
+      engine.findings.filter((f) => f.rule === "form-secret-field").map((f) => f.flow),
+      [engine.flows[0]!.id],
+    );
   });
 
   test("the panel shows the flows and findings, the key masked, and the rule's Matched count is its messages", async () => {
@@ -147,15 +177,26 @@ describe("Decode as MCP: a rule made in the panel, on an envelope no adapter kno
       expectedRows(engine.flows),
     );
     assert.deepEqual(serverCellProblems(view.flows, engine.flows), []);
-    assert.ok(view.flows.every((row) => row.via?.includes("bus frames")), "the Via cell names the rule by its label");
+    assert.ok(
+      view.flows.every((row) => row.via?.includes("bus frames")),
+      "the Via cell names the rule by its label",
+    );
     const sorted = (rows: string[][]) => rows.map((r) => JSON.stringify(r)).sort();
     assert.deepEqual(sorted(view.findings), sorted(engine.findings.map(findingRow)));
-    assert.ok(view.details.some((text) => text.includes("api_key")), "the detail shows the form and the answer");
-    assert.ok(![view.text, ...view.details].some((text) => text.includes(SECRET)), "the typed API key is masked in the panel by default");
+    assert.ok(
+      view.details.some((text) => text.includes("api_key")),
+      "the detail shows the form and the answer",
+    );
+    assert.ok(
+      ![view.text, ...view.details].some((text) => text.includes(SECRET)),
+      "the typed API key is masked in the panel by default",
+    );
 
     const { panel, section } = await decodeSection(tabId);
     const matched = section.locator(`tr[data-rule="${ruleId}"] td[data-col="matched"]`);
-    const decoded = capturedMessages(captured).filter((m) => m.envelope === `decode:${ruleId}` && isJsonRpc(m.message)).length;
+    const decoded = capturedMessages(captured).filter(
+      (m) => m.envelope === `decode:${ruleId}` && isJsonRpc(m.message),
+    ).length;
     await panel.waitForFunction((el) => el !== null, await matched.elementHandle({ timeout: 10_000 }));
     assert.equal((await matched.textContent())?.trim(), String(decoded));
     await panel.close();
@@ -167,9 +208,14 @@ describe("Decode as MCP: a rule made in the panel, on an envelope no adapter kno
     await extension.stopWorker();
     const { panel, section } = await decodeSection(tabId);
     // A fresh panel page lists the rule: the worker keeps it (storage.local), not the page.
-    await section.locator(`tr[data-rule="${ruleId}"]`).waitFor({ timeout: 10_000 }).catch(async (error: unknown) => {
-      throw new Error(`the Decode as MCP section of a fresh panel page shows:\n${await section.innerText()}`, { cause: error });
-    });
+    await section
+      .locator(`tr[data-rule="${ruleId}"]`)
+      .waitFor({ timeout: 10_000 })
+      .catch(async (error: unknown) => {
+        throw new Error(`the Decode as MCP section of a fresh panel page shows:\n${await section.innerText()}`, {
+          cause: error,
+        });
+      });
     await section.getByRole("button", { name: `Remove decoder ${ruleId}` }).click();
     await section.getByText("No decoders.").waitFor({ timeout: 10_000 });
     await panel.close();
@@ -182,7 +228,13 @@ describe("Decode as MCP: a rule made in the panel, on an envelope no adapter kno
     await page.locator(`button[data-tool="${hostTools.confirm}"]`).waitFor({ timeout: 30_000 });
     assert.ok(bus.wire.length - from >= 4, "the page spoke MCP over the bus again");
     await new Promise((resolve) => setTimeout(resolve, 1_500));
-    const decodedSince = capturedMessages(await extension.records(tabId)).filter((m) => m.time >= reloaded && m.envelope?.startsWith("decode:"));
-    assert.deepEqual(decodedSince.map((m) => m.text), [], "nothing decoded after the rule was removed");
+    const decodedSince = capturedMessages(await extension.records(tabId)).filter(
+      (m) => m.time >= reloaded && m.envelope?.startsWith("decode:"),
+    );
+    assert.deepEqual(
+      decodedSince.map((m) => m.text),
+      [],
+      "nothing decoded after the rule was removed",
+    );
   });
 });

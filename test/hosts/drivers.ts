@@ -43,13 +43,18 @@ export async function inspectorV2Connect(page: Page, url: string, tool: string):
  * MCP Inspector v2: Execute Tool, answer its "Elicitation Request" dialog (fill `fields` by their titles and Submit,
  * or Decline), wait for the Results and return their text, then close them so the tool can run again.
  */
-export async function inspectorV2Call(page: Page, answer: { fill: Record<string, string> } | "decline", expect: RegExp): Promise<string> {
+export async function inspectorV2Call(
+  page: Page,
+  answer: { fill: Record<string, string> } | "decline",
+  expect: RegExp,
+): Promise<string> {
   await page.getByRole("button", { name: "Execute Tool" }).click({ timeout: UI_TIMEOUT });
   const dialog = page.getByRole("dialog", { name: "Elicitation Request" });
   await dialog.waitFor({ timeout: UI_TIMEOUT });
   if (answer === "decline") await dialog.getByRole("button", { name: "Decline" }).click();
   else {
-    for (const [title, value] of Object.entries(answer.fill)) await dialog.getByRole("textbox", { name: title, exact: true }).fill(value);
+    for (const [title, value] of Object.entries(answer.fill))
+      await dialog.getByRole("textbox", { name: title, exact: true }).fill(value);
     await dialog.getByRole("button", { name: "Submit" }).click();
   }
   const result = page.getByText(expect);
@@ -77,7 +82,12 @@ export async function inspectorV1Switch(page: Page, serverUrl: string, serverNam
  * MCP Inspector v1: Tools → (Clear, List Tools) → the tool → Run Tool; answer in its Elicitations tab (fill fields by
  * their descriptions and Submit, or Decline); back in Tools, return the "Tool Result" text.
  */
-export async function inspectorV1Call(page: Page, tool: string, answer: { fill: Record<string, string> } | "decline", expect: RegExp): Promise<string> {
+export async function inspectorV1Call(
+  page: Page,
+  tool: string,
+  answer: { fill: Record<string, string> } | "decline",
+  expect: RegExp,
+): Promise<string> {
   await page.getByRole("tab", { name: "Tools" }).click({ timeout: UI_TIMEOUT });
   const tools = page.getByRole("tabpanel", { name: "Tools" });
   // After a reconnect the previous server's list stays until cleared.
@@ -90,7 +100,8 @@ export async function inspectorV1Call(page: Page, tool: string, answer: { fill: 
   await asked.getByRole("heading", { name: "Information Request" }).waitFor({ timeout: UI_TIMEOUT });
   if (answer === "decline") await asked.getByRole("button", { name: "Decline" }).click();
   else {
-    for (const [description, value] of Object.entries(answer.fill)) await asked.getByRole("textbox", { name: description, exact: true }).fill(value);
+    for (const [description, value] of Object.entries(answer.fill))
+      await asked.getByRole("textbox", { name: description, exact: true }).fill(value);
     await asked.getByRole("button", { name: "Submit" }).click();
   }
   await page.getByRole("tab", { name: "Tools" }).click({ timeout: UI_TIMEOUT });
@@ -101,13 +112,19 @@ export async function inspectorV1Call(page: Page, tool: string, answer: { fill: 
 }
 
 /** The MCP-B test pages (test/hosts/mcpb/): click a tool's button, answer the page's dialog, read its output. */
-export async function mcpbCall(page: Page, tool: string, answer: { fill: Record<string, string> } | "decline", expect: RegExp): Promise<string> {
+export async function mcpbCall(
+  page: Page,
+  tool: string,
+  answer: { fill: Record<string, string> } | "decline",
+  expect: RegExp,
+): Promise<string> {
   await page.getByRole("button", { name: tool, exact: true }).click({ timeout: UI_TIMEOUT });
   const dialog = page.getByRole("dialog");
   await dialog.waitFor({ timeout: UI_TIMEOUT });
   if (answer === "decline") await dialog.getByRole("button", { name: "Decline" }).click();
   else {
-    for (const [label, value] of Object.entries(answer.fill)) await dialog.getByLabel(label, { exact: true }).fill(value);
+    for (const [label, value] of Object.entries(answer.fill))
+      await dialog.getByLabel(label, { exact: true }).fill(value);
     await dialog.getByRole("button", { name: "Accept" }).click();
   }
   const output = page.locator("output").filter({ hasText: expect });

@@ -25,8 +25,18 @@ interface Started {
 }
 
 /** Starts `node <script> …args` and waits until its output matches `ready` (60 s: the machine is shared). */
-async function startNode(script: string, args: string[], env: Record<string, string>, ready: RegExp, cwd: string): Promise<Started> {
-  const child = spawn(process.execPath, [resolve(script), ...args], { cwd, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+async function startNode(
+  script: string,
+  args: string[],
+  env: Record<string, string>,
+  ready: RegExp,
+  cwd: string,
+): Promise<Started> {
+  const child = spawn(process.execPath, [resolve(script), ...args], {
+    cwd,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let out = "";
   const exited = new Promise<void>((ok) => child.once("exit", () => ok()));
   await new Promise<void>((ok, fail) => {
@@ -134,7 +144,14 @@ export async function startInspectorV1(): Promise<InspectorV1> {
       await startNode(
         "node_modules/@modelcontextprotocol/inspector-server/build/index.js",
         [],
-        { HOST: "127.0.0.1", SERVER_PORT: String(proxy), MCP_PROXY_AUTH_TOKEN: token, ALLOWED_ORIGINS: origin, MCP_AUTO_OPEN_ENABLED: "false", HOME: cwd },
+        {
+          HOST: "127.0.0.1",
+          SERVER_PORT: String(proxy),
+          MCP_PROXY_AUTH_TOKEN: token,
+          ALLOWED_ORIGINS: origin,
+          MCP_AUTO_OPEN_ENABLED: "false",
+          HOME: cwd,
+        },
         /Proxy server listening on/,
         cwd,
       ),

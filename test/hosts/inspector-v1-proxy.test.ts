@@ -9,7 +9,16 @@ import { startInspectorV1, type InspectorV1 } from "./hostProcess.ts";
 import { assertPanelShowsCapture } from "./panel.ts";
 import { startHostPeer, type HostPeer, type WireMessage } from "./peer.ts";
 import { hostTools } from "./tools.ts";
-import { analyze, capturedMessages, diffMessages, findingKeys, isJsonRpc, referenceCapture, summary, type FlowSummary } from "./wire.ts";
+import {
+  analyze,
+  capturedMessages,
+  diffMessages,
+  findingKeys,
+  isJsonRpc,
+  referenceCapture,
+  summary,
+  type FlowSummary,
+} from "./wire.ts";
 
 /**
  * The real MCP Inspector v1 (`@modelcontextprotocol/inspector-client` + `-server` 1.0.3) through its proxy, with two
@@ -41,7 +50,14 @@ async function session(page: Page): Promise<Observed> {
   const observed = observe(page, [inspector.proxyOrigin]);
   await page.goto(inspector.pageUrl(alpha.url));
   await inspectorV1Connect(page, "alpha");
-  observed.results.push(await inspectorV1Call(page, hostTools.secret, { fill: { "Which service to connect": "weather", "The service's API key": SECRET } }, /alpha connect: accept/));
+  observed.results.push(
+    await inspectorV1Call(
+      page,
+      hostTools.secret,
+      { fill: { "Which service to connect": "weather", "The service's API key": SECRET } },
+      /alpha connect: accept/,
+    ),
+  );
   await inspectorV1Switch(page, beta.url, "beta");
   observed.results.push(await inspectorV1Call(page, hostTools.confirm, "decline", /beta confirm: decline/));
   return observed;
@@ -76,7 +92,11 @@ describe("MCP Inspector v1 1.0.3 through its proxy, two upstream servers, in Chr
     beta = await startHostPeer("beta");
     inspector = await startInspectorV1();
     extension = await launchWithExtension();
-    plain = await chromium.launch({ executablePath: "/usr/bin/chromium", headless: true, args: ["--no-sandbox", "--disable-gpu"] });
+    plain = await chromium.launch({
+      executablePath: "/usr/bin/chromium",
+      headless: true,
+      args: ["--no-sandbox", "--disable-gpu"],
+    });
   });
 
   after(async () => {
@@ -94,7 +114,10 @@ describe("MCP Inspector v1 1.0.3 through its proxy, two upstream servers, in Chr
     const page = await plain.newPage();
     withoutExtension = await run(page);
     await page.close();
-    assert.deepEqual(withExtension.observed.results, ['"alpha connect: accept api_key,service"', '"beta confirm: decline"']);
+    assert.deepEqual(withExtension.observed.results, [
+      '"alpha connect: accept api_key,service"',
+      '"beta confirm: decline"',
+    ]);
   });
 
   test("the page behaves the same with and without the extension: same results, same answers, same traffic", () => {
@@ -109,16 +132,36 @@ describe("MCP Inspector v1 1.0.3 through its proxy, two upstream servers, in Chr
   test("the extension holds every message of both servers, once, each on its upstream server, via the proxy", async () => {
     assert.ok(withExtension, "the run of the first test");
     const total = withExtension.alpha.length + withExtension.beta.length;
-    assert.ok(withExtension.alpha.length >= 8 && withExtension.beta.length >= 8, `both servers saw their session (${withExtension.alpha.length}, ${withExtension.beta.length})`);
+    assert.ok(
+      withExtension.alpha.length >= 8 && withExtension.beta.length >= 8,
+      `both servers saw their session (${withExtension.alpha.length}, ${withExtension.beta.length})`,
+    );
     captured = await settledRecords(withExtensionTab, total);
     assert.ok(captured.length > 0, "the worker holds records for the Inspector's tab");
     const messages = capturedMessages(captured).filter((m) => isJsonRpc(m.message));
     // Everything that travelled, once: what the two servers saw together.
-    assert.deepEqual(diffMessages([...withExtension.alpha, ...withExtension.beta], messages), { missing: [], extra: [] });
+    assert.deepEqual(diffMessages([...withExtension.alpha, ...withExtension.beta], messages), {
+      missing: [],
+      extra: [],
+    });
     // Each message on its own upstream, the proxy beside it.
     const via = `${inspector.proxyOrigin}/mcp`;
-    assert.deepEqual(diffMessages(withExtension.alpha, messages.filter((m) => m.server === alpha.url)), { missing: [], extra: [] }, "alpha's messages name alpha");
-    assert.deepEqual(diffMessages(withExtension.beta, messages.filter((m) => m.server === beta.url)), { missing: [], extra: [] }, "beta's messages name beta");
+    assert.deepEqual(
+      diffMessages(
+        withExtension.alpha,
+        messages.filter((m) => m.server === alpha.url),
+      ),
+      { missing: [], extra: [] },
+      "alpha's messages name alpha",
+    );
+    assert.deepEqual(
+      diffMessages(
+        withExtension.beta,
+        messages.filter((m) => m.server === beta.url),
+      ),
+      { missing: [], extra: [] },
+      "beta's messages name beta",
+    );
     for (const m of messages) {
       assert.equal(m.via, via);
       assert.equal(m.upstreamTransport, "streamable-http");
@@ -134,8 +177,22 @@ describe("MCP Inspector v1 1.0.3 through its proxy, two upstream servers, in Chr
     const engine = analyze(captured);
     const via = `${inspector.proxyOrigin}/mcp`;
     const expected: FlowSummary[] = [
-      { method: "tools/call", target: hostTools.secret, status: "complete", server: alpha.url, via, elicitations: [["form", "accept", true]] },
-      { method: "tools/call", target: hostTools.confirm, status: "complete", server: beta.url, via, elicitations: [["form", "decline", true]] },
+      {
+        method: "tools/call",
+        target: hostTools.secret,
+        status: "complete",
+        server: alpha.url,
+        via,
+        elicitations: [["form", "accept", true]],
+      },
+      {
+        method: "tools/call",
+        target: hostTools.confirm,
+        status: "complete",
+        server: beta.url,
+        via,
+        elicitations: [["form", "decline", true]],
+      },
     ];
     assert.deepEqual(engine.flows.map(summary), expected);
   });
@@ -144,7 +201,12 @@ describe("MCP Inspector v1 1.0.3 through its proxy, two upstream servers, in Chr
     assert.ok(captured.length > 0, "the capture of the previous tests");
     const engine = analyze(captured);
     assert.equal(engine.flows.length, 2, "the two calls are flows");
-    const reference = analyze(referenceCapture({ wire: withExtension.alpha, server: alpha.url }, { wire: withExtension.beta, server: beta.url }));
+    const reference = analyze(
+      referenceCapture(
+        { wire: withExtension.alpha, server: alpha.url },
+        { wire: withExtension.beta, server: beta.url },
+      ),
+    );
     // Plus what only HTTP shows, and is true of this wire: the proxy forwards the upstream's elicitation/create without
     // its related request, so it travels on the standalone GET stream (docs/hosts-wire.md), an info each.
     const delivery = engine.flows.map((f) => `info del-r12-standalone-stream ${f.method} ${f.target ?? ""}`);
@@ -153,7 +215,10 @@ describe("MCP Inspector v1 1.0.3 through its proxy, two upstream servers, in Chr
       captured.some((r) => r.kind === "message" && r.stream === "get-sse" && r.text.includes('"elicitation/create"')),
       "the elicitations came on the GET stream",
     );
-    assert.deepEqual(engine.findings.filter((f) => f.rule === "form-secret-field").map((f) => f.flow), [engine.flows[0]!.id]);
+    assert.deepEqual(
+      engine.findings.filter((f) => f.rule === "form-secret-field").map((f) => f.flow),
+      [engine.flows[0]!.id],
+    );
   });
 
   test("the panel shows the two upstream servers (via the proxy), the outcomes and the findings, the key masked", async () => {

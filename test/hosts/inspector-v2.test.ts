@@ -9,7 +9,16 @@ import { startInspectorV2, type InspectorV2 } from "./hostProcess.ts";
 import { assertPanelShowsCapture } from "./panel.ts";
 import { startHostPeer, type HostPeer, type WireMessage } from "./peer.ts";
 import { hostTools } from "./tools.ts";
-import { analyze, capturedMessages, diffMessages, findingKeys, isJsonRpc, referenceCapture, summary, type FlowSummary } from "./wire.ts";
+import {
+  analyze,
+  capturedMessages,
+  diffMessages,
+  findingKeys,
+  isJsonRpc,
+  referenceCapture,
+  summary,
+  type FlowSummary,
+} from "./wire.ts";
 
 /**
  * The real MCP Inspector v2 (`@modelcontextprotocol/inspector` 2.12.0): its launcher starts its backend and web UI
@@ -67,7 +76,11 @@ describe("MCP Inspector v2 2.12.0 in Chromium, driven through its own UI", { tim
     peer = await startHostPeer("alpha");
     inspector = await startInspectorV2(peer.url);
     extension = await launchWithExtension();
-    plain = await chromium.launch({ executablePath: "/usr/bin/chromium", headless: true, args: ["--no-sandbox", "--disable-gpu"] });
+    plain = await chromium.launch({
+      executablePath: "/usr/bin/chromium",
+      headless: true,
+      args: ["--no-sandbox", "--disable-gpu"],
+    });
   });
 
   after(async () => {
@@ -91,7 +104,10 @@ describe("MCP Inspector v2 2.12.0 in Chromium, driven through its own UI", { tim
     withoutExtension.wire = peer.wire.slice(from);
     await page.close();
 
-    assert.deepEqual(withExtension.observed.results, ["alpha connect: accept api_key,service", "alpha connect: decline"]);
+    assert.deepEqual(withExtension.observed.results, [
+      "alpha connect: accept api_key,service",
+      "alpha connect: decline",
+    ]);
   });
 
   test("the page behaves the same with and without the extension: same results, same answers, same traffic", () => {
@@ -113,7 +129,11 @@ describe("MCP Inspector v2 2.12.0 in Chromium, driven through its own UI", { tim
     assert.ok(captured.length > 0, "the worker holds records for the Inspector's tab");
     const messages = capturedMessages(captured);
     const enveloped = messages.filter((m) => m.envelope === "inspector-v2");
-    assert.deepEqual(diffMessages(wire, enveloped), { missing: [], extra: [] }, "the enveloped messages are the server's wire");
+    assert.deepEqual(
+      diffMessages(wire, enveloped),
+      { missing: [], extra: [] },
+      "the enveloped messages are the server's wire",
+    );
     for (const m of enveloped) {
       assert.equal(m.server, peer.url, "server: the connect config's url");
       assert.equal(m.via, `${inspector.origin}/api/mcp`, "via: the backend");
@@ -121,10 +141,21 @@ describe("MCP Inspector v2 2.12.0 in Chromium, driven through its own UI", { tim
       assert.equal(m.upstreamTransport, "streamable-http");
     }
     // No junk: the backend's wrappers and {"ok":true} answers are not messages; nothing else recorded is JSON-RPC.
-    assert.deepEqual(messages.filter((m) => m.envelope === undefined && isJsonRpc(m.message)).map((m) => m.text), []);
-    assert.deepEqual(messages.filter((m) => m.envelope === undefined && new URL(m.url ?? "http://x/").pathname.startsWith("/api/mcp/")).map((m) => m.text), []);
+    assert.deepEqual(
+      messages.filter((m) => m.envelope === undefined && isJsonRpc(m.message)).map((m) => m.text),
+      [],
+    );
+    assert.deepEqual(
+      messages
+        .filter((m) => m.envelope === undefined && new URL(m.url ?? "http://x/").pathname.startsWith("/api/mcp/"))
+        .map((m) => m.text),
+      [],
+    );
     assert.deepEqual(analyze(captured).problems, []);
-    assert.deepEqual(captured.map((r) => r.seq), captured.map((_, i) => i));
+    assert.deepEqual(
+      captured.map((r) => r.seq),
+      captured.map((_, i) => i),
+    );
     // The backend's API token (x-mcp-remote-auth, and in the page URL) is never captured; nor is the typed key in clear
     // outside the message that carried it.
     assert.ok(!JSON.stringify(captured).includes(inspector.token), "the Inspector's API token is not in the capture");
@@ -135,8 +166,22 @@ describe("MCP Inspector v2 2.12.0 in Chromium, driven through its own UI", { tim
     const engine = analyze(captured);
     const via = `${inspector.origin}/api/mcp`;
     const expected: FlowSummary[] = [
-      { method: "tools/call", target: hostTools.secret, status: "complete", server: peer.url, via, elicitations: [["form", "accept", true]] },
-      { method: "tools/call", target: hostTools.secret, status: "complete", server: peer.url, via, elicitations: [["form", "decline", true]] },
+      {
+        method: "tools/call",
+        target: hostTools.secret,
+        status: "complete",
+        server: peer.url,
+        via,
+        elicitations: [["form", "accept", true]],
+      },
+      {
+        method: "tools/call",
+        target: hostTools.secret,
+        status: "complete",
+        server: peer.url,
+        via,
+        elicitations: [["form", "decline", true]],
+      },
     ];
     assert.deepEqual(engine.flows.map(summary), expected);
   });
@@ -148,13 +193,22 @@ describe("MCP Inspector v2 2.12.0 in Chromium, driven through its own UI", { tim
     const reference = analyze(referenceCapture({ wire: withExtension.wire, server: peer.url }));
     assert.deepEqual(findingKeys(engine), findingKeys(reference));
     const secretFields = engine.findings.filter((f) => f.rule === "form-secret-field").map((f) => f.flow);
-    assert.deepEqual(secretFields, engine.flows.map((f) => f.id));
-    assert.ok(engine.findings.some((f) => f.rule === "form-secret-value" && f.flow === engine.flows[0]!.id), "the typed key is credential-looking");
+    assert.deepEqual(
+      secretFields,
+      engine.flows.map((f) => f.id),
+    );
+    assert.ok(
+      engine.findings.some((f) => f.rule === "form-secret-value" && f.flow === engine.flows[0]!.id),
+      "the typed key is credential-looking",
+    );
   });
 
   test("the panel shows those flows (upstream server, via the backend, outcome) and findings, the key masked", async () => {
     assert.ok(captured.length > 0, "the capture of the previous tests");
     const view = await assertPanelShowsCapture(extension, withExtensionTab, SECRET);
-    assert.ok(view.details.every((text) => text.includes("via MCP Inspector backend")), "each flow says it came via MCP Inspector backend");
+    assert.ok(
+      view.details.every((text) => text.includes("via MCP Inspector backend")),
+      "each flow says it came via MCP Inspector backend",
+    );
   });
 });

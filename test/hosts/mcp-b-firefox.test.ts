@@ -11,7 +11,15 @@ import { FIREFOX, launchFirefoxWithExtension, type FirefoxWithExtension } from "
 import { startMcpbPages, type McpbPages } from "./mcpb/pages.ts";
 import type { WireEntry } from "./mcpb/ui.ts";
 import { hostTools } from "./tools.ts";
-import { capturedMessages, diffMessages, findingKeys, isJsonRpc, referenceCapture, summary, type Witnessed } from "./wire.ts";
+import {
+  capturedMessages,
+  diffMessages,
+  findingKeys,
+  isJsonRpc,
+  referenceCapture,
+  summary,
+  type Witnessed,
+} from "./wire.ts";
 
 /**
  * The MCP-B tab transport (@mcp-b/transports 5.1.0, sdk 1.32.2 McpServer + Client in one window, test/hosts/mcpb/)
@@ -36,7 +44,11 @@ interface Run {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function resultContaining(page: Page, text: string): Promise<string> {
-  await page.waitForFunction((text) => (document.querySelector("output")?.textContent ?? "").includes(text), { timeout: 30_000, polling: 100 }, text);
+  await page.waitForFunction(
+    (text) => (document.querySelector("output")?.textContent ?? "").includes(text),
+    { timeout: 30_000, polling: 100 },
+    text,
+  );
   return page.evaluate(() => document.querySelector("output")?.textContent ?? "");
 }
 
@@ -57,11 +69,20 @@ async function session(page: Page): Promise<Run> {
   await page.waitForSelector("dialog[open]", { timeout: 30_000 });
   await page.click("dialog button[value=decline]");
   results.push(await resultContaining(page, "mcpb-tab confirm: decline"));
-  return { results, errors, envelopes: await page.evaluate(() => window.mcpbWire), text: await page.evaluate(() => document.body.innerText) };
+  return {
+    results,
+    errors,
+    envelopes: await page.evaluate(() => window.mcpbWire),
+    text: await page.evaluate(() => document.body.innerText),
+  };
 }
 
 const witnessed = (envelopes: readonly WireEntry[]): Witnessed[] =>
-  envelopes.flatMap((e) => (isJsonRpc(e.payload) ? [{ direction: e.direction === "client-to-server" ? ("c2s" as const) : ("s2c" as const), message: e.payload }] : []));
+  envelopes.flatMap((e) =>
+    isJsonRpc(e.payload)
+      ? [{ direction: e.direction === "client-to-server" ? ("c2s" as const) : ("s2c" as const), message: e.payload }]
+      : [],
+  );
 
 /** The tab whose records are the MCP-B page's (the test cannot see tab ids; the records tell the tabs apart). */
 async function pageTab(f: FirefoxWithExtension): Promise<number | undefined> {
@@ -86,7 +107,12 @@ describe("@mcp-b/transports 5.1.0 tab transport in Firefox ESR", { timeout: 300_
     pages = await startMcpbPages();
     firefox = await launchFirefoxWithExtension();
     plainProfile = await mkdtemp(join(tmpdir(), "mcp-hosts-firefox-"));
-    plain = await puppeteer.launch({ browser: "firefox", executablePath: FIREFOX, headless: true, userDataDir: plainProfile });
+    plain = await puppeteer.launch({
+      browser: "firefox",
+      executablePath: FIREFOX,
+      headless: true,
+      userDataDir: plainProfile,
+    });
   });
 
   after(async () => {
@@ -118,8 +144,17 @@ describe("@mcp-b/transports 5.1.0 tab transport in Firefox ESR", { timeout: 300_
       await sleep(100);
     }
     const messages = capturedMessages(captured);
-    assert.deepEqual(diffMessages(wire, messages.filter((m) => m.envelope === "mcp-b")), { missing: [], extra: [] });
-    assert.deepEqual(messages.filter((m) => m.envelope !== "mcp-b").map((m) => m.text), []);
+    assert.deepEqual(
+      diffMessages(
+        wire,
+        messages.filter((m) => m.envelope === "mcp-b"),
+      ),
+      { missing: [], extra: [] },
+    );
+    assert.deepEqual(
+      messages.filter((m) => m.envelope !== "mcp-b").map((m) => m.text),
+      [],
+    );
     for (const m of messages) assert.equal(m.stream, "envelope");
     assert.deepEqual(analyze(captured).problems, []);
   });
@@ -130,16 +165,48 @@ describe("@mcp-b/transports 5.1.0 tab transport in Firefox ESR", { timeout: 300_
     assert.deepEqual(
       engine.flows.map((f) => ({ ...summary(f), via: undefined })),
       [
-        { method: "tools/call", target: hostTools.secret, status: "complete", server: `postMessage:${pages.hostOrigin}`, via: undefined, elicitations: [["form", "accept", true]] },
-        { method: "tools/call", target: hostTools.confirm, status: "complete", server: `postMessage:${pages.hostOrigin}`, via: undefined, elicitations: [["form", "decline", true]] },
+        {
+          method: "tools/call",
+          target: hostTools.secret,
+          status: "complete",
+          server: `postMessage:${pages.hostOrigin}`,
+          via: undefined,
+          elicitations: [["form", "accept", true]],
+        },
+        {
+          method: "tools/call",
+          target: hostTools.confirm,
+          status: "complete",
+          server: `postMessage:${pages.hostOrigin}`,
+          via: undefined,
+          elicitations: [["form", "decline", true]],
+        },
       ],
     );
-    assert.deepEqual(findingKeys(engine), findingKeys(analyze(referenceCapture({ wire: witnessed(withExtension.envelopes), server: pages.hostOrigin }))));
-    assert.deepEqual(engine.findings.filter((f) => f.rule === "form-secret-field").map((f) => f.flow), [engine.flows[0]!.id]);
+    assert.deepEqual(
+      findingKeys(engine),
+      findingKeys(analyze(referenceCapture({ wire: witnessed(withExtension.envelopes), server: pages.hostOrigin }))),
+    );
+    assert.deepEqual(
+      engine.findings.filter((f) => f.rule === "form-secret-field").map((f) => f.flow),
+      [engine.flows[0]!.id],
+    );
 
-    const flowRow = (f: Flow): string[] => [f.id, f.kind, f.revision ?? "unknown", f.method, f.target ?? "", f.status, String(f.rounds.length)];
+    const flowRow = (f: Flow): string[] => [
+      f.id,
+      f.kind,
+      f.revision ?? "unknown",
+      f.method,
+      f.target ?? "",
+      f.status,
+      String(f.rounds.length),
+    ];
     const findingRow = (f: Finding): string[] => [f.severity, f.rule, f.message, f.flow ?? "", String(f.record)];
-    const view = await firefox.panel(tabId, { records: captured.length, flows: engine.flows.length, findings: engine.findings.length });
+    const view = await firefox.panel(tabId, {
+      records: captured.length,
+      flows: engine.flows.length,
+      findings: engine.findings.length,
+    });
     assert.deepEqual(view.flows, engine.flows.map(flowRow));
     const sorted = (rows: string[][]) => rows.map((r) => JSON.stringify(r)).sort();
     assert.deepEqual(sorted(view.findings), sorted(engine.findings.map(findingRow)));

@@ -9,7 +9,16 @@ import { startMcpbPages, type McpbPages } from "./mcpb/pages.ts";
 import type { WireEntry } from "./mcpb/ui.ts";
 import { assertPanelShowsCapture } from "./panel.ts";
 import { hostTools } from "./tools.ts";
-import { analyze, capturedMessages, diffMessages, findingKeys, isJsonRpc, referenceCapture, summary, type Witnessed } from "./wire.ts";
+import {
+  analyze,
+  capturedMessages,
+  diffMessages,
+  findingKeys,
+  isJsonRpc,
+  referenceCapture,
+  summary,
+  type Witnessed,
+} from "./wire.ts";
 
 /**
  * The real @mcp-b/transports 5.1.0 in Chromium with dist/chrome: a real sdk 1.32.2 McpServer and Client on its
@@ -45,7 +54,11 @@ const witnessed = (envelopes: readonly WireEntry[][]): Witnessed[] =>
   envelopes
     .flat()
     .sort((a, b) => a.at - b.at)
-    .flatMap((e) => (isJsonRpc(e.payload) ? [{ direction: e.direction === "client-to-server" ? ("c2s" as const) : ("s2c" as const), message: e.payload }] : []));
+    .flatMap((e) =>
+      isJsonRpc(e.payload)
+        ? [{ direction: e.direction === "client-to-server" ? ("c2s" as const) : ("s2c" as const), message: e.payload }]
+        : [],
+    );
 
 async function session(page: Page, url: string, name: string): Promise<Run> {
   const observed = observe(page, [pages.hostOrigin, pages.frameOrigin]);
@@ -73,7 +86,11 @@ describe("@mcp-b/transports 5.1.0 in Chromium: tab and iframe transports", { tim
     ensureBuilt();
     pages = await startMcpbPages();
     extension = await launchWithExtension();
-    plain = await chromium.launch({ executablePath: "/usr/bin/chromium", headless: true, args: ["--no-sandbox", "--disable-gpu"] });
+    plain = await chromium.launch({
+      executablePath: "/usr/bin/chromium",
+      headless: true,
+      args: ["--no-sandbox", "--disable-gpu"],
+    });
   });
 
   after(async () => {
@@ -99,7 +116,10 @@ describe("@mcp-b/transports 5.1.0 in Chromium: tab and iframe transports", { tim
       const page = await plain.newPage();
       withoutExtension = await session(page, url(), name);
       await page.close();
-      assert.deepEqual(withExtension.observed.results, [`${name} connect: accept api_key,service`, `${name} confirm: decline`]);
+      assert.deepEqual(withExtension.observed.results, [
+        `${name} connect: accept api_key,service`,
+        `${name} confirm: decline`,
+      ]);
       assert.equal(withExtension.envelopes.length, kind === "tab" ? 1 : 2);
     });
 
@@ -117,7 +137,9 @@ describe("@mcp-b/transports 5.1.0 in Chromium: tab and iframe transports", { tim
       assert.deepEqual(rpc(withExtension), rpc(withoutExtension));
       const handshake = new Set(["client-to-server mcp-check-ready", "server-to-client mcp-server-ready"]);
       for (const run of [withExtension, withoutExtension])
-        for (const e of run.envelopes.flat()) if (typeof e.payload === "string") assert.ok(handshake.has(`${e.direction} ${e.payload}`), `${e.direction} ${e.payload}`);
+        for (const e of run.envelopes.flat())
+          if (typeof e.payload === "string")
+            assert.ok(handshake.has(`${e.direction} ${e.payload}`), `${e.direction} ${e.payload}`);
       assert.equal(withExtension.text, withoutExtension.text);
     });
 
@@ -144,11 +166,15 @@ describe("@mcp-b/transports 5.1.0 in Chromium: tab and iframe transports", { tim
         const msg = m.message as { id?: unknown; method?: unknown };
         const id = JSON.stringify(msg.id);
         if (typeof msg.method === "string" && msg.id !== undefined) asked.set(`${m.direction} ${id}`, m.seq);
-        else if (msg.id !== undefined && !asked.has(`${m.direction === "c2s" ? "s2c" : "c2s"} ${id}`)) inversions.push(`seq ${m.seq} ${m.direction} answers id ${id} before its request`);
+        else if (msg.id !== undefined && !asked.has(`${m.direction === "c2s" ? "s2c" : "c2s"} ${id}`))
+          inversions.push(`seq ${m.seq} ${m.direction} answers id ${id} before its request`);
       }
       assert.deepEqual(inversions, []);
       // Handshake strings are not messages, nothing is recorded twice, nothing is an input problem.
-      assert.deepEqual(messages.filter((m) => m.envelope !== "mcp-b").map((m) => m.text), []);
+      assert.deepEqual(
+        messages.filter((m) => m.envelope !== "mcp-b").map((m) => m.text),
+        [],
+      );
       assert.deepEqual(analyze(captured).problems, []);
     });
 
@@ -158,19 +184,39 @@ describe("@mcp-b/transports 5.1.0 in Chromium: tab and iframe transports", { tim
       assert.deepEqual(
         engine.flows.map((f) => ({ ...summary(f), via: undefined })),
         [
-          { method: "tools/call", target: hostTools.secret, status: "complete", server: `postMessage:${serverOrigin()}`, via: undefined, elicitations: [["form", "accept", true]] },
-          { method: "tools/call", target: hostTools.confirm, status: "complete", server: `postMessage:${serverOrigin()}`, via: undefined, elicitations: [["form", "decline", true]] },
+          {
+            method: "tools/call",
+            target: hostTools.secret,
+            status: "complete",
+            server: `postMessage:${serverOrigin()}`,
+            via: undefined,
+            elicitations: [["form", "accept", true]],
+          },
+          {
+            method: "tools/call",
+            target: hostTools.confirm,
+            status: "complete",
+            server: `postMessage:${serverOrigin()}`,
+            via: undefined,
+            elicitations: [["form", "decline", true]],
+          },
         ],
       );
       const reference = analyze(referenceCapture({ wire: witnessed(withExtension.envelopes), server: serverOrigin() }));
       assert.deepEqual(findingKeys(engine), findingKeys(reference));
-      assert.deepEqual(engine.findings.filter((f) => f.rule === "form-secret-field").map((f) => f.flow), [engine.flows[0]!.id]);
+      assert.deepEqual(
+        engine.findings.filter((f) => f.rule === "form-secret-field").map((f) => f.flow),
+        [engine.flows[0]!.id],
+      );
     });
 
     test(`${kind}: the panel shows those flows, outcomes and findings, the key masked`, async () => {
       assert.ok(captured.length > 0, "the capture of the previous tests");
       const view = await assertPanelShowsCapture(extension, withExtensionTab, SECRET);
-      assert.ok(view.details.every((text) => text.includes("via MCP-B postMessage")), "each flow says it came via MCP-B postMessage");
+      assert.ok(
+        view.details.every((text) => text.includes("via MCP-B postMessage")),
+        "each flow says it came via MCP-B postMessage",
+      );
     });
   }
 });

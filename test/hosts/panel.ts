@@ -57,7 +57,10 @@ export async function readPanel(
       await panel.getByRole("heading", { name: `Findings (${expect.findings})` }).waitFor({ timeout: 20_000 });
     } catch (error) {
       const shown = await panel.evaluate(() => document.body.innerText).catch(() => "(unreadable)");
-      throw new Error(`the panel never showed ${expect.flows} flows and ${expect.findings} findings; it shows:\n${shown.slice(0, 3000)}`, { cause: error });
+      throw new Error(
+        `the panel never showed ${expect.flows} flows and ${expect.findings} findings; it shows:\n${shown.slice(0, 3000)}`,
+        { cause: error },
+      );
     }
     // Each flow opened, each of its detail tabs shown: where the story, the messages and the form preview are.
     const details: string[] = [];
@@ -88,7 +91,9 @@ export async function readPanel(
         outcome: row.querySelector('td[data-col="outcome"]')?.textContent ?? null,
       })),
       findings: [...document.querySelectorAll("tr[data-finding]")].map((row) =>
-        ["severity", "rule", "message", "flow", "entry"].map((c) => row.querySelector(`td[data-col="${c}"]`)?.textContent ?? ""),
+        ["severity", "rule", "message", "flow", "entry"].map(
+          (c) => row.querySelector(`td[data-col="${c}"]`)?.textContent ?? "",
+        ),
       ),
       text: document.body.innerText,
     }));
@@ -99,8 +104,16 @@ export async function readPanel(
 }
 
 /** The panel rows the engine's flows should give (the Server cell names the upstream, with the proxy beside it). */
-export function expectedRows(flows: readonly Flow[]): Omit<PanelFlowRow, "server" | "serverTitle" | "via" | "viaTitle">[] {
-  return flows.map((f) => ({ id: f.id, method: f.method, target: f.target ?? "", status: f.status, outcome: outcomeOf(f) }));
+export function expectedRows(
+  flows: readonly Flow[],
+): Omit<PanelFlowRow, "server" | "serverTitle" | "via" | "viaTitle">[] {
+  return flows.map((f) => ({
+    id: f.id,
+    method: f.method,
+    target: f.target ?? "",
+    status: f.status,
+    outcome: outcomeOf(f),
+  }));
 }
 
 /**
@@ -113,9 +126,14 @@ export function serverCellProblems(rows: readonly PanelFlowRow[], flows: readonl
     const flow = flows[i] as FlowWithVia | undefined;
     if (!flow) continue;
     const shown = `${row.server} ${row.serverTitle}`;
-    if (!shown.includes(flow.server)) problems.push(`flow ${row.id}: the Server cell (${JSON.stringify(shown)}) does not name ${flow.server}`);
-    if (flow.via && !row.viaTitle.includes(flow.via)) problems.push(`flow ${row.id}: the Via cell (${JSON.stringify(`${row.via} ${row.viaTitle}`)}) does not name ${flow.via}`);
-    if ((flow.via || flow.envelope) && !row.via) problems.push(`flow ${row.id}: no Via cell, though the flow came via ${flow.via ?? flow.envelope}`);
+    if (!shown.includes(flow.server))
+      problems.push(`flow ${row.id}: the Server cell (${JSON.stringify(shown)}) does not name ${flow.server}`);
+    if (flow.via && !row.viaTitle.includes(flow.via))
+      problems.push(
+        `flow ${row.id}: the Via cell (${JSON.stringify(`${row.via} ${row.viaTitle}`)}) does not name ${flow.via}`,
+      );
+    if ((flow.via || flow.envelope) && !row.via)
+      problems.push(`flow ${row.id}: no Via cell, though the flow came via ${flow.via ?? flow.envelope}`);
   }
   return problems;
 }
@@ -125,7 +143,11 @@ export function serverCellProblems(rows: readonly PanelFlowRow[], flows: readonl
  * and findings are the engine's; its Server cells name each flow's upstream; the form's field names are shown while
  * the typed secret is on no screen (so masking is what hides it). Returns the view for a host's own checks.
  */
-export async function assertPanelShowsCapture(browser: ExtensionBrowser, tabId: number, secret: string): Promise<PanelView> {
+export async function assertPanelShowsCapture(
+  browser: ExtensionBrowser,
+  tabId: number,
+  secret: string,
+): Promise<PanelView> {
   const engine = analyze(await browser.records(tabId));
   assert.equal(engine.flows.length, 2, "the two calls are the panel's flows (an empty panel proves nothing)");
   const view = await readPanel(browser, tabId, { flows: engine.flows.length, findings: engine.findings.length });
@@ -137,7 +159,13 @@ export async function assertPanelShowsCapture(browser: ExtensionBrowser, tabId: 
   const sorted = (rows: string[][]) => rows.map((r) => JSON.stringify(r)).sort();
   assert.deepEqual(sorted(view.findings), sorted(engine.findings.map(findingRow)));
   // Masked by default on screen: the list, and each flow's story, messages and form preview.
-  assert.ok(view.details.some((text) => text.includes("api_key")), "the detail shows the form and the answer (their field names), so masking is what hides the key");
-  assert.ok(![view.text, ...view.details].some((text) => text.includes(secret)), "the typed API key is masked in the panel by default");
+  assert.ok(
+    view.details.some((text) => text.includes("api_key")),
+    "the detail shows the form and the answer (their field names), so masking is what hides the key",
+  );
+  assert.ok(
+    ![view.text, ...view.details].some((text) => text.includes(secret)),
+    "the typed API key is masked in the panel by default",
+  );
   return view;
 }

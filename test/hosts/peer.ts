@@ -38,7 +38,13 @@ export async function startHostPeer(name = "host-peer"): Promise<HostPeer> {
     const session = typeof sessionId === "string" ? sessions.get(sessionId) : undefined;
     if (req.method !== "POST") {
       if (!session) {
-        res.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message: "Bad Request: no valid session" }, id: null }));
+        res.writeHead(400, { "content-type": "application/json" }).end(
+          JSON.stringify({
+            jsonrpc: "2.0",
+            error: { code: -32000, message: "Bad Request: no valid session" },
+            id: null,
+          }),
+        );
         return;
       }
       await session.transport.handleRequest(req, res);
@@ -77,7 +83,13 @@ export async function startHostPeer(name = "host-peer"): Promise<HostPeer> {
       return;
     }
     res.writeHead(sessionId === undefined ? 400 : 404, { "content-type": "application/json" });
-    res.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message: sessionId === undefined ? "Bad Request: no session" : "Session not found" }, id: null }));
+    res.end(
+      JSON.stringify({
+        jsonrpc: "2.0",
+        error: { code: -32000, message: sessionId === undefined ? "Bad Request: no session" : "Session not found" },
+        id: null,
+      }),
+    );
   };
   const http = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {

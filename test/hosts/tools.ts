@@ -30,17 +30,28 @@ export const confirmSchema: ElicitRequestFormParams["requestedSchema"] = {
 };
 
 const text = (value: string) => ({ content: [{ type: "text" as const, text: value }] });
-const describe = (result: ElicitResult): string => `${result.action}${result.content ? ` ${Object.keys(result.content).sort().join(",")}` : ""}`;
+const describe = (result: ElicitResult): string =>
+  `${result.action}${result.content ? ` ${Object.keys(result.content).sort().join(",")}` : ""}`;
 
 /** Registers the eliciting tools on a server (the result text names the action and the answered field names, never values). */
 export function registerHostTools(mcp: McpServer, name = "host-peer"): void {
   const server = mcp.server;
-  mcp.registerTool(hostTools.secret, { description: `Connects a service (${name}): asks for its API key (form mode).` }, async (extra) => {
-    const result = await server.elicitInput({ message: "Connect the weather service", requestedSchema: secretSchema }, { relatedRequestId: extra.requestId });
-    return text(`${name} connect: ${describe(result)}`);
-  });
+  mcp.registerTool(
+    hostTools.secret,
+    { description: `Connects a service (${name}): asks for its API key (form mode).` },
+    async (extra) => {
+      const result = await server.elicitInput(
+        { message: "Connect the weather service", requestedSchema: secretSchema },
+        { relatedRequestId: extra.requestId },
+      );
+      return text(`${name} connect: ${describe(result)}`);
+    },
+  );
   mcp.registerTool(hostTools.confirm, { description: `Asks for a yes/no confirmation (${name}).` }, async (extra) => {
-    const result = await server.elicitInput({ message: "Delete the staging database?", requestedSchema: confirmSchema }, { relatedRequestId: extra.requestId });
+    const result = await server.elicitInput(
+      { message: "Delete the staging database?", requestedSchema: confirmSchema },
+      { relatedRequestId: extra.requestId },
+    );
     return text(`${name} confirm: ${describe(result)}`);
   });
 }

@@ -24,7 +24,11 @@ export interface Witnessed {
 /** JSON with object keys sorted: two messages are the same message whatever order their members travelled in. */
 export function canonical(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) =>
-    v !== null && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
+    v !== null && typeof v === "object" && !Array.isArray(v)
+      ? Object.fromEntries(
+          Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+        )
+      : v,
   );
 }
 
@@ -69,7 +73,10 @@ export function without(a: readonly string[], b: readonly string[]): string[] {
 }
 
 /** `{missing, extra}` of the captured messages against the witness: both empty when the capture is the wire. */
-export function diffMessages(witness: readonly Witnessed[], captured: readonly Witnessed[]): { missing: string[]; extra: string[] } {
+export function diffMessages(
+  witness: readonly Witnessed[],
+  captured: readonly Witnessed[],
+): { missing: string[]; extra: string[] } {
   const w = witness.map(key);
   const c = captured.map(key);
   return { missing: without(w, c), extra: without(c, w) };

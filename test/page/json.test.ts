@@ -11,14 +11,26 @@ const dataJson = (value: unknown): string | undefined => cappedJson(value)?.text
 // biome-ignore lint/suspicious/noSparseArray: a hole is what this input is about.
 const sparse = [1, , 3];
 const samples: unknown[] = [
-  { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "deploy", arguments: { a: [1, "two", true, null], b: { c: -0 } } } },
-  [{ jsonrpc: "2.0", id: "x", result: { content: [{ type: "text", text: "é \u2028 \"quoted\" \\ \n\t" }] } }],
+  {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "tools/call",
+    params: { name: "deploy", arguments: { a: [1, "two", true, null], b: { c: -0 } } },
+  },
+  [{ jsonrpc: "2.0", id: "x", result: { content: [{ type: "text", text: 'é \u2028 "quoted" \\ \n\t' }] } }],
   { 2: "two", 1: "one", b: "b", a: "a", [Symbol("s")]: "symbol key", u: undefined, f: () => 1, n: NaN, i: -Infinity },
   [undefined, () => 1, Symbol("x"), NaN, 1e21, 5e-7],
   sparse,
   { when: new Date(Date.UTC(2026, 10, 29, 12, 0, 0)), bad: new Date(NaN) },
   { boxed: [new Number(3), new String("s"), new Boolean(false), new Number(Infinity)] },
-  { map: new Map([[1, 2]]), set: new Set([1]), re: /x/g, bytes: new Uint8Array([1, 2, 3]), buffer: new ArrayBuffer(2), error: new Error("e") },
+  {
+    map: new Map([[1, 2]]),
+    set: new Set([1]),
+    re: /x/g,
+    bytes: new Uint8Array([1, 2, 3]),
+    buffer: new ArrayBuffer(2),
+    error: new Error("e"),
+  },
   "just a string",
   42,
   null,
@@ -31,7 +43,10 @@ describe("dataJson", () => {
   for (const [i, value] of samples.entries()) {
     test(`sample ${i}: the same text as JSON.stringify, walked and parsed`, () => {
       assert.equal(dataJson(value), JSON.stringify(value));
-      assert.equal(dataJson(JSON.parse(JSON.stringify(value) ?? "null")), JSON.stringify(JSON.parse(JSON.stringify(value) ?? "null")));
+      assert.equal(
+        dataJson(JSON.parse(JSON.stringify(value) ?? "null")),
+        JSON.stringify(JSON.parse(JSON.stringify(value) ?? "null")),
+      );
     });
   }
 
@@ -47,7 +62,8 @@ describe("dataJson", () => {
     const message = { jsonrpc: "2.0", id: 7, result: { items: [{ a: 1 }, [2, 3]], when: new Date(0) } };
     const expected = JSON.stringify(message);
     let lookups = 0;
-    for (const proto of [Object.prototype, Array.prototype]) Object.defineProperty(proto, "toJSON", { configurable: true, get: () => void lookups++ });
+    for (const proto of [Object.prototype, Array.prototype])
+      Object.defineProperty(proto, "toJSON", { configurable: true, get: () => void lookups++ });
     try {
       assert.equal(dataJson(message), expected);
       assert.equal(dataJson(JSON.parse(expected)), expected);
@@ -73,7 +89,10 @@ describe("dataJson", () => {
       Date.prototype.toJSON = original;
     }
     const getterRan: string[] = [];
-    const data = Object.defineProperty({ plain: 1 }, "computed", { enumerable: true, get: () => void getterRan.push("computed") });
+    const data = Object.defineProperty({ plain: 1 }, "computed", {
+      enumerable: true,
+      get: () => void getterRan.push("computed"),
+    });
     assert.equal(dataJson(data), '{"plain":1}');
     assert.deepEqual(getterRan, []);
   });
@@ -103,7 +122,9 @@ describe("dataJson", () => {
     const small: unknown[] = [];
     small.length = 5;
     small[2] = "two";
-    assert.deepEqual(cappedJson(structuredClone({ jsonrpc: "2.0", x: small }), 1000), { text: JSON.stringify({ jsonrpc: "2.0", x: small }) });
+    assert.deepEqual(cappedJson(structuredClone({ jsonrpc: "2.0", x: small }), 1000), {
+      text: JSON.stringify({ jsonrpc: "2.0", x: small }),
+    });
   });
 
   test("a million keys whose values write nothing, or something, cost steps bounded by the cap", () => {
@@ -131,7 +152,10 @@ describe("dataJson", () => {
     const text = JSON.stringify(exact);
     assert.ok(text.length <= cap);
     assert.deepEqual(cappedJson(exact, text.length), { text });
-    assert.deepEqual(cappedJson(exact, text.length - 1), { text: text.slice(0, text.length - 1), truncated: text.length - 1 });
+    assert.deepEqual(cappedJson(exact, text.length - 1), {
+      text: text.slice(0, text.length - 1),
+      truncated: text.length - 1,
+    });
   });
 
   test("an own toJSON planted on the data is not called, and writes nothing (a function member)", () => {

@@ -6,11 +6,20 @@ import { carriesRelay, createAskUrls, looksRelayed as tapLooks } from "../../src
 // The tap's cheap test (src/page/relay.ts) and the capture side's (src/capture/relay/find.ts) answer alike, and
 // every text the deep recogniser finds a relay in passes the cheap test.
 const texts: [string, boolean][] = [
-  ['{"type":"data-elicitation","id":"e1","data":{"state":"pending","message":"Deploy?","requestedSchema":{"type":"object","properties":{}}}}', true],
-  ['{"type":"mcp_elicitation","id":"q","serverId":"s","params":{"mode":"url","message":"Pay","url":"https://p.example","elicitationId":"x"}}', true],
+  [
+    '{"type":"data-elicitation","id":"e1","data":{"state":"pending","message":"Deploy?","requestedSchema":{"type":"object","properties":{}}}}',
+    true,
+  ],
+  [
+    '{"type":"mcp_elicitation","id":"q","serverId":"s","params":{"mode":"url","message":"Pay","url":"https://p.example","elicitationId":"x"}}',
+    true,
+  ],
   ['{"type":"elicitation_response","id":"q","result":{"action":"decline"}}', true],
   ['{"action":"accept","content":{"confirm":true}}', true],
-  ['{"type":"mcp_elicitation","payload":"{\\"message\\":\\"Deploy?\\",\\"requestedSchema\\":{\\"type\\":\\"object\\"}}"}', true],
+  [
+    '{"type":"mcp_elicitation","payload":"{\\"message\\":\\"Deploy?\\",\\"requestedSchema\\":{\\"type\\":\\"object\\"}}"}',
+    true,
+  ],
   ['{"type":"text-delta","id":"t1","delta":"Hello"}', false],
   ['{"type":"cf_agent_identity","name":"default","agent":"my-agent"}', false],
   ['{"action":"navigate","to":"/home"}', false],
@@ -43,7 +52,15 @@ test("the recogniser finds the ask at depth with the wrapper's id and type, and 
   const answer = findRelay(JSON.parse(texts[2]![0]));
   assert.deepEqual([answer?.kind, answer?.id, answer?.value.action], ["answer", "q", "decline"]);
   // A JSON-RPC message is MCP, never a relay.
-  assert.equal(findRelay({ jsonrpc: "2.0", id: 1, method: "elicitation/create", params: { message: "m", requestedSchema: { type: "object" } } }), undefined);
+  assert.equal(
+    findRelay({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "elicitation/create",
+      params: { message: "m", requestedSchema: { type: "object" } },
+    }),
+    undefined,
+  );
 });
 
 test("a window message's structured clone is tested by own members, one level down", () => {
@@ -55,7 +72,10 @@ test("a window message's structured clone is tested by own members, one level do
 
 test("the worker's schema takes a relay decoder from the panel, and refuses one that says where nothing lies", async () => {
   const { DecoderInput } = await import("../../src/shared/decoders.ts");
-  assert.equal(DecoderInput.safeParse({ url: "/bus", kind: "relay", ask: "/form", action: "/reply/decision" }).success, true);
+  assert.equal(
+    DecoderInput.safeParse({ url: "/bus", kind: "relay", ask: "/form", action: "/reply/decision" }).success,
+    true,
+  );
   assert.equal(DecoderInput.safeParse({ url: "/bus", kind: "relay" }).success, false);
   assert.equal(DecoderInput.safeParse({ url: "/bus", kind: "relay", ask: "form" }).success, false);
   assert.equal(DecoderInput.safeParse({ url: "/bus", pointer: "", direction: "both" }).success, true);
@@ -64,10 +84,18 @@ test("the worker's schema takes a relay decoder from the panel, and refuses one 
 test("the tap remembers a relayed URL-mode ask's URL and matches the page's request for exactly it, once", () => {
   const urls = createAskUrls();
   assert.equal(urls.any(), false);
-  urls.note(JSON.stringify({ type: "mcp_elicitation", id: "ask-1", params: { mode: "url", message: "Sign in", url: "https://idp.example/authorize?state=1", elicitationId: "c-1" } }));
+  urls.note(
+    JSON.stringify({
+      type: "mcp_elicitation",
+      id: "ask-1",
+      params: { mode: "url", message: "Sign in", url: "https://idp.example/authorize?state=1", elicitationId: "c-1" },
+    }),
+  );
   // A form ask, or an object without an elicitationId, names no URL to watch.
   urls.note(JSON.stringify({ params: { mode: "url", url: "https://other.example/" } }));
-  urls.note(JSON.stringify({ message: "m", requestedSchema: { type: "object", properties: { url: { type: "string" } } } }));
+  urls.note(
+    JSON.stringify({ message: "m", requestedSchema: { type: "object", properties: { url: { type: "string" } } } }),
+  );
   assert.equal(urls.any(), true);
   assert.equal(urls.take("https://other.example/"), false);
   assert.equal(urls.take("https://idp.example/authorize"), false, "the whole URL, query included");
@@ -78,7 +106,8 @@ test("the tap remembers a relayed URL-mode ask's URL and matches the page's requ
 
 test("the tap remembers at most 16 ask URLs, the oldest forgotten first", () => {
   const urls = createAskUrls();
-  for (let i = 0; i < 20; i++) urls.note(JSON.stringify({ mode: "url", url: `https://a.example/${i}`, elicitationId: `e${i}` }));
+  for (let i = 0; i < 20; i++)
+    urls.note(JSON.stringify({ mode: "url", url: `https://a.example/${i}`, elicitationId: `e${i}` }));
   assert.equal(urls.take("https://a.example/3"), false);
   assert.equal(urls.take("https://a.example/4"), true);
   assert.equal(urls.take("https://a.example/19"), true);

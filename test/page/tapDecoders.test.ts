@@ -82,14 +82,23 @@ describe("MCP Inspector v2's backend API", () => {
 
   test("a connect body keeps the upstream's type, url and command, none of its credentials", () => {
     const body = JSON.stringify({
-      config: { type: "streamable-http", url: "http://127.0.0.1:9/mcp", headers: { Authorization: "Bearer SECRET-1" }, args: ["--key", "SECRET-2"], env: { K: "SECRET-3" } },
+      config: {
+        type: "streamable-http",
+        url: "http://127.0.0.1:9/mcp",
+        headers: { Authorization: "Bearer SECRET-1" },
+        args: ["--key", "SECRET-2"],
+        env: { K: "SECRET-3" },
+      },
       settings: { headers: { "x-api-key": "SECRET-4" } },
       authState: { oauthTokens: { access_token: "SECRET-5", token_type: "Bearer" } },
     });
     const kept = connectSummary(body)!;
     assert.deepEqual(JSON.parse(kept), { config: { type: "streamable-http", url: "http://127.0.0.1:9/mcp" } });
     assert.doesNotMatch(kept, /SECRET/);
-    assert.deepEqual(JSON.parse(connectSummary(JSON.stringify({ config: { type: "stdio", command: "node", args: ["s.js"] } }))!), { config: { type: "stdio", command: "node" } });
+    assert.deepEqual(
+      JSON.parse(connectSummary(JSON.stringify({ config: { type: "stdio", command: "node", args: ["s.js"] } }))!),
+      { config: { type: "stdio", command: "node" } },
+    );
     assert.equal(connectSummary("not json"), undefined);
     assert.equal(connectSummary('{"config":"x"}'), undefined);
   });
@@ -98,7 +107,10 @@ describe("MCP Inspector v2's backend API", () => {
     const message = JSON.stringify({ type: "message", data: { jsonrpc: "2.0", id: 1, result: {} } });
     assert.ok(isHostMessageEvent({ event: "message", data: message }));
     assert.ok(isHostMessageEvent({ data: message }));
-    const fetchRequest = JSON.stringify({ type: "fetch_request", data: { requestHeaders: { authorization: "Bearer x" }, requestBody: '{"jsonrpc":"2.0"}' } });
+    const fetchRequest = JSON.stringify({
+      type: "fetch_request",
+      data: { requestHeaders: { authorization: "Bearer x" }, requestBody: '{"jsonrpc":"2.0"}' },
+    });
     assert.ok(!isHostMessageEvent({ event: "fetch_request", data: fetchRequest }));
     assert.ok(!isHostMessageEvent({ event: "stdio_log", data: '{"type":"stdio_log","data":{"message":"hi"}}' }));
     assert.ok(!isHostMessageEvent({ event: "message", data: '{"type":"message","data":"plain"}' }));
@@ -119,12 +131,22 @@ describe("the relay's decode-rule feed (src/content/decoders.ts)", () => {
   const tick = () => new Promise((resolve) => setImmediate(resolve));
 
   test("the stored rules reach the tap as URL patterns and methods only", async () => {
-    const s = source({ rev: 3, next: 3, rules: [{ id: "d1", url: "/rpc", method: "POST", pointer: "/rpc", direction: "both" }, { id: "d2", url: "wss://x/*", pointer: "", direction: "s2c" }] });
+    const s = source({
+      rev: 3,
+      next: 3,
+      rules: [
+        { id: "d1", url: "/rpc", method: "POST", pointer: "/rpc", direction: "both" },
+        { id: "d2", url: "wss://x/*", pointer: "", direction: "s2c" },
+      ],
+    });
     const sent: string[] = [];
     feedRules(s.source, (json) => sent.push(json));
     s.settle();
     await tick();
-    assert.deepEqual(sent.map((t) => JSON.parse(t)), [[{ url: "/rpc", method: "POST" }, { url: "wss://x/*" }]]);
+    assert.deepEqual(
+      sent.map((t) => JSON.parse(t)),
+      [[{ url: "/rpc", method: "POST" }, { url: "wss://x/*" }]],
+    );
   });
 
   test("no rules stored: the tap is told nothing; a change later reaches it", async () => {
@@ -137,7 +159,10 @@ describe("the relay's decode-rule feed (src/content/decoders.ts)", () => {
     s.change({ rev: 1, next: 2, rules: [] });
     assert.deepEqual(sent, []);
     s.change({ rev: 2, next: 2, rules: [{ id: "d1", url: "/a", pointer: "", direction: "both" }] });
-    assert.deepEqual(sent.map((t) => JSON.parse(t)), [[{ url: "/a" }]]);
+    assert.deepEqual(
+      sent.map((t) => JSON.parse(t)),
+      [[{ url: "/a" }]],
+    );
   });
 
   test("a read that settles after a newer change does not undo it; malformed sets are ignored", async () => {
@@ -150,6 +175,9 @@ describe("the relay's decode-rule feed (src/content/decoders.ts)", () => {
     s.change({ rev: "3", rules: [] });
     s.change({ rev: 4, rules: "x" });
     s.change(null);
-    assert.deepEqual(sent.map((t) => JSON.parse(t)), [[{ url: "/new" }]]);
+    assert.deepEqual(
+      sent.map((t) => JSON.parse(t)),
+      [[{ url: "/new" }]],
+    );
   });
 });

@@ -30,7 +30,8 @@ test("a backend's feed: records go to the worker in batches, named by the feed w
   assert.equal(backends.add(FEED), null);
   assert.match(String(backends.add(FEED)), /added already/);
   source!.onopen!(new Event("open"));
-  for (const record of backendFlow(1000, { action: "accept" })) source!.onmessage!(new MessageEvent("message", { data: JSON.stringify({ v: 1, seq: 0, ...record }) }));
+  for (const record of backendFlow(1000, { action: "accept" }))
+    source!.onmessage!(new MessageEvent("message", { data: JSON.stringify({ v: 1, seq: 0, ...record }) }));
   source!.onmessage!(new MessageEvent("message", { data: "not json" }));
   await new Promise((resolve) => setTimeout(resolve, 80));
   assert.equal(sent.length, 1);
@@ -38,7 +39,10 @@ test("a backend's feed: records go to the worker in batches, named by the feed w
   assert.equal(command.kind, "backendRecords");
   assert.equal(command.kind === "backendRecords" && command.feed, "http://127.0.0.1:4000/__mcp-elicit/feed");
   assert.equal(command.kind === "backendRecords" && command.records.length, 4);
-  assert.deepEqual(backends.list.value.map((b) => [b.status, b.records]), [["live", 4]]);
+  assert.deepEqual(
+    backends.list.value.map((b) => [b.status, b.records]),
+    [["live", 4]],
+  );
   backends.remove("http://127.0.0.1:4000/__mcp-elicit/feed");
   assert.equal(closed, 1);
   assert.deepEqual(backends.list.value, []);
@@ -58,11 +62,18 @@ test("the worker takes a feed's records once each, marks them backend, and joins
   assert.equal(session.meta.rejected, 1);
   // The live tab's page is watched: the agent answered (at 2000) an ask the page never got; the page's ask may
   // still come by the tap's road for RELAY_GRACE_MS, then it is judged.
-  const relayRules = () => session.findings().filter((f) => f.rule.startsWith("relay-")).map((f) => f.rule);
+  const relayRules = () =>
+    session
+      .findings()
+      .filter((f) => f.rule.startsWith("relay-"))
+      .map((f) => f.rule);
   assert.equal(session.unsettled(), true);
   assert.deepEqual(session.settle(2000 + RELAY_GRACE_MS - 1).findings, []);
   assert.deepEqual(relayRules(), []);
-  assert.deepEqual(session.settle(2000 + RELAY_GRACE_MS).findings.map((f) => f.rule), ["relay-ask-not-shown"]);
+  assert.deepEqual(
+    session.settle(2000 + RELAY_GRACE_MS).findings.map((f) => f.rule),
+    ["relay-ask-not-shown"],
+  );
   assert.deepEqual(relayRules(), ["relay-ask-not-shown"]);
   assert.equal(session.unsettled(), false);
   assert.equal(session.flows()[0]!.source, "backend");
@@ -73,5 +84,8 @@ test("backend records keep their source through a HAR export and import", () => 
   const har = exportHar(records as never);
   const back = importHar(typeof har === "string" ? har : JSON.stringify(har), "x.har").records;
   assert.ok(back.length > 0);
-  assert.ok(back.every((r) => r.kind === "page-request" || r.source === "backend"), JSON.stringify(back.filter((r) => r.source !== "backend")));
+  assert.ok(
+    back.every((r) => r.kind === "page-request" || r.source === "backend"),
+    JSON.stringify(back.filter((r) => r.source !== "backend")),
+  );
 });

@@ -25,8 +25,20 @@ function edit(records: readonly CaptureRecord[], seq: number, change: (message: 
 /** Replaces every string equal to `from` anywhere in a record's message. */
 function replaceStrings(records: readonly CaptureRecord[], from: string, to: string): CaptureRecord[] {
   const swap = (v: unknown): unknown =>
-    typeof v === "string" ? (v === from ? to : v) : Array.isArray(v) ? v.map(swap) : v && typeof v === "object" ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, swap(x)])) : v;
-  return records.map((r) => (r.kind === "message" && r.text.includes(JSON.stringify(from).slice(1, -1)) ? { ...r, text: JSON.stringify(swap(JSON.parse(r.text))) } : r));
+    typeof v === "string"
+      ? v === from
+        ? to
+        : v
+      : Array.isArray(v)
+        ? v.map(swap)
+        : v && typeof v === "object"
+          ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, swap(x)]))
+          : v;
+  return records.map((r) =>
+    r.kind === "message" && r.text.includes(JSON.stringify(from).slice(1, -1))
+      ? { ...r, text: JSON.stringify(swap(JSON.parse(r.text))) }
+      : r,
+  );
 }
 
 /** Every way a captured value could try to become markup, a link or a lie. */
@@ -82,8 +94,16 @@ export function secretCapture(): CaptureRecord[] {
     (schema.properties as Json).password = { type: "string", title: "Password" };
   });
   out = edit(out, el.answerRecord!, (m) => void (((m.result as Json).content as Json).password = SECRETS.password));
-  out = edit(out, signIn.elicitations[0]!.askRecord, (m) => void ((m.params as Json).url = `https://idp.example/cb?access_token=${SECRETS.urlToken}&state=1`));
-  out = edit(out, confirm.rounds[0]!.requestRecord, (m) => void ((m.params as Json).arguments = { apiKey: SECRETS.apiKey }));
+  out = edit(
+    out,
+    signIn.elicitations[0]!.askRecord,
+    (m) => void ((m.params as Json).url = `https://idp.example/cb?access_token=${SECRETS.urlToken}&state=1`),
+  );
+  out = edit(
+    out,
+    confirm.rounds[0]!.requestRecord,
+    (m) => void ((m.params as Json).arguments = { apiKey: SECRETS.apiKey }),
+  );
   const result = confirm.rounds[0]!.responseRecord ?? confirm.records.at(-2)!;
   return edit(out, result, (m) => {
     if (m.result && typeof m.result === "object") (m.result as Json)._meta = { session: `Bearer ${SECRETS.jwt}` };

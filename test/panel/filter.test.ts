@@ -24,9 +24,34 @@ const flow = (over: Partial<Flow> = {}): Flow => ({
   records: [],
   ...over,
 });
-const elicitation = (mode: string): Flow["elicitations"][number] => ({ key: "0", mode, message: "?", action: "accept", completed: true, round: 1, askRecord: 0, askPointer: "", askedAt: 0 });
-const finding = (rule: string, severity: Severity): Finding => ({ id: "F1", rule: rule as Finding["rule"], severity, violator: "server", flow: "flow-1", record: 0, entry: 0, pointer: "", message: "", spec: "" });
-const facts = (f: Partial<Flow> = {}, findings: Finding[] = [], text = ""): FlowFacts => ({ flow: flow(f), findings, text });
+const elicitation = (mode: string): Flow["elicitations"][number] => ({
+  key: "0",
+  mode,
+  message: "?",
+  action: "accept",
+  completed: true,
+  round: 1,
+  askRecord: 0,
+  askPointer: "",
+  askedAt: 0,
+});
+const finding = (rule: string, severity: Severity): Finding => ({
+  id: "F1",
+  rule: rule as Finding["rule"],
+  severity,
+  violator: "server",
+  flow: "flow-1",
+  record: 0,
+  entry: 0,
+  pointer: "",
+  message: "",
+  spec: "",
+});
+const facts = (f: Partial<Flow> = {}, findings: Finding[] = [], text = ""): FlowFacts => ({
+  flow: flow(f),
+  findings,
+  text,
+});
 const match = (input: string, f: FlowFacts): boolean => {
   const parsed = parseFilter(input);
   assert.deepEqual(parsed.errors, [], `errors for ${input}`);
@@ -42,7 +67,9 @@ describe("parseFilter", () => {
   });
 
   test("every key, negation, quoting, free text", () => {
-    const parsed = parseFilter('method:tools/call status:pending -rule:url-https severity:warning server:127.0.0.1 era:2026 mode:URL "Quoted Free  Text" Deploy');
+    const parsed = parseFilter(
+      'method:tools/call status:pending -rule:url-https severity:warning server:127.0.0.1 era:2026 mode:URL "Quoted Free  Text" Deploy',
+    );
     assert.deepEqual(parsed.tokens, [
       { key: "method", value: "tools/call", negate: false },
       { key: "status", value: "pending", negate: false },
@@ -68,14 +95,21 @@ describe("parseFilter", () => {
     const parsed = parseFilter("foo:bar status: status:done severity:loud method:ok");
     assert.deepEqual(parsed.tokens, [{ key: "method", value: "ok", negate: false }]);
     assert.equal(parsed.errors.length, 4);
-    assert.match(parsed.errors[0]!, /Unknown filter "foo:"; use method:, status:, mode:, rule:, severity:, server:, era:/);
+    assert.match(
+      parsed.errors[0]!,
+      /Unknown filter "foo:"; use method:, status:, mode:, rule:, severity:, server:, era:/,
+    );
     assert.match(parsed.errors[1]!, /"status:" needs a value/);
     assert.match(parsed.errors[2]!, /No status "done"/);
     assert.match(parsed.errors[3]!, /No severity "loud"/);
   });
 
   test("URLs, times and a leading dash are free text", () => {
-    assert.deepEqual(parseFilter("https://example.com/x 12:30 -deploy").text, ["https://example.com/x", "12:30", "-deploy"]);
+    assert.deepEqual(parseFilter("https://example.com/x 12:30 -deploy").text, [
+      "https://example.com/x",
+      "12:30",
+      "-deploy",
+    ]);
     assert.deepEqual(parseFilter("https://example.com/x").errors, []);
   });
 });
@@ -113,12 +147,27 @@ describe("matchFlow", () => {
     const info = facts({}, [finding("url-https", "info")]);
     const warning = facts({}, [finding("cap-before-initialized", "warning")]);
     const error = facts({}, [finding("form-secret-field", "error")]);
-    assert.deepEqual([info, warning, error].map((f) => match("severity:warning", f)), [false, true, true]);
-    assert.deepEqual([info, warning, error].map((f) => match("severity:error", f)), [false, false, true]);
-    assert.deepEqual([info, warning, error].map((f) => match("severity:info", f)), [true, true, true]);
-    assert.deepEqual([info, warning, error].map((f) => match("severity:warn", f)), [false, true, true]);
+    assert.deepEqual(
+      [info, warning, error].map((f) => match("severity:warning", f)),
+      [false, true, true],
+    );
+    assert.deepEqual(
+      [info, warning, error].map((f) => match("severity:error", f)),
+      [false, false, true],
+    );
+    assert.deepEqual(
+      [info, warning, error].map((f) => match("severity:info", f)),
+      [true, true, true],
+    );
+    assert.deepEqual(
+      [info, warning, error].map((f) => match("severity:warn", f)),
+      [false, true, true],
+    );
     assert.equal(match("severity:info", facts()), false);
-    assert.deepEqual([info, warning, error].map((f) => match("-severity:warning", f)), [true, false, false]);
+    assert.deepEqual(
+      [info, warning, error].map((f) => match("-severity:warning", f)),
+      [true, false, false],
+    );
   });
 
   test("server: part of the endpoint", () => {
@@ -131,12 +180,30 @@ describe("matchFlow", () => {
     const legacy = facts();
     const modern = facts({ revision: "2026-07-28", kind: "mrtr" });
     const unknown = facts({ revision: null });
-    assert.deepEqual([legacy, modern, unknown].map((f) => match("era:2026", f)), [false, true, false]);
-    assert.deepEqual([legacy, modern, unknown].map((f) => match("era:2025-11-25", f)), [true, false, false]);
-    assert.deepEqual([legacy, modern, unknown].map((f) => match("era:2025", f)), [true, false, false]);
-    assert.deepEqual([legacy, modern, unknown].map((f) => match("era:modern", f)), [false, true, false]);
-    assert.deepEqual([legacy, modern, unknown].map((f) => match("era:legacy", f)), [true, false, false]);
-    assert.deepEqual([legacy, modern, unknown].map((f) => match("era:unknown", f)), [false, false, true]);
+    assert.deepEqual(
+      [legacy, modern, unknown].map((f) => match("era:2026", f)),
+      [false, true, false],
+    );
+    assert.deepEqual(
+      [legacy, modern, unknown].map((f) => match("era:2025-11-25", f)),
+      [true, false, false],
+    );
+    assert.deepEqual(
+      [legacy, modern, unknown].map((f) => match("era:2025", f)),
+      [true, false, false],
+    );
+    assert.deepEqual(
+      [legacy, modern, unknown].map((f) => match("era:modern", f)),
+      [false, true, false],
+    );
+    assert.deepEqual(
+      [legacy, modern, unknown].map((f) => match("era:legacy", f)),
+      [true, false, false],
+    );
+    assert.deepEqual(
+      [legacy, modern, unknown].map((f) => match("era:unknown", f)),
+      [false, false, true],
+    );
   });
 
   test("negation excludes", () => {
@@ -150,9 +217,18 @@ describe("matchFlow", () => {
     const pending = facts({ status: "pending" });
     const error = facts({ status: "error" });
     const complete = facts({ status: "complete" });
-    assert.deepEqual([pending, error, complete].map((f) => match("status:pending status:error", f)), [true, true, false]);
-    assert.deepEqual([pending, error, complete].map((f) => match("-status:pending -status:error", f)), [false, false, true]);
-    assert.deepEqual([pending, error, complete].map((f) => match("status:p status:e -status:error", f)), [true, false, false]);
+    assert.deepEqual(
+      [pending, error, complete].map((f) => match("status:pending status:error", f)),
+      [true, true, false],
+    );
+    assert.deepEqual(
+      [pending, error, complete].map((f) => match("-status:pending -status:error", f)),
+      [false, false, true],
+    );
+    assert.deepEqual(
+      [pending, error, complete].map((f) => match("status:p status:e -status:error", f)),
+      [true, false, false],
+    );
   });
 
   test("different keys AND", () => {
@@ -164,7 +240,8 @@ describe("matchFlow", () => {
   });
 
   test("free text: every word and phrase, case-insensitive, in the payload texts", () => {
-    const text = '{"jsonrpc":"2.0","method":"tools/call","params":{"name":"deploy","arguments":{"env":"production"}}}'.toLowerCase();
+    const text =
+      '{"jsonrpc":"2.0","method":"tools/call","params":{"name":"deploy","arguments":{"env":"production"}}}'.toLowerCase();
     const f = facts({}, [], text);
     assert.equal(match("Deploy", f), true);
     assert.equal(match("deploy PRODUCTION", f), true);
@@ -194,12 +271,23 @@ describe("matchFlow", () => {
 
 test("source: backend flows (mcp-elicit proxy) and the page's, a joined flow being both", () => {
   const accept = { action: "accept", content: { confirm: true } };
-  const joined = run(byTime([...backendFlow(1000, accept), aiSdkAsk(1030, "e1"), aiSdkAnswer(1900, "e1", accept)])).flows.find((f) => f.source === "backend")!;
+  const joined = run(
+    byTime([...backendFlow(1000, accept), aiSdkAsk(1030, "e1"), aiSdkAnswer(1900, "e1", accept)]),
+  ).flows.find((f) => f.source === "backend")!;
   const backendOnly = run(backendFlow(1000, accept)).flows[0]!;
   const pageOnly = run([aiSdkAsk(1030, "e1")]).flows[0]!;
   const hit = (input: string, flow: typeof joined) => matchFlow(parseFilter(input), { flow, findings: [], text: "" });
-  assert.deepEqual([joined, backendOnly, pageOnly].map((f) => hit("source:backend", f)), [true, true, false]);
-  assert.deepEqual([joined, backendOnly, pageOnly].map((f) => hit("source:page", f)), [true, false, true]);
-  assert.deepEqual([joined, backendOnly, pageOnly].map((f) => hit("-source:backend", f)), [false, false, true]);
+  assert.deepEqual(
+    [joined, backendOnly, pageOnly].map((f) => hit("source:backend", f)),
+    [true, true, false],
+  );
+  assert.deepEqual(
+    [joined, backendOnly, pageOnly].map((f) => hit("source:page", f)),
+    [true, false, true],
+  );
+  assert.deepEqual(
+    [joined, backendOnly, pageOnly].map((f) => hit("-source:backend", f)),
+    [false, false, true],
+  );
   assert.match(parseFilter("source:agent").errors[0]!, /No source "agent"/);
 });

@@ -7,7 +7,16 @@ import type { Page } from "playwright-core";
 import { exportJsonl } from "../../src/capture/jsonl.ts";
 import { ensureBuilt } from "../extension/built.ts";
 import { launchWithExtension, type ExtensionBrowser } from "../extension/chromium.ts";
-import { captureBuilder, error, form, legacySession, legacyToolCall, request, result, streamCall } from "../helpers/capture.ts";
+import {
+  captureBuilder,
+  error,
+  form,
+  legacySession,
+  legacyToolCall,
+  request,
+  result,
+  streamCall,
+} from "../helpers/capture.ts";
 import { SECRETS, secretCapture } from "./corpus.ts";
 import { agentHar, hostsCapture } from "./hostCorpus.ts";
 
@@ -58,11 +67,30 @@ document.getElementById("run").onclick = async () => {
         m.id === undefined
           ? undefined // a notification: the host answers {}
           : m.method === "initialize"
-            ? { jsonrpc: "2.0", id: m.id, result: { protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "agent", version: "1" } } }
+            ? {
+                jsonrpc: "2.0",
+                id: m.id,
+                result: {
+                  protocolVersion: "2025-11-25",
+                  capabilities: { tools: {} },
+                  serverInfo: { name: "agent", version: "1" },
+                },
+              }
             : m.method === "tools/call"
-              ? { jsonrpc: "2.0", id: 7, method: "elicitation/create", params: { mode: "form", message: "Deploy to production now?", requestedSchema: { type: "object", properties: { ok: { type: "boolean" } } } } }
+              ? {
+                  jsonrpc: "2.0",
+                  id: 7,
+                  method: "elicitation/create",
+                  params: {
+                    mode: "form",
+                    message: "Deploy to production now?",
+                    requestedSchema: { type: "object", properties: { ok: { type: "boolean" } } },
+                  },
+                }
               : { jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: "deployed" }] } };
-      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ v: 1, payload: JSON.stringify(reply ?? {}) }));
+      res
+        .writeHead(200, { "content-type": "application/json" })
+        .end(JSON.stringify({ v: 1, payload: JSON.stringify(reply ?? {}) }));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -84,17 +112,29 @@ async function openPanel(query: string, colorScheme: "light" | "dark" = "light")
   await page.setViewportSize({ width: 1400, height: 900 });
   await page.emulateMedia({ colorScheme });
   await page.goto(`chrome-extension://${browser.extensionId}/panel.html${query}`);
-  return { page, errors, shot: async (name) => void (await page.screenshot({ path: `${ARTIFACTS}/panel-${name}.png` })), close: () => page.close() };
+  return {
+    page,
+    errors,
+    shot: async (name) => void (await page.screenshot({ path: `${ARTIFACTS}/panel-${name}.png` })),
+    close: () => page.close(),
+  };
 }
 
 async function importInto(page: Page, name: string, text: string): Promise<void> {
-  await page.getByLabel("Import HAR or JSONL file").setInputFiles({ name, mimeType: "application/json", buffer: Buffer.from(text) });
+  await page
+    .getByLabel("Import HAR or JSONL file")
+    .setInputFiles({ name, mimeType: "application/json", buffer: Buffer.from(text) });
   await page.getByRole("heading", { level: 1, name: `MCP elicitation — ${name}` }).waitFor();
-  await page.waitForFunction(() => performance.getEntriesByName("mcp:import-done").length > 0 && !document.querySelector('[role="status"].source')?.textContent?.includes("importing"));
+  await page.waitForFunction(
+    () =>
+      performance.getEntriesByName("mcp:import-done").length > 0 &&
+      !document.querySelector('[role="status"].source')?.textContent?.includes("importing"),
+  );
   await page.evaluate(() => performance.clearMarks("mcp:import-done"));
 }
 
-const cell = (page: Page, flow: string, col: string) => page.locator(`tr[data-flow="${flow}"] td[data-col="${col}"]`).textContent();
+const cell = (page: Page, flow: string, col: string) =>
+  page.locator(`tr[data-flow="${flow}"] td[data-col="${col}"]`).textContent();
 
 /** Three flows: accepted, declined, and one a use-mcp-like client answers -32601 after 800 ms; a fourth left open. */
 function outcomesCapture(): string {
@@ -102,7 +142,14 @@ function outcomesCapture(): string {
   const h = legacySession(b);
   const ask = (id: number, name: string, answer: unknown) => {
     const x = streamCall(b, legacyToolCall(id, name), h);
-    b.sse(x, request(id * 10, "elicitation/create", form({ api_key: { type: "string", title: "API key" } }, "Paste your provider API key")));
+    b.sse(
+      x,
+      request(
+        id * 10,
+        "elicitation/create",
+        form({ api_key: { type: "string", title: "API key" } }, "Paste your provider API key"),
+      ),
+    );
     b.wait(800);
     if (answer === undefined) return;
     b.accepted(answer, h);
@@ -122,7 +169,12 @@ describe("issue 9 panel views in Chromium", { timeout: 240_000 }, () => {
     const { page } = panel;
     await importInto(page, "outcomes.jsonl", outcomesCapture());
     assert.deepEqual(
-      await page.$$eval("tr[data-flow]", (rows) => rows.map((r) => [r.querySelector('[data-col="target"]')!.textContent, r.querySelector('[data-col="outcome"]')!.textContent])),
+      await page.$$eval("tr[data-flow]", (rows) =>
+        rows.map((r) => [
+          r.querySelector('[data-col="target"]')!.textContent,
+          r.querySelector('[data-col="outcome"]')!.textContent,
+        ]),
+      ),
       [
         ["accepted", "accept"],
         ["declined", "decline"],
@@ -130,12 +182,19 @@ describe("issue 9 panel views in Chromium", { timeout: 240_000 }, () => {
         ["open", "waiting"],
       ],
     );
-    assert.equal(await page.getByRole("columnheader", { name: "Via" }).count(), 0, "no Via column for a page that talks to its server directly");
+    assert.equal(
+      await page.getByRole("columnheader", { name: "Via" }).count(),
+      0,
+      "no Via column for a page that talks to its server directly",
+    );
     assert.equal(await cell(page, "flow-3", "user"), "0 ms", "an error answer is not time on the user");
     assert.match((await cell(page, "flow-1", "user"))!, /^[\d.]+ (ms|s)$/);
     assert.notEqual(await cell(page, "flow-1", "user"), "0 ms");
     await page.getByRole("row", { name: "flow flow-3", exact: true }).click();
-    assert.match(await page.getByRole("tabpanel").innerText(), /the client answered with error -32601 \(“Method not found”\) instead of asking the user/);
+    assert.match(
+      await page.getByRole("tabpanel").innerText(),
+      /the client answered with error -32601 \(“Method not found”\) instead of asking the user/,
+    );
     await page.getByRole("tab", { name: "Form" }).click();
     assert.equal(await page.getByLabel("answer").textContent(), "error -32601");
     await panel.shot("outcomes");
@@ -149,8 +208,12 @@ describe("issue 9 panel views in Chromium", { timeout: 240_000 }, () => {
     await importInto(page, "secrets.jsonl", exportJsonl(secretCapture()));
     const leaks = async () => {
       const text = await page.locator(".app").innerText();
-      const values = await page.$$eval("input, select", (els) => els.map((e) => (e as HTMLInputElement).value).join("\n"));
-      return Object.entries(SECRETS).filter(([, s]) => text.includes(s) || values.includes(s)).map(([name]) => name);
+      const values = await page.$$eval("input, select", (els) =>
+        els.map((e) => (e as HTMLInputElement).value).join("\n"),
+      );
+      return Object.entries(SECRETS)
+        .filter(([, s]) => text.includes(s) || values.includes(s))
+        .map(([name]) => name);
     };
     const ids = await page.$$eval("tr[data-flow]", (rows) => rows.map((r) => r.getAttribute("data-flow")!));
     for (const id of ids) {
@@ -162,12 +225,22 @@ describe("issue 9 panel views in Chromium", { timeout: 240_000 }, () => {
         assert.deepEqual(await leaks(), [], `${id} ${name}`);
       }
     }
-    const register = await page.$$eval("tr[data-flow]", (rows) => rows.find((r) => r.querySelector('[data-col="target"]')!.textContent === "register_user")!.getAttribute("data-flow")!);
+    const register = await page.$$eval(
+      "tr[data-flow]",
+      (rows) =>
+        rows
+          .find((r) => r.querySelector('[data-col="target"]')!.textContent === "register_user")!
+          .getAttribute("data-flow")!,
+    );
     await page.getByRole("row", { name: `flow ${register}`, exact: true }).click();
     await page.getByRole("tab", { name: "Form" }).click();
     const password = page.locator('[data-field="password"] input');
     assert.equal(await password.inputValue(), "[REDACTED]");
-    assert.equal(await page.locator('[data-field="email"] input').inputValue(), "ada@example.com", "what is not secret is shown");
+    assert.equal(
+      await page.locator('[data-field="email"] input').inputValue(),
+      "ada@example.com",
+      "what is not secret is shown",
+    );
     await panel.shot("masked-form");
     const reveal = page.getByRole("button", { name: "Reveal values" });
     assert.equal(await reveal.getAttribute("aria-pressed"), "false");
@@ -195,22 +268,40 @@ describe("issue 9 panel views in Chromium", { timeout: 240_000 }, () => {
     const panel = await openPanel("");
     const { page } = panel;
     await importInto(page, "hosts.jsonl", exportJsonl(hostsCapture()));
-    const rows = await page.$$eval("tr[data-flow]", (rows) => rows.map((r) => ["server", "via", "outcome"].map((c) => r.querySelector(`[data-col="${c}"]`)!.textContent)));
+    const rows = await page.$$eval("tr[data-flow]", (rows) =>
+      rows.map((r) => ["server", "via", "outcome"].map((c) => r.querySelector(`[data-col="${c}"]`)!.textContent)),
+    );
     assert.deepEqual(rows, [
       ["127.0.0.1:4001/mcp", "MCP Inspector backend at 127.0.0.1:6274/api/mcp", "accept"],
       ["127.0.0.1:4002/mcp", "MCP Inspector backend at 127.0.0.1:6274/api/mcp", "accept"],
       ["127.0.0.1:5173", "MCP-B postMessage", "cancel"],
     ]);
     assert.equal(await page.getByRole("columnheader", { name: "Via" }).count(), 1);
-    assert.deepEqual(await page.locator(".tl-lane-label").allTextContents(), ["…7.0.0.1:4001/mcp", "…7.0.0.1:4002/mcp", "127.0.0.1:5173"]);
-    assert.match((await page.locator(".tl-lane-label").first().getAttribute("title"))!, /^http:\/\/127\.0\.0\.1:4001\/mcp\nvia MCP Inspector backend/);
+    assert.deepEqual(await page.locator(".tl-lane-label").allTextContents(), [
+      "…7.0.0.1:4001/mcp",
+      "…7.0.0.1:4002/mcp",
+      "127.0.0.1:5173",
+    ]);
+    assert.match(
+      (await page.locator(".tl-lane-label").first().getAttribute("title"))!,
+      /^http:\/\/127\.0\.0\.1:4001\/mcp\nvia MCP Inspector backend/,
+    );
     await page.getByRole("row", { name: "flow flow-2", exact: true }).click();
     assert.equal(await page.locator(".detail-head").getByLabel("server").textContent(), "127.0.0.1:4002/mcp");
-    assert.equal(await page.locator(".detail-head").getByLabel("via").textContent(), "via MCP Inspector backend at 127.0.0.1:6274/api/mcp");
-    assert.match(await page.getByRole("tabpanel").innerText(), /on http:\/\/127\.0\.0\.1:4002\/mcp \(via MCP Inspector backend at 127\.0\.0\.1:6274\/api\/mcp\)/);
+    assert.equal(
+      await page.locator(".detail-head").getByLabel("via").textContent(),
+      "via MCP Inspector backend at 127.0.0.1:6274/api/mcp",
+    );
+    assert.match(
+      await page.getByRole("tabpanel").innerText(),
+      /on http:\/\/127\.0\.0\.1:4002\/mcp \(via MCP Inspector backend at 127\.0\.0\.1:6274\/api\/mcp\)/,
+    );
     await page.getByRole("tab", { name: "Messages" }).click();
     const heads = await page.locator(".message-head").allInnerTexts();
-    assert.ok(heads.length > 0 && heads.every((h) => /via MCP Inspector backend/.test(h) && /envelope/.test(h)), heads.join("\n"));
+    assert.ok(
+      heads.length > 0 && heads.every((h) => /via MCP Inspector backend/.test(h) && /envelope/.test(h)),
+      heads.join("\n"),
+    );
     await panel.shot("servers");
     await page.getByLabel("Filter flows").fill("server:4002");
     await page.getByRole("heading", { name: "Flows (1 of 3)" }).waitFor();
@@ -241,7 +332,8 @@ describe("issue 9 panel views in Chromium", { timeout: 240_000 }, () => {
     await page.getByRole("button", { name: /^Decode as…/ }).click();
     const section = page.getByRole("region", { name: "Decode as MCP" });
     // The section takes the keyboard once it has rendered (a frame after the click, later on a loaded machine).
-    const inFirstField = () => document.activeElement?.closest("label")?.textContent?.trim().startsWith("URL pattern") === true;
+    const inFirstField = () =>
+      document.activeElement?.closest("label")?.textContent?.trim().startsWith("URL pattern") === true;
     await page.waitForFunction(inFirstField, null, { timeout: 5000 }).catch(() => undefined);
     assert.equal(await page.evaluate(inFirstField), true, "the keyboard is in the first field");
     // A pointer that is not one is refused in words, before anything is sent.
@@ -255,7 +347,15 @@ describe("issue 9 panel views in Chromium", { timeout: 240_000 }, () => {
     await section.getByLabel("Label").press("Enter");
     const row = section.getByRole("row", { name: "decoder d1" });
     await row.waitFor();
-    assert.deepEqual(await row.locator("td").allTextContents(), ["agent API (d1)", "/agent/rpc", "POST", "/payload", "both", "0", "Remove"]);
+    assert.deepEqual(await row.locator("td").allTextContents(), [
+      "agent API (d1)",
+      "/agent/rpc",
+      "POST",
+      "/payload",
+      "both",
+      "0",
+      "Remove",
+    ]);
     assert.equal(await page.getByRole("button", { name: /^Decode as…/ }).textContent(), "Decode as… (1)");
     await panel.shot("decode-rule");
 
@@ -270,7 +370,11 @@ describe("issue 9 panel views in Chromium", { timeout: 240_000 }, () => {
     assert.match((await cell(page, "flow-1", "via"))!, /^decoder d1 “agent API” at 127\.0\.0\.1:\d+$/);
     assert.match((await cell(page, "flow-1", "server"))!, /^127\.0\.0\.1:\d+ \(agent API\)$/);
     await page.getByRole("heading", { name: "Findings (0)" }).waitFor();
-    assert.equal(await page.getByRole("group").filter({ hasText: "input problem" }).count(), 0, "no input problem: the host's bodies are the rule's");
+    assert.equal(
+      await page.getByRole("group").filter({ hasText: "input problem" }).count(),
+      0,
+      "no input problem: the host's bodies are the rule's",
+    );
     await panel.shot("decode-matched");
 
     // Another panel sees the same rules (they are the browser's); a removal reaches both.
@@ -343,7 +447,11 @@ describe("issue 9 panel views in Chromium", { timeout: 240_000 }, () => {
     assert.match(await section.innerText(), /No tab is inspected/);
     assert.equal(await section.getByRole("button", { name: "Add decoder" }).isDisabled(), true);
     await panel.shot("decode-no-tab");
-    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("aria-label")), "Decode as MCP", "the keyboard is in the section");
+    assert.equal(
+      await page.evaluate(() => document.activeElement?.getAttribute("aria-label")),
+      "Decode as MCP",
+      "the keyboard is in the section",
+    );
     await page.keyboard.press("Escape");
     await section.waitFor({ state: "detached" });
     await page.waitForFunction(() => document.activeElement?.classList.contains("decode-toggle"));

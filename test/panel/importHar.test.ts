@@ -35,7 +35,14 @@ function copiesOfDemo(copies: number): CaptureRecord[] {
   const span = demo.at(-1)!.time - start + 50;
   const out: CaptureRecord[] = [];
   for (let copy = 0; copy < copies; copy++) {
-    for (const r of demo) out.push({ ...r, seq: out.length, time: r.time + copy * span, client: `c${copy}`, ...(r.exchange ? { exchange: `${copy}/${r.exchange}` } : {}) } as CaptureRecord);
+    for (const r of demo)
+      out.push({
+        ...r,
+        seq: out.length,
+        time: r.time + copy * span,
+        client: `c${copy}`,
+        ...(r.exchange ? { exchange: `${copy}/${r.exchange}` } : {}),
+      } as CaptureRecord);
   }
   return out;
 }
@@ -47,7 +54,10 @@ interface Lint {
 }
 /** `mcp-elicit lint --json` on a file (the built CLI, as a user runs it), reduced to what the panel is compared on. */
 function lint(file: string): { flows: string[]; findings: string[]; problems: string[] } {
-  const run = spawnSync(process.execPath, [resolve("dist/cli/mcp-elicit.js"), "lint", file, "--json"], { encoding: "utf8", maxBuffer: 1 << 30 });
+  const run = spawnSync(process.execPath, [resolve("dist/cli/mcp-elicit.js"), "lint", file, "--json"], {
+    encoding: "utf8",
+    maxBuffer: 1 << 30,
+  });
   assert.ok(run.status === 0 || run.status === 1, `mcp-elicit lint ${file}: exit ${run.status} ${run.stderr}`);
   const out = (JSON.parse(run.stdout) as { files: Lint[] }).files[0]!;
   return {
@@ -76,7 +86,10 @@ describe("HAR import in the panel (Chromium)", { timeout: 240_000 }, () => {
     const { size } = await stat(path);
     assert.ok(size > 20 * 2 ** 20 && size < 28 * 2 ** 20, `${size} bytes`);
     const cli = lint(path);
-    assert.ok(cli.flows.length > 2000 && cli.findings.length > 500, `${cli.flows.length} flows, ${cli.findings.length} findings`);
+    assert.ok(
+      cli.flows.length > 2000 && cli.findings.length > 500,
+      `${cli.flows.length} flows, ${cli.findings.length} findings`,
+    );
 
     const page = await browser.context.newPage();
     const errors: string[] = [];
@@ -90,7 +103,25 @@ describe("HAR import in the panel (Chromium)", { timeout: 240_000 }, () => {
         constructor(url: string | URL, options?: WorkerOptions) {
           super(url, options);
           this.addEventListener("message", (event: MessageEvent) => {
-            const m = event.data as { kind: string; records: number; bytes: number; size: number; done: boolean; changes: { flows: { id: string; kind: string; status: string; method: string; target: string | null; rounds: unknown[] }[]; findings: { rule: string; flow: string | null; pointer: string; message: string }[]; problems: { message: string }[] } };
+            const m = event.data as {
+              kind: string;
+              records: number;
+              bytes: number;
+              size: number;
+              done: boolean;
+              changes: {
+                flows: {
+                  id: string;
+                  kind: string;
+                  status: string;
+                  method: string;
+                  target: string | null;
+                  rounds: unknown[];
+                }[];
+                findings: { rule: string; flow: string | null; pointer: string; message: string }[];
+                problems: { message: string }[];
+              };
+            };
             if (m.kind !== "progress") return void steps.push({ kind: m.kind });
             steps.push({
               kind: m.kind,
@@ -98,7 +129,9 @@ describe("HAR import in the panel (Chromium)", { timeout: 240_000 }, () => {
               bytes: m.bytes,
               size: m.size,
               done: m.done,
-              flows: m.changes.flows.map((f) => `${f.id} ${f.kind} ${f.status} ${f.method} ${f.target} ${f.rounds.length}`),
+              flows: m.changes.flows.map(
+                (f) => `${f.id} ${f.kind} ${f.status} ${f.method} ${f.target} ${f.rounds.length}`,
+              ),
               findings: m.changes.findings.map((f) => `${f.rule} ${f.flow} ${f.pointer} ${f.message}`),
               problems: m.changes.problems.map((p) => p.message),
             });
@@ -109,32 +142,62 @@ describe("HAR import in the panel (Chromium)", { timeout: 240_000 }, () => {
     await page.setViewportSize({ width: 1400, height: 700 });
     await page.goto(`chrome-extension://${browser.extensionId}/panel.html`);
     await page.getByLabel("Import HAR or JSONL file").setInputFiles(path);
-    await page.waitForFunction(() => document.querySelector('[role="status"].source')?.textContent === "file", undefined, { timeout: 120_000 });
+    await page.waitForFunction(
+      () => document.querySelector('[role="status"].source')?.textContent === "file",
+      undefined,
+      { timeout: 120_000 },
+    );
     const steps = await page.evaluate(() => (window as unknown as { steps: Step[] }).steps);
 
     // Progressive: steps before the last, some with rows while the file was still being read.
     const progress = steps.filter((s) => s.kind === "progress");
     assert.equal(steps.at(-1)!.kind, "done");
-    assert.deepEqual(progress.map((s) => s.done), [...progress.slice(1).map(() => false), true]);
+    assert.deepEqual(
+      progress.map((s) => s.done),
+      [...progress.slice(1).map(() => false), true],
+    );
     const early = progress.filter((s) => s.flows!.length > 0 && s.bytes! < s.size!);
-    assert.ok(early.length > 0, `rows before the file was read through: ${progress.map((s) => `${s.flows!.length}@${s.bytes}`).join(" ")}`);
+    assert.ok(
+      early.length > 0,
+      `rows before the file was read through: ${progress.map((s) => `${s.flows!.length}@${s.bytes}`).join(" ")}`,
+    );
     assert.ok(early[0]!.records! < progress.at(-1)!.records!, "the first rows came before the last records");
-    assert.ok(progress.every((s, i) => i === 0 || (s.bytes! >= progress[i - 1]!.bytes! && s.records! >= progress[i - 1]!.records!)), "bytes read and records grow");
+    assert.ok(
+      progress.every(
+        (s, i) => i === 0 || (s.bytes! >= progress[i - 1]!.bytes! && s.records! >= progress[i - 1]!.records!),
+      ),
+      "bytes read and records grow",
+    );
     assert.equal(progress.at(-1)!.bytes, size);
 
     // The steps applied in order are the CLI's report: each flow's latest state, every finding and problem once.
     const flows = new Map<string, string>();
     for (const s of progress) for (const f of s.flows!) flows.set(f.split(" ")[0]!, f);
     assert.deepEqual([...flows.values()], cli.flows);
-    assert.deepEqual(progress.flatMap((s) => s.findings!), cli.findings);
-    assert.deepEqual(progress.flatMap((s) => s.problems!), cli.problems);
+    assert.deepEqual(
+      progress.flatMap((s) => s.findings!),
+      cli.findings,
+    );
+    assert.deepEqual(
+      progress.flatMap((s) => s.problems!),
+      cli.problems,
+    );
     // And the panel shows it.
-    assert.equal(await page.locator('section[aria-label="flows section"] h2').textContent(), `Flows (${cli.flows.length})`);
-    assert.equal(await page.locator('section[aria-label="findings section"] h2').textContent(), `Findings (${cli.findings.length})`);
+    assert.equal(
+      await page.locator('section[aria-label="flows section"] h2').textContent(),
+      `Flows (${cli.flows.length})`,
+    );
+    assert.equal(
+      await page.locator('section[aria-label="findings section"] h2').textContent(),
+      `Findings (${cli.findings.length})`,
+    );
 
     // Both exports (redacted, the default) finish and lint to the same flows and findings.
     for (const button of ["Export JSONL", "Export HAR"]) {
-      const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: button }).click()]);
+      const [download] = await Promise.all([
+        page.waitForEvent("download"),
+        page.getByRole("button", { name: button }).click(),
+      ]);
       const saved = join(scratch, `export.${button.endsWith("HAR") ? "har" : "jsonl"}`);
       await download.saveAs(saved);
       const back = lint(saved);

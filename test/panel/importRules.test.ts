@@ -17,8 +17,15 @@ async function both(name: string, text: string, rules = [AGENT_RULE]) {
   const cli = analyze(importCapture(text, name, { rules }).records);
   return { store, result, cli };
 }
-const rows = (flows: readonly { id: string; server: string; envelope?: string | undefined; status: string; elicitations: { action: string | null }[] }[]) =>
-  flows.map((f) => [f.id, f.server, f.envelope, f.status, f.elicitations.map((e) => e.action).join()]);
+const rows = (
+  flows: readonly {
+    id: string;
+    server: string;
+    envelope?: string | undefined;
+    status: string;
+    elicitations: { action: string | null }[];
+  }[],
+) => flows.map((f) => [f.id, f.server, f.envelope, f.status, f.elicitations.map((e) => e.action).join()]);
 
 describe("panel import applies the decode rules", () => {
   for (const [format, text] of [
@@ -34,8 +41,13 @@ describe("panel import applies the decode rules", () => {
       // file is read again whole (as mcp-elicit lint reads it) rather than in pieces.
       assert.equal(result.whole, format === "jsonl");
       assert.deepEqual(rows(store.flows.value), rows(cli.flows));
-      assert.deepEqual(rows(store.flows.value), [["flow-1", "http://127.0.0.1:4100 (agent API)", "decode:d1", "complete", "decline"]]);
-      assert.deepEqual(store.findings.value.map((f) => f.rule), cli.findings.map((f) => f.rule));
+      assert.deepEqual(rows(store.flows.value), [
+        ["flow-1", "http://127.0.0.1:4100 (agent API)", "decode:d1", "complete", "decline"],
+      ]);
+      assert.deepEqual(
+        store.findings.value.map((f) => f.rule),
+        cli.findings.map((f) => f.rule),
+      );
       assert.deepEqual(store.problems.value, cli.problems);
       // initialize, its result, initialized, tools/call, elicitation/create, the decline, the tool's result.
       assert.equal(store.matchedBy("d1"), 7);

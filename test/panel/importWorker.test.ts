@@ -34,7 +34,14 @@ after(async () => {
 /** The demo capture copied `copies` times (each copy its own client and exchanges), seqs in order. */
 function copiesOfDemo(copies: number): CaptureRecord[] {
   const out: CaptureRecord[] = [];
-  for (let copy = 0; copy < copies; copy++) for (const r of demo) out.push({ ...r, seq: out.length, client: `c${copy}`, ...(r.exchange ? { exchange: `${copy}/${r.exchange}` } : {}) } as CaptureRecord);
+  for (let copy = 0; copy < copies; copy++)
+    for (const r of demo)
+      out.push({
+        ...r,
+        seq: out.length,
+        client: `c${copy}`,
+        ...(r.exchange ? { exchange: `${copy}/${r.exchange}` } : {}),
+      } as CaptureRecord);
   return out;
 }
 
@@ -48,9 +55,11 @@ async function openPanel(): Promise<{ page: Page; errors: string[] }> {
   return { page, errors };
 }
 
-const recordCount = async (page: Page): Promise<number> => Number((await page.getByLabel("record count").innerText()).replace(/\D/g, ""));
+const recordCount = async (page: Page): Promise<number> =>
+  Number((await page.getByLabel("record count").innerText()).replace(/\D/g, ""));
 const counts = (page: Page) => page.getByLabel("import counts").innerText();
-const heading = (page: Page, section: "flows" | "findings") => page.locator(`section[aria-label="${section} section"] h2`).evaluate((h) => h.textContent ?? "");
+const heading = (page: Page, section: "flows" | "findings") =>
+  page.locator(`section[aria-label="${section} section"] h2`).evaluate((h) => h.textContent ?? "");
 
 describe("panel import worker in Chromium", { timeout: 240_000 }, () => {
   test("a large import shows its progress while the worker reads it; Cancel terminates the worker and says the import was cancelled", async () => {
@@ -69,17 +78,32 @@ describe("panel import worker in Chromium", { timeout: 240_000 }, () => {
     // Under way: the status says so, the counts and the progress bar move, the first flows are already listed.
     await page.getByRole("heading", { level: 1, name: "MCP elicitation — big.jsonl" }).waitFor();
     assert.equal(await page.locator('[role="status"].source').innerText(), "importing…");
-    await page.waitForFunction(() => Number(document.querySelector('[aria-label="record count"]')?.textContent?.replace(/\D/g, "")) > 0);
+    await page.waitForFunction(
+      () => Number(document.querySelector('[aria-label="record count"]')?.textContent?.replace(/\D/g, "")) > 0,
+    );
     // The panel's own thread answers meanwhile: the filter box takes a query while the worker runs.
     await page.getByLabel("Filter flows").fill("status:complete");
     assert.equal(await page.getByLabel("Filter flows").inputValue(), "status:complete");
     await page.getByLabel("Filter flows").fill("");
-    const first = { records: await recordCount(page), bar: await page.getByLabel("import progress").evaluate((p: HTMLProgressElement) => p.value / p.max) };
-    await page.waitForFunction((n) => Number(document.querySelector('[aria-label="record count"]')?.textContent?.replace(/\D/g, "")) > n, first.records);
-    const second = { records: await recordCount(page), text: await counts(page), bar: await page.getByLabel("import progress").evaluate((p: HTMLProgressElement) => p.value / p.max) };
+    const first = {
+      records: await recordCount(page),
+      bar: await page.getByLabel("import progress").evaluate((p: HTMLProgressElement) => p.value / p.max),
+    };
+    await page.waitForFunction(
+      (n) => Number(document.querySelector('[aria-label="record count"]')?.textContent?.replace(/\D/g, "")) > n,
+      first.records,
+    );
+    const second = {
+      records: await recordCount(page),
+      text: await counts(page),
+      bar: await page.getByLabel("import progress").evaluate((p: HTMLProgressElement) => p.value / p.max),
+    };
     await page.screenshot({ path: "test-artifacts/panel-import-progress.png" });
     await page.getByRole("button", { name: "Cancel import" }).click();
-    assert.ok(second.records > first.records && second.records < big.length, `${first.records} then ${second.records} of ${big.length}`);
+    assert.ok(
+      second.records > first.records && second.records < big.length,
+      `${first.records} then ${second.records} of ${big.length}`,
+    );
     assert.match(second.text, /^[\d,]+ records, [\d.]+ of 1\d\d MiB read$/);
     assert.ok(second.bar > 0 && second.bar < 1 && second.bar >= first.bar, `progress ${first.bar} then ${second.bar}`);
     assert.notEqual(await heading(page, "flows"), "Flows (0)");
@@ -88,7 +112,10 @@ describe("panel import worker in Chromium", { timeout: 240_000 }, () => {
     assert.equal(await page.locator('[role="status"].source').innerText(), "import cancelled");
     const kept = await recordCount(page);
     const note = await page.getByRole("status", { name: "import cancelled" }).innerText();
-    assert.equal(note, `Import of big.jsonl cancelled: only the first ${kept} records are shown, and their flows and findings are those of that part of the file.`);
+    assert.equal(
+      note,
+      `Import of big.jsonl cancelled: only the first ${kept} records are shown, and their flows and findings are those of that part of the file.`,
+    );
     assert.ok(kept >= second.records && kept < big.length, `${kept} of ${big.length} kept`);
     assert.equal(await page.getByLabel("import progress").count(), 0);
     assert.equal(await page.getByRole("button", { name: "Cancel import" }).count(), 0);
@@ -101,7 +128,9 @@ describe("panel import worker in Chromium", { timeout: 240_000 }, () => {
     const har = exportHar(copiesOfDemo(2));
     const { records } = importCapture(har, "small.har");
     const expected = analyze(records);
-    await page.getByLabel("Import HAR or JSONL file").setInputFiles({ name: "small.har", mimeType: "application/json", buffer: Buffer.from(har) });
+    await page
+      .getByLabel("Import HAR or JSONL file")
+      .setInputFiles({ name: "small.har", mimeType: "application/json", buffer: Buffer.from(har) });
     await page.getByRole("heading", { level: 1, name: "MCP elicitation — small.har" }).waitFor();
     await page.waitForFunction(() => document.querySelector('[role="status"].source')?.textContent === "file");
     assert.equal(await recordCount(page), records.length);

@@ -6,7 +6,15 @@ import type { CaptureRecord } from "../../src/capture/record.ts";
 import { analyze } from "../../src/engine/index.ts";
 import { createFlowStore } from "../../panel/state/store.ts";
 import { roundSteps } from "../../panel/model/roundDiff.ts";
-import { captureBuilder, form, legacySession, legacyToolCall, request, result, streamCall } from "../helpers/capture.ts";
+import {
+  captureBuilder,
+  form,
+  legacySession,
+  legacyToolCall,
+  request,
+  result,
+  streamCall,
+} from "../helpers/capture.ts";
 import { demo, SECRETS, secretCapture } from "./corpus.ts";
 
 function storeOf(records: readonly CaptureRecord[]) {
@@ -20,7 +28,14 @@ function storeOf(records: readonly CaptureRecord[]) {
 function everything(store: ReturnType<typeof createFlowStore>, flowId: string): string {
   const view = store.view(store.flow(flowId)!);
   const records = view.flow.records.map((seq) => JSON.stringify(view.record(seq)));
-  return JSON.stringify(view.flow) + records.join("\n") + store.findingsOf(flowId).map((f) => store.findingText(f)).join("\n");
+  return (
+    JSON.stringify(view.flow) +
+    records.join("\n") +
+    store
+      .findingsOf(flowId)
+      .map((f) => store.findingText(f))
+      .join("\n")
+  );
 }
 
 describe("panel masking", () => {
@@ -28,19 +43,27 @@ describe("panel masking", () => {
     const store = storeOf(secretCapture());
     for (const flow of store.flows.value) {
       const text = everything(store, flow.id);
-      for (const [name, secret] of Object.entries(SECRETS)) assert.ok(!text.includes(secret), `${flow.id} shows the ${name}`);
+      for (const [name, secret] of Object.entries(SECRETS))
+        assert.ok(!text.includes(secret), `${flow.id} shows the ${name}`);
     }
     const register = store.flows.value.find((f) => f.target === "register_user" && f.revision === "2025-11-25")!;
     const masked = store.view(register);
     assert.equal(masked.masked, true);
     assert.equal((masked.flow.elicitations[0]!.content as Record<string, unknown>).password, REDACTED);
-    assert.equal((register.elicitations[0]!.content as Record<string, unknown>).password, SECRETS.password, "the store's flow keeps the value");
+    assert.equal(
+      (register.elicitations[0]!.content as Record<string, unknown>).password,
+      SECRETS.password,
+      "the store's flow keeps the value",
+    );
     // What is not secret stays as captured.
     const content = masked.flow.elicitations[0]!.content as Record<string, unknown>;
     assert.equal(content.email, "ada@example.com");
     // A record is masked as the redacted export has it.
     const answer = register.elicitations[0]!.answerRecord!;
-    assert.equal((masked.record(answer) as { text: string }).text, (redactRecords([store.record(answer)!], { secretFields: ["password"] })[0] as { text: string }).text);
+    assert.equal(
+      (masked.record(answer) as { text: string }).text,
+      (redactRecords([store.record(answer)!], { secretFields: ["password"] })[0] as { text: string }).text,
+    );
   });
 
   test("revealing a flow shows its values as captured, for that flow only; masking again hides them; a new file starts masked", () => {
@@ -63,14 +86,30 @@ describe("panel masking", () => {
     const b = captureBuilder();
     const h = legacySession(b);
     const x = streamCall(b, legacyToolCall(1), h);
-    b.sse(x, request(0, "elicitation/create", form({ password: { type: "string", default: "hunter2-DO-NOT-LEAK" }, name: { type: "string" } }, "Enter your name")));
+    b.sse(
+      x,
+      request(
+        0,
+        "elicitation/create",
+        form(
+          { password: { type: "string", default: "hunter2-DO-NOT-LEAK" }, name: { type: "string" } },
+          "Enter your name",
+        ),
+      ),
+    );
     b.accepted(result(0, { action: "accept", content: { name: "Ada" } }), h);
     b.sse(x, result(1, { content: [] }));
     b.end(x);
     const store = storeOf(b.records);
     const flow = store.flows.value[0]!;
     const quoting = store.findingsOf(flow.id).filter((f) => f.message.includes("hunter2"));
-    assert.ok(quoting.length > 0, `a finding quotes the answer: ${store.findingsOf(flow.id).map((f) => f.message).join(" | ")}`);
+    assert.ok(
+      quoting.length > 0,
+      `a finding quotes the answer: ${store
+        .findingsOf(flow.id)
+        .map((f) => f.message)
+        .join(" | ")}`,
+    );
     for (const f of quoting) assert.ok(!store.findingText(f).includes("hunter2"), store.findingText(f));
     store.toggleReveal(flow.id);
     assert.equal(store.findingText(quoting[0]!), quoting[0]!.message);
@@ -97,7 +136,8 @@ describe("panel masking", () => {
       const view = store.view(flow);
       assert.deepEqual(view.flow.elicitations, flow.elicitations, flow.id);
       assert.equal(view.flow.server, flow.server);
-      for (const seq of flow.records) assert.deepEqual(noSession(view.record(seq)), noSession(store.record(seq)), `${flow.id} record ${seq}`);
+      for (const seq of flow.records)
+        assert.deepEqual(noSession(view.record(seq)), noSession(store.record(seq)), `${flow.id} record ${seq}`);
     }
   });
 });

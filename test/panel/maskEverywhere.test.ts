@@ -35,17 +35,55 @@ function plantedCapture(): CaptureRecord[] {
   const records = secretCapture().map((r): CaptureRecord => {
     const prefix = Object.keys(urls).find((p) => r.exchange?.startsWith(p));
     let out: CaptureRecord = prefix ? { ...r, url: urls[prefix] } : r;
-    if ((out.kind === "message" || out.kind === "response") && out.headers?.["mcp-session-id"] === "f6d79c12-e842-4b2e-881c-4275f439073b") out = { ...out, headers: { ...out.headers, "mcp-session-id": PLANTED.session } };
+    if (
+      (out.kind === "message" || out.kind === "response") &&
+      out.headers?.["mcp-session-id"] === "f6d79c12-e842-4b2e-881c-4275f439073b"
+    )
+      out = { ...out, headers: { ...out.headers, "mcp-session-id": PLANTED.session } };
     return out;
   });
   const ws = `wss://127.0.0.1:45545/ws?access_token=${PLANTED.wsToken}`;
   const at = (records.at(-1)?.time ?? 0) + 10;
-  const frame = (i: number, direction: "c2s" | "s2c", message: object): CaptureRecord => ({ v: 1, seq: 0, time: at + i, transport: "websocket", exchange: "ws-1", url: ws, client: "test-client", kind: "message", direction, stream: "websocket", text: JSON.stringify(message) });
+  const frame = (i: number, direction: "c2s" | "s2c", message: object): CaptureRecord => ({
+    v: 1,
+    seq: 0,
+    time: at + i,
+    transport: "websocket",
+    exchange: "ws-1",
+    url: ws,
+    client: "test-client",
+    kind: "message",
+    direction,
+    stream: "websocket",
+    text: JSON.stringify(message),
+  });
   const socket = [
-    frame(0, "c2s", { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: { elicitation: { form: {} } }, clientInfo: { name: "ws", version: "1" } } }),
-    frame(1, "s2c", { jsonrpc: "2.0", id: 0, result: { protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "ws", version: "1" } } }),
+    frame(0, "c2s", {
+      jsonrpc: "2.0",
+      id: 0,
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-11-25",
+        capabilities: { elicitation: { form: {} } },
+        clientInfo: { name: "ws", version: "1" },
+      },
+    }),
+    frame(1, "s2c", {
+      jsonrpc: "2.0",
+      id: 0,
+      result: { protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "ws", version: "1" } },
+    }),
     frame(2, "c2s", { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "ws_tool", arguments: {} } }),
-    frame(3, "s2c", { jsonrpc: "2.0", id: 9, method: "elicitation/create", params: { mode: "form", message: "Go on?", requestedSchema: { type: "object", properties: { ok: { type: "boolean" } } } } }),
+    frame(3, "s2c", {
+      jsonrpc: "2.0",
+      id: 9,
+      method: "elicitation/create",
+      params: {
+        mode: "form",
+        message: "Go on?",
+        requestedSchema: { type: "object", properties: { ok: { type: "boolean" } } },
+      },
+    }),
     frame(4, "c2s", { jsonrpc: "2.0", id: 9, result: { action: "accept", content: { ok: true } } }),
     frame(5, "s2c", { jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: "done" }] } }),
   ];
@@ -64,10 +102,13 @@ async function leaks(page: Page): Promise<string[]> {
   const seen = await page.evaluate(() => {
     const parts = [document.body.innerText];
     for (const el of document.querySelectorAll("input, select, textarea")) parts.push((el as HTMLInputElement).value);
-    for (const el of document.querySelectorAll("[title], [aria-label]")) parts.push(el.getAttribute("title") ?? "", el.getAttribute("aria-label") ?? "");
+    for (const el of document.querySelectorAll("[title], [aria-label]"))
+      parts.push(el.getAttribute("title") ?? "", el.getAttribute("aria-label") ?? "");
     return parts.join("\n");
   });
-  return Object.entries(PLANTED).filter(([, s]) => seen.includes(s)).map(([name]) => name);
+  return Object.entries(PLANTED)
+    .filter(([, s]) => seen.includes(s))
+    .map(([name]) => name);
 }
 
 async function download(page: Page, button: string): Promise<string> {
@@ -83,7 +124,9 @@ describe("panel: masked everywhere by default", { timeout: 180_000 }, () => {
     await page.setViewportSize({ width: 1400, height: 900 });
     await page.goto(`chrome-extension://${browser.extensionId}/panel.html`);
     const name = "planted.jsonl";
-    await page.getByLabel("Import HAR or JSONL file").setInputFiles({ name, mimeType: "application/json", buffer: Buffer.from(exportJsonl(plantedCapture())) });
+    await page
+      .getByLabel("Import HAR or JSONL file")
+      .setInputFiles({ name, mimeType: "application/json", buffer: Buffer.from(exportJsonl(plantedCapture())) });
     await page.getByRole("heading", { level: 1, name: `MCP elicitation — ${name}` }).waitFor();
     await page.waitForFunction(() => performance.getEntriesByName("mcp:import-done").length > 0);
     const ids = await page.$$eval("tr[data-flow]", (rows) => rows.map((r) => r.getAttribute("data-flow")!));
@@ -110,11 +153,16 @@ describe("panel: masked everywhere by default", { timeout: 180_000 }, () => {
     }
     await filter.fill("server:[redacted]");
     await page.waitForTimeout(150);
-    assert.ok((await page.locator("tr[data-flow]").count()) >= 3, "the masked servers (path keys, the WebSocket query) match what is shown");
+    assert.ok(
+      (await page.locator("tr[data-flow]").count()) >= 3,
+      "the masked servers (path keys, the WebSocket query) match what is shown",
+    );
     await filter.fill("");
     for (const button of ["Export JSONL", "Export HAR"]) {
       const text = await download(page, button);
-      const found = Object.entries(PLANTED).filter(([, s]) => text.includes(s)).map(([n]) => n);
+      const found = Object.entries(PLANTED)
+        .filter(([, s]) => text.includes(s))
+        .map(([n]) => n);
       assert.deepEqual(found, [], button);
       // One placeholder per session: its flows still correlate after import.
       if (button === "Export JSONL") assert.ok(text.includes('"mcp-session-id":"session-1"'));

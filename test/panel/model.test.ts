@@ -72,7 +72,13 @@ describe("round diff", () => {
     const trip = flows.find((f) => f.kind === "mrtr" && f.target === "plan_trip")!;
     const steps = roundSteps(trip, record);
     assert.equal(steps.length, 2);
-    assert.deepEqual(steps.map((s) => [s.echo.kind, s.changes.length, s.answered]), [["exact", 0, ["city"]], ["exact", 0, ["nights"]]]);
+    assert.deepEqual(
+      steps.map((s) => [s.echo.kind, s.changes.length, s.answered]),
+      [
+        ["exact", 0, ["city"]],
+        ["exact", 0, ["nights"]],
+      ],
+    );
   });
 
   test("a retry that changes its arguments or its state is shown", () => {
@@ -91,7 +97,11 @@ describe("round diff", () => {
     // A state that comes back altered, or not at all (the engine may not even tie such a retry to its flow).
     const [r1, r2] = trip.rounds;
     const altered = { ...trip, rounds: [r1!, { ...r2!, echoedState: "forged" }] };
-    assert.deepEqual(roundSteps(altered, record)[0]!.echo, { kind: "changed", sent: r1!.requestState, echoed: "forged" });
+    assert.deepEqual(roundSteps(altered, record)[0]!.echo, {
+      kind: "changed",
+      sent: r1!.requestState,
+      echoed: "forged",
+    });
     const dropped = { ...trip, rounds: [r1!, { ...r2!, echoedState: undefined }] };
     assert.equal(roundSteps(dropped, record)[0]!.echo.kind, "missing");
     assert.deepEqual(diff({ a: 1, b: [1, 2] }, { a: 2, b: [1, 2, 3] }), [
@@ -105,10 +115,20 @@ describe("form preview model", () => {
   test("fields with titles, types, choices, defaults, bounds and the answer; broken fields carry their findings", () => {
     const register = analyze(demo).flows.find((f) => f.target === "register_user" && f.revision === "2025-11-25")!;
     const answer = register.elicitations[0]!.answerRecord!;
-    const broken = demo.map((r) => (r.seq === answer && r.kind === "message" ? ({ ...r, text: r.text.replace('"age":36', '"age":5').replace('"plan":"pro"', '"plan":"gold"') } as CaptureRecord) : r));
+    const broken = demo.map((r) =>
+      r.seq === answer && r.kind === "message"
+        ? ({
+            ...r,
+            text: r.text.replace('"age":36', '"age":5').replace('"plan":"pro"', '"plan":"gold"'),
+          } as CaptureRecord)
+        : r,
+    );
     const result = analyze(broken);
     const flow = result.flows.find((f) => f.id === register.id)!;
-    const model = formModel(flow.elicitations[0]!, result.findings.filter((f) => f.flow === flow.id));
+    const model = formModel(
+      flow.elicitations[0]!,
+      result.findings.filter((f) => f.flow === flow.id),
+    );
     const byKey = Object.fromEntries(model.fields.map((f) => [f.key, f]));
     assert.deepEqual(Object.keys(byKey), ["email", "age", "newsletter", "plan", "topics"]);
     assert.equal(byKey.email!.label, "Email");
@@ -119,7 +139,10 @@ describe("form preview model", () => {
     assert.equal(byKey.newsletter!.control, "checkbox");
     assert.equal(byKey.newsletter!.default, false);
     assert.equal(byKey.plan!.control, "select");
-    assert.deepEqual(byKey.plan!.options, [{ value: "free", label: "Free" }, { value: "pro", label: "Pro" }]);
+    assert.deepEqual(byKey.plan!.options, [
+      { value: "free", label: "Free" },
+      { value: "pro", label: "Pro" },
+    ]);
     assert.equal(byKey.topics!.control, "multiselect");
     assert.ok(byKey.age!.answerFindings.length > 0, "age below its minimum is marked");
     assert.ok(byKey.plan!.answerFindings.length > 0, "a plan that is not an option is marked");
@@ -128,7 +151,21 @@ describe("form preview model", () => {
   });
 
   test("a schema that is not an object schema is said so", () => {
-    const model = formModel({ key: "k", mode: "form", message: "m", schema: "nope", action: null, completed: false, round: 1, askRecord: 0, askPointer: "/params", askedAt: 0 }, []);
+    const model = formModel(
+      {
+        key: "k",
+        mode: "form",
+        message: "m",
+        schema: "nope",
+        action: null,
+        completed: false,
+        round: 1,
+        askRecord: 0,
+        askPointer: "/params",
+        askedAt: 0,
+      },
+      [],
+    );
     assert.equal(model.fields.length, 0);
     assert.ok(model.malformed);
   });

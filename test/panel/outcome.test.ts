@@ -5,7 +5,16 @@ import { analyze, type Flow } from "../../src/engine/index.ts";
 import { userIntervals } from "../../panel/model/flowFacts.ts";
 import { flowOutcome, outcomeOf } from "../../panel/model/outcome.ts";
 import { createFlowStore } from "../../panel/state/store.ts";
-import { captureBuilder, error, form, legacySession, legacyToolCall, request, result, streamCall } from "../helpers/capture.ts";
+import {
+  captureBuilder,
+  error,
+  form,
+  legacySession,
+  legacyToolCall,
+  request,
+  result,
+  streamCall,
+} from "../helpers/capture.ts";
 import type { CaptureRecord } from "../../src/capture/record.ts";
 import { demo } from "./corpus.ts";
 
@@ -17,7 +26,8 @@ function storeOf(records: readonly CaptureRecord[]) {
   store.ingestFile({ flows: r.flows, findings: r.findings, problems: r.problems, records }, true);
   return store;
 }
-const outcomes = (store: ReturnType<typeof createFlowStore>) => store.flows.value.map((f) => flowOutcome(f, store.record).text);
+const outcomes = (store: ReturnType<typeof createFlowStore>) =>
+  store.flows.value.map((f) => flowOutcome(f, store.record).text);
 
 /** use-mcp's answer: it declares no elicitation, so a forced elicitation/create gets -32601. */
 function errorAnswerCapture(answered = true) {
@@ -40,7 +50,9 @@ describe("panel outcome column", () => {
     const want = flows.map((f) => {
       if (f.kind === "url-required-error") return "completed";
       const actions = f.elicitations.map((e) => e.action!);
-      return actions.every((a) => a === actions[0]) && actions.length > 1 ? `${actions[0]} ×${actions.length}` : actions.join(", ");
+      return actions.every((a) => a === actions[0]) && actions.length > 1
+        ? `${actions[0]} ×${actions.length}`
+        : actions.join(", ");
     });
     assert.deepEqual(outcomes(store), want);
     assert.equal(outcomes(store)[1], "decline");
@@ -60,8 +72,14 @@ describe("panel outcome column", () => {
     assert.deepEqual(userIntervals(flow, Date.now()), [], "no user time drawn on the timeline");
     // Without its record (a live snapshot still loading), it still says error.
     assert.equal(outcomeOf(flow.elicitations[0]!, flow, () => undefined).text, "error");
-    const mixed: Flow = { ...flow, elicitations: [{ ...flow.elicitations[0]!, action: "accept", answerPointer: "/result" }, flow.elicitations[0]!] };
-    assert.deepEqual([flowOutcome(mixed, store.record).text, flowOutcome(mixed, store.record).className], ["accept, error -32601", "outcome-error"]);
+    const mixed: Flow = {
+      ...flow,
+      elicitations: [{ ...flow.elicitations[0]!, action: "accept", answerPointer: "/result" }, flow.elicitations[0]!],
+    };
+    assert.deepEqual(
+      [flowOutcome(mixed, store.record).text, flowOutcome(mixed, store.record).className],
+      ["accept, error -32601", "outcome-error"],
+    );
   });
 
   test("an open question is `waiting`; once the flow ended without an answer, `no answer`", () => {

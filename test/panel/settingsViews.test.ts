@@ -60,13 +60,11 @@ describe("panel settings in Chromium", () => {
     assert.ok(before.some(([severity, rule]) => rule === "adv-message-quality" && severity === "info"));
 
     await page.getByRole("button", { name: "Settings…" }).click();
-    await page
-      .getByLabel("Import configuration file")
-      .setInputFiles({
-        name: "mcp-elicit.config.json",
-        mimeType: "application/json",
-        buffer: Buffer.from(JSON.stringify(TEAM)),
-      });
+    await page.getByLabel("Import configuration file").setInputFiles({
+      name: "mcp-elicit.config.json",
+      mimeType: "application/json",
+      buffer: Buffer.from(JSON.stringify(TEAM)),
+    });
     await page.waitForFunction(
       () =>
         ![...document.querySelectorAll('tr[data-finding] td[data-col="rule"]')].some(

@@ -13,7 +13,18 @@ import { feedStore } from "../../panel/io/startImport.ts";
 import { createFlowStore } from "../../panel/state/store.ts";
 
 const demo = importJsonl(readFileSync("demo/demo-capture.jsonl", "utf8"), "demo-capture.jsonl").records;
-const stats = (records: number, extra: Partial<TabStats> = {}): TabStats => ({ records, dropped: 0, rejected: 0, tooLarge: 0, bytes: 0, budget: 0, preserveLog: false, recording: true, skipped: 0, ...extra });
+const stats = (records: number, extra: Partial<TabStats> = {}): TabStats => ({
+  records,
+  dropped: 0,
+  rejected: 0,
+  tooLarge: 0,
+  bytes: 0,
+  budget: 0,
+  preserveLog: false,
+  recording: true,
+  skipped: 0,
+  ...extra,
+});
 const envelope = { source: WORKER_SOURCE, v: PROTOCOL_VERSION, tabId: 1 } as const;
 /** A deep copy, as a runtime port delivers it. */
 const wire = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
@@ -23,11 +34,29 @@ function messages(records: readonly CaptureRecord[], upTo: number): WorkerToPane
   const engine = createEngine();
   for (const r of records.slice(0, upTo)) engine.push(r);
   const out: WorkerToPanel[] = [
-    wire({ ...envelope, kind: "snapshot", flows: [...engine.flows()], findings: [...engine.findings()], problems: [...engine.problems()], stats: stats(upTo), records: records.slice(0, upTo) }),
+    wire({
+      ...envelope,
+      kind: "snapshot",
+      flows: [...engine.flows()],
+      findings: [...engine.findings()],
+      problems: [...engine.problems()],
+      stats: stats(upTo),
+      records: records.slice(0, upTo),
+    }),
   ];
   records.slice(upTo).forEach((r, i) => {
     const d = engine.push(r);
-    out.push(wire({ ...envelope, kind: "delta", flows: d.flows, findings: d.findings, problems: d.problems, stats: stats(upTo + i + 1), records: [r] }));
+    out.push(
+      wire({
+        ...envelope,
+        kind: "delta",
+        flows: d.flows,
+        findings: d.findings,
+        problems: d.problems,
+        stats: stats(upTo + i + 1),
+        records: [r],
+      }),
+    );
   });
   return out;
 }
@@ -40,8 +69,14 @@ describe("panel store", () => {
     for (const m of messages(demo, 40)) store.apply(m);
     const expected = analyze(demo);
     assert.deepEqual(ids(store.flows.value), ids(expected.flows));
-    assert.deepEqual(store.flows.value.map((f) => [f.status, f.rounds.length]), expected.flows.map((f) => [f.status, f.rounds.length]));
-    assert.deepEqual(store.findings.value.map((f) => f.id), expected.findings.map((f) => f.id));
+    assert.deepEqual(
+      store.flows.value.map((f) => [f.status, f.rounds.length]),
+      expected.flows.map((f) => [f.status, f.rounds.length]),
+    );
+    assert.deepEqual(
+      store.findings.value.map((f) => f.id),
+      expected.findings.map((f) => f.id),
+    );
     assert.equal(store.recordCount.value, demo.length);
     assert.equal(store.stats.value.records, demo.length);
     assert.equal(store.record(25)?.seq, 25);
@@ -82,7 +117,9 @@ describe("panel store", () => {
     assert.equal(store.selectedFindingId.value, "F2");
     assert.deepEqual(store.focus.value, { record: 96, pointer: "/error/data/elicitations/0/url" });
     // Cleared (or navigated): an empty snapshot.
-    store.apply(wire({ ...envelope, kind: "snapshot", flows: [], findings: [], problems: [], stats: stats(0), records: [] }));
+    store.apply(
+      wire({ ...envelope, kind: "snapshot", flows: [], findings: [], problems: [], stats: stats(0), records: [] }),
+    );
     assert.equal(store.selectedFlowId.value, null);
     assert.equal(store.selectedFindingId.value, null);
     assert.equal(store.focus.value, null);
@@ -93,12 +130,30 @@ describe("panel store", () => {
     const { flows, findings, problems } = analyze(demo);
     const chunks = chunkRecords(demo, 10_000);
     assert.ok(chunks.length > 3);
-    store.apply(wire({ ...envelope, kind: "snapshot", flows, findings, problems, stats: stats(demo.length), records: chunks[0]!, more: true }));
+    store.apply(
+      wire({
+        ...envelope,
+        kind: "snapshot",
+        flows,
+        findings,
+        problems,
+        stats: stats(demo.length),
+        records: chunks[0]!,
+        more: true,
+      }),
+    );
     assert.equal(store.loading.value, true);
-    chunks.slice(1).forEach((records, i) => store.apply(wire({ ...envelope, kind: "snapshotRecords", records, more: i < chunks.length - 2 })));
+    chunks
+      .slice(1)
+      .forEach((records, i) =>
+        store.apply(wire({ ...envelope, kind: "snapshotRecords", records, more: i < chunks.length - 2 })),
+      );
     assert.equal(store.loading.value, false);
     assert.equal(store.recordCount.value, demo.length);
-    assert.deepEqual(store.records().map((r) => r.seq), demo.map((r) => r.seq));
+    assert.deepEqual(
+      store.records().map((r) => r.seq),
+      demo.map((r) => r.seq),
+    );
   });
 
   test("filters: tokens, free text over payloads, severity toggles; a delta re-checks its flows", () => {
@@ -111,14 +166,22 @@ describe("panel store", () => {
     assert.deepEqual(ids(store.visibleFlows.value), ids(expected.filter((f) => f.revision === "2026-07-28")));
     assert.equal(store.isFiltering.value, true);
     store.setFilter("mode:url");
-    assert.deepEqual(ids(store.visibleFlows.value), ids(expected.filter((f) => f.elicitations.some((e) => e.mode === "url"))));
+    assert.deepEqual(
+      ids(store.visibleFlows.value),
+      ids(expected.filter((f) => f.elicitations.some((e) => e.mode === "url"))),
+    );
     store.setFilter("rule:url-https");
     assert.deepEqual(ids(store.visibleFlows.value), ["flow-5", "flow-6", "flow-15"]);
     // The findings view follows the filtered flows.
-    assert.deepEqual(store.visibleFindings.value.map((f) => f.rule), ["url-https", "url-https", "url-https"]);
+    assert.deepEqual(
+      store.visibleFindings.value.map((f) => f.rule),
+      ["url-https", "url-https", "url-https"],
+    );
     // Free text searches the messages' text, case-insensitively.
     store.setFilter("lisbon");
-    const lisbon = expected.filter((f) => f.records.some((seq) => demo[seq]?.kind === "message" && /lisbon/i.test((demo[seq] as { text: string }).text)));
+    const lisbon = expected.filter((f) =>
+      f.records.some((seq) => demo[seq]?.kind === "message" && /lisbon/i.test((demo[seq] as { text: string }).text)),
+    );
     assert.ok(lisbon.length > 0);
     assert.deepEqual(ids(store.visibleFlows.value), ids(lisbon));
     store.setFilter("status:bogus");
@@ -150,7 +213,13 @@ describe("panel store", () => {
     const half = all.findIndex((m) => m.kind === "delta" && m.flows.some((f) => f.id === "flow-12"));
     for (const m of all.slice(0, half)) store.apply(m);
     const expected = (word: string) =>
-      analyze(demo).flows.filter((f) => f.records.some((seq) => demo[seq]?.kind === "message" && (demo[seq] as { text: string }).text.toLowerCase().includes(word))).map((f) => f.id);
+      analyze(demo)
+        .flows.filter((f) =>
+          f.records.some(
+            (seq) => demo[seq]?.kind === "message" && (demo[seq] as { text: string }).text.toLowerCase().includes(word),
+          ),
+        )
+        .map((f) => f.id);
     store.setFilter("lis");
     void store.visibleFlows.value;
     for (const m of all.slice(half)) store.apply(m); // flow-12 (Lisbon) arrives while "lis" is typed
@@ -190,20 +259,42 @@ describe("panel import", () => {
     let firstRows = 0;
     // A Blob is read as a stream of decoded chunks, as the panel reads a File.
     const file = streamed ? Object.assign(new Blob([text]), { name }) : { name, text: async () => text };
-    const result = await importFile(file, feedStore(store, file, () => firstRows++));
+    const result = await importFile(
+      file,
+      feedStore(store, file, () => firstRows++),
+    );
     const cli = importCapture(text, name);
     const expected = analyze(cli.records);
     assert.equal(result.whole, whole);
     assert.equal(firstRows, 1);
-    assert.deepEqual(store.flows.value.map((f) => [f.id, f.status, f.rounds.length, f.records]), expected.flows.map((f) => [f.id, f.status, f.rounds.length, f.records]));
-    assert.deepEqual(store.findings.value.map((f) => [f.rule, f.record, f.pointer]), expected.findings.map((f) => [f.rule, f.record, f.pointer]));
-    assert.deepEqual(store.problems.value.map((p) => p.message), [...cli.problems, ...expected.problems].map((p) => p.message));
-    assert.deepEqual(store.records().map((r) => r.seq), cli.records.map((r) => r.seq));
+    assert.deepEqual(
+      store.flows.value.map((f) => [f.id, f.status, f.rounds.length, f.records]),
+      expected.flows.map((f) => [f.id, f.status, f.rounds.length, f.records]),
+    );
+    assert.deepEqual(
+      store.findings.value.map((f) => [f.rule, f.record, f.pointer]),
+      expected.findings.map((f) => [f.rule, f.record, f.pointer]),
+    );
+    assert.deepEqual(
+      store.problems.value.map((p) => p.message),
+      [...cli.problems, ...expected.problems].map((p) => p.message),
+    );
+    assert.deepEqual(
+      store.records().map((r) => r.seq),
+      cli.records.map((r) => r.seq),
+    );
   };
 
   // Many copies of the demo, so the progressive path crosses several chunks.
   const big: CaptureRecord[] = [];
-  for (let copy = 0; copy < 30; copy++) for (const r of demo) big.push({ ...r, seq: big.length, client: `c${copy}`, ...(r.exchange ? { exchange: `${copy}/${r.exchange}` } : {}) } as CaptureRecord);
+  for (let copy = 0; copy < 30; copy++)
+    for (const r of demo)
+      big.push({
+        ...r,
+        seq: big.length,
+        client: `c${copy}`,
+        ...(r.exchange ? { exchange: `${copy}/${r.exchange}` } : {}),
+      } as CaptureRecord);
 
   test("a JSONL file with seqs is read in chunks and gives exactly the CLI's flows, findings and problems", async () => {
     await sameAsCli("big.jsonl", exportJsonl(big), false);
@@ -220,13 +311,22 @@ describe("panel import", () => {
       const steps: ImportProgress[] = [];
       const result = await importFile(file, (step) => void steps.push(step));
       assert.ok(steps.length > 2, `${name}: ${steps.length} steps`);
-      assert.ok(steps.every((s, i) => i === 0 || (s.records >= steps[i - 1]!.records && s.bytes >= steps[i - 1]!.bytes)), name);
+      assert.ok(
+        steps.every((s, i) => i === 0 || (s.records >= steps[i - 1]!.records && s.bytes >= steps[i - 1]!.bytes)),
+        name,
+      );
       assert.ok(steps.every((s) => s.size === blob.size && !s.restart));
-      assert.deepEqual(steps.map((s) => s.done), [...steps.slice(1).map(() => false), true]);
+      assert.deepEqual(
+        steps.map((s) => s.done),
+        [...steps.slice(1).map(() => false), true],
+      );
       const last = steps.at(-1)!;
       assert.equal(last.records, result.records);
       assert.equal(last.bytes, blob.size);
-      assert.equal(steps.reduce((n, s) => n + (s.changes.records?.length ?? 0), 0), result.records);
+      assert.equal(
+        steps.reduce((n, s) => n + (s.changes.records?.length ?? 0), 0),
+        result.records,
+      );
       // A HAR under the importer's record window (16 MB of records) is settled at its end: its record count is known
       // while its records go through the engine. (Past the window they come while it is read: test/panel/importHar.test.ts.)
       if (name.endsWith(".har")) assert.ok(steps.every((s) => s.records === 0 || s.total === result.records));
@@ -240,7 +340,10 @@ describe("panel import", () => {
   });
 
   test("a JSONL file without seqs, or with a bad line, is imported again whole (its seqs are renumbered)", async () => {
-    const noSeq = exportJsonl(big).split("\n").map((line) => line.replace(/"seq":\d+,/, "")).join("\n");
+    const noSeq = exportJsonl(big)
+      .split("\n")
+      .map((line) => line.replace(/"seq":\d+,/, ""))
+      .join("\n");
     await sameAsCli("noseq.jsonl", noSeq, true);
     await sameAsCli("noseq.jsonl", noSeq, true, true);
     const lines = exportJsonl(big).split("\n");

@@ -65,16 +65,27 @@ const flowRows = (page: Page) => page.getByRole("table", { name: "Flows" }).getB
 const flowRow = (page: Page, id: string) => page.getByRole("row", { name: `flow ${id}`, exact: true });
 /** The panel's rows by column (`data-col`). */
 const cells = (page: Page, selector: string, columns: string[]) =>
-  page.$$eval(selector, (rows, columns) => rows.map((row) => columns.map((c) => row.querySelector(`td[data-col="${c}"]`)?.textContent ?? "")), columns);
+  page.$$eval(
+    selector,
+    (rows, columns) =>
+      rows.map((row) => columns.map((c) => row.querySelector(`td[data-col="${c}"]`)?.textContent ?? "")),
+    columns,
+  );
 const FLOW_COLS = ["id", "kind", "era", "method", "target", "status", "rounds"];
 const FINDING_COLS = ["severity", "rule", "message", "flow"];
 const sorted = (rows: string[][]) => rows.map((r) => JSON.stringify(r)).sort();
 
 /** Imports a file through the toolbar's file input and waits for the import to finish. */
 async function importInto(page: Page, name: string, text: string): Promise<void> {
-  await page.getByLabel("Import HAR or JSONL file").setInputFiles({ name, mimeType: "application/json", buffer: Buffer.from(text) });
+  await page
+    .getByLabel("Import HAR or JSONL file")
+    .setInputFiles({ name, mimeType: "application/json", buffer: Buffer.from(text) });
   await page.getByRole("heading", { level: 1, name: `MCP elicitation — ${name}` }).waitFor();
-  await page.waitForFunction(() => performance.getEntriesByName("mcp:import-done").length > 0 && !document.querySelector('[role="status"].source')?.textContent?.includes("importing"));
+  await page.waitForFunction(
+    () =>
+      performance.getEntriesByName("mcp:import-done").length > 0 &&
+      !document.querySelector('[role="status"].source')?.textContent?.includes("importing"),
+  );
   await page.evaluate(() => performance.clearMarks("mcp:import-done"));
 }
 
@@ -83,13 +94,24 @@ function expected(text: string, name: string) {
   const { records } = importCapture(text, name);
   const result = analyze(records);
   return {
-    flows: result.flows.map((f) => [f.id, f.kind, f.revision ?? "unknown", f.method, f.target ?? "", f.status, String(f.rounds.length)]),
+    flows: result.flows.map((f) => [
+      f.id,
+      f.kind,
+      f.revision ?? "unknown",
+      f.method,
+      f.target ?? "",
+      f.status,
+      String(f.rounds.length),
+    ]),
     findings: sorted(result.findings.map((f) => [f.severity, f.rule, f.message, f.flow ?? ""])),
   };
 }
 
 async function shown(page: Page) {
-  return { flows: await cells(page, "tr[data-flow]", FLOW_COLS), findings: sorted(await cells(page, "tr[data-finding]", FINDING_COLS)) };
+  return {
+    flows: await cells(page, "tr[data-flow]", FLOW_COLS),
+    findings: sorted(await cells(page, "tr[data-finding]", FINDING_COLS)),
+  };
 }
 
 async function download(page: Page, button: string): Promise<string> {
@@ -116,7 +138,11 @@ describe("panel views in Chromium", { timeout: 300_000 }, () => {
     const run = async (scenario: string, answer: () => Promise<void>) => {
       await demoPage.getByRole("button", { name: `Run: ${scenario}` }).click();
       await answer();
-      await demoPage.waitForFunction((s) => !["", "running…"].includes(document.querySelector(`output[aria-label="Result: ${s}"]`)?.textContent ?? ""), scenario);
+      await demoPage.waitForFunction(
+        (s) =>
+          !["", "running…"].includes(document.querySelector(`output[aria-label="Result: ${s}"]`)?.textContent ?? ""),
+        scenario,
+      );
     };
     const click = (name: string) => demoPage.getByRole("button", { name, exact: true }).first().click();
 
@@ -140,11 +166,17 @@ describe("panel views in Chromium", { timeout: 300_000 }, () => {
     await click("Accept");
     await demoPage.getByRole("spinbutton").first().fill("3");
     await click("Accept");
-    await demoPage.waitForFunction(() => document.querySelector('output[aria-label="Result: trip (2026-07-28)"]')?.textContent?.includes("Lisbon"));
+    await demoPage.waitForFunction(() =>
+      document.querySelector('output[aria-label="Result: trip (2026-07-28)"]')?.textContent?.includes("Lisbon"),
+    );
     await run("sign-in (2026-07-28)", () => click("Accept"));
     await run("register (2025-11-25)", () => click("Decline"));
     await page.getByRole("heading", { name: "Flows (4)" }).waitFor();
-    assert.equal(await flowRow(page, "flow-1").getAttribute("aria-selected"), "true", "the selection survived the stream");
+    assert.equal(
+      await flowRow(page, "flow-1").getAttribute("aria-selected"),
+      "true",
+      "the selection survived the stream",
+    );
     assert.match(await page.getByRole("heading", { level: 3 }).innerText(), /flow-1 · tools\/call confirm_action/);
 
     // The panel shows what the worker's engine (and the CLI) says of the records it holds.
@@ -154,7 +186,10 @@ describe("panel views in Chromium", { timeout: 300_000 }, () => {
     assert.deepEqual(await shown(page), cli);
     assert.equal(await page.getByLabel("record count").textContent(), `${records.length} records`);
     await page.locator('[data-col="user"]').first().waitFor();
-    assert.match((await cells(page, 'tr[data-flow="flow-2"]', ["modes", "user", "serverTime", "server"]))[0]!.join("|"), /^form\|[\d.]+ m?s\|[\d.]+ m?s\|127\.0\.0\.1:\d+\/modern\/mcp$/);
+    assert.match(
+      (await cells(page, 'tr[data-flow="flow-2"]', ["modes", "user", "serverTime", "server"]))[0]!.join("|"),
+      /^form\|[\d.]+ m?s\|[\d.]+ m?s\|127\.0\.0\.1:\d+\/modern\/mcp$/,
+    );
 
     // Story: the whole flow in words.
     await flowRow(page, "flow-2").click();
@@ -171,9 +206,20 @@ describe("panel views in Chromium", { timeout: 300_000 }, () => {
     assert.match(await first.locator(".message-head").innerText(), /→ c2s[\s\S]*http[\s\S]*body[\s\S]*tools\/call/);
     const json = await page.getByRole("tabpanel").locator("pre").first().textContent();
     assert.equal(json, JSON.stringify(JSON.parse(json!), null, 2), "pretty-printed JSON");
-    await browser.context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: `chrome-extension://${browser.extensionId}` }).catch(() => undefined);
-    await page.getByRole("tabpanel").getByRole("button", { name: /^Copy message/ }).first().click();
-    await page.getByRole("tabpanel").getByRole("button", { name: /^Copy message/ }).first().filter({ hasText: "Copied" }).waitFor();
+    await browser.context
+      .grantPermissions(["clipboard-read", "clipboard-write"], { origin: `chrome-extension://${browser.extensionId}` })
+      .catch(() => undefined);
+    await page
+      .getByRole("tabpanel")
+      .getByRole("button", { name: /^Copy message/ })
+      .first()
+      .click();
+    await page
+      .getByRole("tabpanel")
+      .getByRole("button", { name: /^Copy message/ })
+      .first()
+      .filter({ hasText: "Copied" })
+      .waitFor();
     await panel.shot("messages");
 
     // Form preview: the schema as a client shows it, with the answer filled in.
@@ -209,11 +255,14 @@ describe("panel views in Chromium", { timeout: 300_000 }, () => {
     // Findings: grouped by rule with counts; a finding jumps to its evidence, its JSON path highlighted.
     const findings = page.getByRole("table", { name: "Findings" });
     await findings.getByRole("row", { name: /^rule adv-message-quality, 1 finding$/ }).waitFor();
-    await findings.getByRole("row", { name: /^finding / }).first().click();
+    await findings
+      .getByRole("row", { name: /^finding / })
+      .first()
+      .click();
     await page.getByRole("tab", { name: "Messages", selected: true }).waitFor();
     const mark = page.locator(".detail mark");
     await mark.waitFor();
-    assert.match(await mark.getAttribute("aria-label") ?? "", /^evidence at \//);
+    assert.match((await mark.getAttribute("aria-label")) ?? "", /^evidence at \//);
     const detail = page.getByLabel(/^details of finding /);
     assert.match(await detail.innerText(), /Spec\s+https:\/\/modelcontextprotocol\.io\/specification\//);
     assert.equal(await detail.getByRole("link").getAttribute("rel"), "noreferrer");
@@ -272,9 +321,15 @@ describe("panel views in Chromium", { timeout: 300_000 }, () => {
     await page.locator(".detail mark").waitFor();
     await page.keyboard.press("ArrowUp");
     await page.keyboard.press("ArrowLeft");
-    assert.equal(await page.getByRole("row", { name: /^rule adv-message-quality/ }).getAttribute("aria-expanded"), "false");
+    assert.equal(
+      await page.getByRole("row", { name: /^rule adv-message-quality/ }).getAttribute("aria-expanded"),
+      "false",
+    );
     await page.keyboard.press("ArrowRight");
-    assert.equal(await page.getByRole("row", { name: /^rule adv-message-quality/ }).getAttribute("aria-expanded"), "true");
+    assert.equal(
+      await page.getByRole("row", { name: /^rule adv-message-quality/ }).getAttribute("aria-expanded"),
+      "true",
+    );
     assert.deepEqual(panel.errors, []);
     await panel.close();
   });
@@ -314,14 +369,79 @@ describe("panel views in Chromium", { timeout: 300_000 }, () => {
   });
 
   test("a HAR where the page fetched a sign-in URL before consenting: the finding's evidence is that request, among the flow's messages", async () => {
-    const headers = { "Content-Type": "application/json", "Mcp-Session-Id": "s1", "MCP-Protocol-Version": "2025-11-25" };
-    const ask = rpc({ jsonrpc: "2.0", id: 5, method: "elicitation/create", params: { mode: "url", elicitationId: "e1", url: "https://mcp.example.com/ui/set_api_key?s=1", message: "Set your API key at the provider" } });
+    const headers = {
+      "Content-Type": "application/json",
+      "Mcp-Session-Id": "s1",
+      "MCP-Protocol-Version": "2025-11-25",
+    };
+    const ask = rpc({
+      jsonrpc: "2.0",
+      id: 5,
+      method: "elicitation/create",
+      params: {
+        mode: "url",
+        elicitationId: "e1",
+        url: "https://mcp.example.com/ui/set_api_key?s=1",
+        message: "Set your API key at the provider",
+      },
+    });
     const har = harOf([
-      harEntry({ url: "https://mcp.example.com/mcp", started: "2026-01-01T00:00:00.000Z", body: rpc({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: { elicitation: { url: {} } }, clientInfo: { name: "t", version: "1" } } }), mimeType: "application/json", text: rpc({ jsonrpc: "2.0", id: 0, result: { protocolVersion: "2025-11-25", capabilities: {}, serverInfo: { name: "s", version: "1" } } }), responseHeaders: { "Content-Type": "application/json", "Mcp-Session-Id": "s1" } }),
-      harEntry({ url: "https://mcp.example.com/mcp", started: "2026-01-01T00:00:00.500Z", headers, body: rpc({ jsonrpc: "2.0", method: "notifications/initialized" }), status: 202, mimeType: "", text: "" }),
-      harEntry({ url: "https://mcp.example.com/mcp", started: "2026-01-01T00:00:01.000Z", headers, body: rpc({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "set_key", arguments: {} } }), mimeType: "text/event-stream", text: sse(`id: a_0\ndata: ${ask}`), wait: 10, receive: 100 }),
-      harEntry({ method: "GET", url: "https://mcp.example.com/ui/set_api_key?s=1", started: "2026-01-01T00:00:01.500Z", mimeType: "text/html", text: "<p>set key" }),
-      harEntry({ url: "https://mcp.example.com/mcp", started: "2026-01-01T00:00:03.000Z", headers, body: rpc({ jsonrpc: "2.0", id: 5, result: { action: "accept" } }), status: 202, mimeType: "", text: "" }),
+      harEntry({
+        url: "https://mcp.example.com/mcp",
+        started: "2026-01-01T00:00:00.000Z",
+        body: rpc({
+          jsonrpc: "2.0",
+          id: 0,
+          method: "initialize",
+          params: {
+            protocolVersion: "2025-11-25",
+            capabilities: { elicitation: { url: {} } },
+            clientInfo: { name: "t", version: "1" },
+          },
+        }),
+        mimeType: "application/json",
+        text: rpc({
+          jsonrpc: "2.0",
+          id: 0,
+          result: { protocolVersion: "2025-11-25", capabilities: {}, serverInfo: { name: "s", version: "1" } },
+        }),
+        responseHeaders: { "Content-Type": "application/json", "Mcp-Session-Id": "s1" },
+      }),
+      harEntry({
+        url: "https://mcp.example.com/mcp",
+        started: "2026-01-01T00:00:00.500Z",
+        headers,
+        body: rpc({ jsonrpc: "2.0", method: "notifications/initialized" }),
+        status: 202,
+        mimeType: "",
+        text: "",
+      }),
+      harEntry({
+        url: "https://mcp.example.com/mcp",
+        started: "2026-01-01T00:00:01.000Z",
+        headers,
+        body: rpc({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "set_key", arguments: {} } }),
+        mimeType: "text/event-stream",
+        text: sse(`id: a_0\ndata: ${ask}`),
+        wait: 10,
+        receive: 100,
+      }),
+      harEntry({
+        method: "GET",
+        url: "https://mcp.example.com/ui/set_api_key?s=1",
+        started: "2026-01-01T00:00:01.500Z",
+        mimeType: "text/html",
+        text: "<p>set key",
+      }),
+      harEntry({
+        url: "https://mcp.example.com/mcp",
+        started: "2026-01-01T00:00:03.000Z",
+        headers,
+        body: rpc({ jsonrpc: "2.0", id: 5, result: { action: "accept" } }),
+        status: 202,
+        mimeType: "",
+        text: "",
+      }),
     ]);
     const panel = await openPanel("");
     const { page } = panel;
@@ -333,7 +453,10 @@ describe("panel views in Chromium", { timeout: 300_000 }, () => {
     await page.getByRole("tab", { name: "Messages", selected: true }).waitFor();
     const evidence = page.locator(".messages li.evidence");
     await evidence.waitFor();
-    assert.match(await evidence.innerText(), /page request \(not MCP\): GET https:\/\/mcp\.example\.com\/ui\/set_api_key/);
+    assert.match(
+      await evidence.innerText(),
+      /page request \(not MCP\): GET https:\/\/mcp\.example\.com\/ui\/set_api_key/,
+    );
     assert.doesNotMatch(await evidence.innerText(), /s=1/, "no query string is kept");
     await panel.shot("prefetch-evidence");
     assert.deepEqual(panel.errors, []);
@@ -343,12 +466,21 @@ describe("panel views in Chromium", { timeout: 300_000 }, () => {
   test("a HAR recorded by Chromium (demo host traffic) imports and shows what mcp-elicit lint shows", async () => {
     const scratch = await mkdtemp(join(tmpdir(), "mcp-panel-har-"));
     const harPath = join(scratch, "chromium.har");
-    const plain = await chromium.launch({ executablePath: "/usr/bin/chromium", headless: true, args: ["--no-sandbox", "--disable-gpu"] });
+    const plain = await chromium.launch({
+      executablePath: "/usr/bin/chromium",
+      headless: true,
+      args: ["--no-sandbox", "--disable-gpu"],
+    });
     try {
       const context = await plain.newContext({ recordHar: { path: harPath, content: "embed" } });
       const page = await context.newPage();
       await page.goto(host.url);
-      const done = (s: string) => page.waitForFunction((s) => !["", "running…"].includes(document.querySelector(`output[aria-label="Result: ${s}"]`)?.textContent ?? ""), s);
+      const done = (s: string) =>
+        page.waitForFunction(
+          (s) =>
+            !["", "running…"].includes(document.querySelector(`output[aria-label="Result: ${s}"]`)?.textContent ?? ""),
+          s,
+        );
       await page.getByRole("button", { name: "Run: confirm (2025-11-25)" }).click();
       await page.getByRole("checkbox").first().check();
       await page.getByRole("button", { name: "Accept", exact: true }).click();
@@ -393,7 +525,8 @@ describe("panel views in Chromium", { timeout: 300_000 }, () => {
     const shownFlows = (await shown(panel.page)).flows;
     for (const button of ["Export JSONL", "Export HAR"]) {
       const redacted = await download(panel.page, button);
-      for (const [name, secret] of Object.entries(SECRETS)) assert.ok(!redacted.includes(secret), `${button} (redacted) leaks the ${name}`);
+      for (const [name, secret] of Object.entries(SECRETS))
+        assert.ok(!redacted.includes(secret), `${button} (redacted) leaks the ${name}`);
       // Redacted, the capture still tells the same flows.
       await importInto(panel.page, button.endsWith("HAR") ? "redacted.har" : "redacted.jsonl", redacted);
       assert.deepEqual((await shown(panel.page)).flows, shownFlows);
@@ -401,7 +534,8 @@ describe("panel views in Chromium", { timeout: 300_000 }, () => {
     }
     await panel.page.getByLabel("unredacted").check();
     const raw = await download(panel.page, "Export JSONL");
-    for (const secret of Object.values(SECRETS)) assert.ok(raw.includes(secret), "the unredacted export keeps everything");
+    for (const secret of Object.values(SECRETS))
+      assert.ok(raw.includes(secret), "the unredacted export keeps everything");
     assert.deepEqual(panel.errors, []);
     await panel.close();
   });
@@ -426,7 +560,10 @@ describe("panel views in Chromium", { timeout: 300_000 }, () => {
     await page.getByRole("tab", { name: "Form" }).click();
     await panel.shot("xss-form");
     const form = (await page.getByRole("tabpanel").textContent())!;
-    assert.ok(form.includes("<script>window.__xss='title'</script>E\\u202email"), "a title is text, its bidi control visible");
+    assert.ok(
+      form.includes("<script>window.__xss='title'</script>E\\u202email"),
+      "a title is text, its bidi control visible",
+    );
     assert.ok(form.includes("<img src=x onerror=window.__xss='option'>Pro"), "an option is text");
     await flowRow(page, "flow-5").click();
     await page.getByRole("tab", { name: "URL" }).click();
@@ -444,14 +581,19 @@ describe("panel views in Chromium", { timeout: 300_000 }, () => {
       jsLinks: document.querySelectorAll('a[href^="javascript:" i]').length,
       links: [...document.querySelectorAll("a[href]")].map((a) => a.getAttribute("href")),
       bidi: /[\u202A-\u202E\u2066-\u2069\u200E\u200F]/.test(document.body.innerText),
-      handlers: [...document.querySelectorAll("*")].filter((el) => [...el.attributes].some((a) => a.name.startsWith("on"))).length,
+      handlers: [...document.querySelectorAll("*")].filter((el) =>
+        [...el.attributes].some((a) => a.name.startsWith("on")),
+      ).length,
     }));
     assert.equal(dom.xss, undefined, "no payload ran");
     assert.equal(dom.imgs, 0, "no img, iframe, object or embed element");
     // The extension's own scripts only: webextension-polyfill's file (loaded first), then the panel.
     assert.deepEqual(dom.scripts, ["browser-polyfill.min.js", "panel.js"]);
     assert.equal(dom.jsLinks, 0);
-    assert.ok(dom.links.every((href) => href!.startsWith("https://modelcontextprotocol.io/")), dom.links.join(", "));
+    assert.ok(
+      dom.links.every((href) => href!.startsWith("https://modelcontextprotocol.io/")),
+      dom.links.join(", "),
+    );
     assert.equal(dom.bidi, false, "no raw bidi control reaches the screen");
     assert.equal(dom.handlers, 0, "no inline event handler attribute");
     assert.deepEqual(panel.errors, []);

@@ -20,7 +20,16 @@ function world(recordChunkChars?: number) {
   hub.connectContent(content.server as HubPort);
   let first = 0;
   const sendRecords = (records: readonly CaptureRecord[]) => {
-    content.client.postMessage({ source: CONTENT_SOURCE, v: PROTOCOL_VERSION, kind: "records", doc: "doc-1", top: true, first, records: drafts(records), rejected: 0 });
+    content.client.postMessage({
+      source: CONTENT_SOURCE,
+      v: PROTOCOL_VERSION,
+      kind: "records",
+      doc: "doc-1",
+      top: true,
+      first,
+      records: drafts(records),
+      rejected: 0,
+    });
     first += records.length;
   };
   const panel = () => connectPanel(hub, 7);
@@ -39,8 +48,14 @@ describe("worker → panel protocol", () => {
       early.store.records().map((r) => r.seq),
       capture.map((r) => r.seq),
     );
-    assert.deepEqual(early.store.records().map((r) => (r.kind === "message" ? r.text : r.kind)), capture.map((r) => (r.kind === "message" ? r.text : r.kind)));
-    assert.deepEqual(early.store.flows.value.map((f) => f.id), analyze(capture).flows.map((f) => f.id));
+    assert.deepEqual(
+      early.store.records().map((r) => (r.kind === "message" ? r.text : r.kind)),
+      capture.map((r) => (r.kind === "message" ? r.text : r.kind)),
+    );
+    assert.deepEqual(
+      early.store.flows.value.map((f) => f.id),
+      analyze(capture).flows.map((f) => f.id),
+    );
   });
 
   test("record off pauses the tab: records are acknowledged, not kept, and counted; record on resumes", async () => {
@@ -60,9 +75,16 @@ describe("worker → panel protocol", () => {
     await settle(() => p.store.stats.value.recording, "recording again");
     w.sendRecords(capture.slice(80, 90));
     await settle(() => p.store.stats.value.records === 60, "recorded after resume");
-    assert.deepEqual(p.store.records().map((r) => r.seq), [...Array(60).keys()], "seqs stay dense");
+    assert.deepEqual(
+      p.store.records().map((r) => r.seq),
+      [...Array(60).keys()],
+      "seqs stay dense",
+    );
     p.send("clear");
-    await settle(() => p.store.stats.value.records === 0 && p.store.stats.value.skipped === 0, "clear resets the count");
+    await settle(
+      () => p.store.stats.value.records === 0 && p.store.stats.value.skipped === 0,
+      "clear resets the count",
+    );
   });
 
   test("the records command answers with every record, in chunks of bounded size, the last one saying more: false", async () => {
@@ -75,12 +97,21 @@ describe("worker → panel protocol", () => {
     await settle(() => p.messages.some((m) => m.kind === "records" && !m.more), "the last chunk");
     const chunks = p.messages.flatMap((m) => (m.kind === "records" ? [m] : []));
     assert.ok(chunks.length > 3, `${chunks.length} chunks`);
-    assert.deepEqual(chunks.map((c) => c.more), [...chunks.slice(1).map(() => true), false]);
+    assert.deepEqual(
+      chunks.map((c) => c.more),
+      [...chunks.slice(1).map(() => true), false],
+    );
     for (const c of chunks) {
       const text = c.records.reduce((n, r) => n + (r.kind === "message" ? r.text.length : 0), 0);
-      assert.ok(c.records.length === 1 || text <= 4_000, `a chunk of ${c.records.length} records holds ${text} characters`);
+      assert.ok(
+        c.records.length === 1 || text <= 4_000,
+        `a chunk of ${c.records.length} records holds ${text} characters`,
+      );
     }
-    assert.deepEqual(chunks.flatMap((c) => c.records.map((r) => r.seq)), capture.map((_, i) => i));
+    assert.deepEqual(
+      chunks.flatMap((c) => c.records.map((r) => r.seq)),
+      capture.map((_, i) => i),
+    );
   });
 
   test("a malformed record command is refused", async () => {

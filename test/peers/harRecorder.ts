@@ -26,7 +26,9 @@ export function createHarRecorder(send: typeof fetch = globalThis.fetch): HarRec
     const started = now();
     const url = input instanceof Request ? input.url : String(input);
     const method = (init?.method ?? (input instanceof Request ? input.method : "GET")).toUpperCase();
-    const headers = [...new Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined))].map(([name, value]) => ({ name, value }));
+    const headers = [...new Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined))].map(
+      ([name, value]) => ({ name, value }),
+    );
     const body = typeof init?.body === "string" ? init.body : undefined;
     const entry: Pending["entry"] = {
       startedDateTime: new Date(started).toISOString(),
@@ -42,7 +44,17 @@ export function createHarRecorder(send: typeof fetch = globalThis.fetch): HarRec
         bodySize: body === undefined ? 0 : Buffer.byteLength(body),
         ...(body !== undefined && { postData: { mimeType: "application/json", text: body } }),
       },
-      response: { status: 0, statusText: "", httpVersion: "HTTP/1.1", cookies: [], headers: [], content: { size: 0, mimeType: "x-unknown" }, redirectURL: "", headersSize: -1, bodySize: -1 },
+      response: {
+        status: 0,
+        statusText: "",
+        httpVersion: "HTTP/1.1",
+        cookies: [],
+        headers: [],
+        content: { size: 0, mimeType: "x-unknown" },
+        redirectURL: "",
+        headersSize: -1,
+        bodySize: -1,
+      },
       cache: {},
       timings: { blocked: -1, dns: -1, connect: -1, ssl: -1, send: 0, wait: 0, receive: 0 },
     };
@@ -100,13 +112,19 @@ export function createHarRecorder(send: typeof fetch = globalThis.fetch): HarRec
         return reader.cancel(reason);
       },
     });
-    const out = new Response(copy, { status: response.status, statusText: response.statusText, headers: response.headers });
+    const out = new Response(copy, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
     Object.defineProperty(out, "url", { value: response.url });
     return out;
   };
 
   return {
     fetch: recordingFetch as typeof fetch,
-    har: () => ({ log: { version: "1.2", creator: { name: "node-har-recorder", version: "1.0.0" }, pages: [], entries } }),
+    har: () => ({
+      log: { version: "1.2", creator: { name: "node-har-recorder", version: "1.0.0" }, pages: [], entries },
+    }),
   };
 }

@@ -14,9 +14,18 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import { InMemoryEventStore } from "@modelcontextprotocol/sdk/examples/shared/inMemoryEventStore.js";
 
-export const orderTools = { twoAtOnce: "two_at_once", completeOnGet: "sign_in_get_completion", askOnGet: "approve_on_get", askResumed: "confirm_after_reconnect" } as const;
+export const orderTools = {
+  twoAtOnce: "two_at_once",
+  completeOnGet: "sign_in_get_completion",
+  askOnGet: "approve_on_get",
+  askResumed: "confirm_after_reconnect",
+} as const;
 
-const field = (name: string) => ({ type: "object" as const, properties: { [name]: { type: "string" as const, title: name } }, required: [name] });
+const field = (name: string) => ({
+  type: "object" as const,
+  properties: { [name]: { type: "string" as const, title: name } },
+  required: [name],
+});
 const text = (value: string) => ({ content: [{ type: "text" as const, text: value }] });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -26,42 +35,84 @@ export async function startOrderServer(pageScript: string): Promise<{ origin: st
   const makeServer = (): McpServer => {
     const mcp = new McpServer({ name: "order-peer", version: "1.0.0" }, { capabilities: { logging: {} } });
     const server = mcp.server;
-    mcp.registerTool(orderTools.twoAtOnce, { description: "Asks two questions at once on its own stream." }, async (extra) => {
-      const [a, b] = await Promise.all([
-        server.elicitInput({ message: "Your project's name, please", requestedSchema: field("project") }, { relatedRequestId: extra.requestId }),
-        server.elicitInput({ message: "Your team's name, please", requestedSchema: field("team") }, { relatedRequestId: extra.requestId }),
-      ]);
-      return text(`two: ${a.action} ${b.action}`);
-    });
-    mcp.registerTool(orderTools.completeOnGet, { description: "URL mode; the completion goes on the GET stream while the call is open." }, async (extra) => {
-      const elicitationId = `sign-in-${randomUUID()}`;
-      const result = await server.elicitInput({ mode: "url", message: "Link your calendar account", url: `${origin}/consent/${elicitationId}`, elicitationId }, { relatedRequestId: extra.requestId });
-      if (result.action !== "accept") return text(`sign-in: ${result.action}`);
-      await sleep(150);
-      // No relatedRequestId: the SDK sends it on the standalone GET stream.
-      await server.createElicitationCompletionNotifier(elicitationId)();
-      await sleep(150);
-      return text("sign-in: linked");
-    });
-    mcp.registerTool(orderTools.askOnGet, { description: "Asks on the standalone GET stream (no related request)." }, async () => {
-      const result = await server.elicitInput({ message: "Approve the background job, please", requestedSchema: field("approver") });
-      return text(`approve: ${result.action}`);
-    });
-    mcp.registerTool(orderTools.askResumed, { description: "Closes its POST stream, then asks on the call's behalf: the client resumes with a GET." }, async (extra) => {
-      // A first event on the stream, so that the client's Last-Event-ID names an event the capture holds (a priming
-      // event has no data, and no record).
-      await extra.sendNotification({ method: "notifications/message", params: { level: "info", data: "starting the migration" } });
-      extra.closeSSEStream?.();
-      await sleep(50);
-      const result = await server.elicitInput({ message: "Confirm the migration, please", requestedSchema: field("confirmer") }, { relatedRequestId: extra.requestId });
-      return text(`resumed: ${result.action}`);
-    });
+    mcp.registerTool(
+      orderTools.twoAtOnce,
+      { description: "Asks two questions at once on its own stream." },
+      async (extra) => {
+        const [a, b] = await Promise.all([
+          server.elicitInput(
+            { message: "Your project's name, please", requestedSchema: field("project") },
+            { relatedRequestId: extra.requestId },
+          ),
+          server.elicitInput(
+            { message: "Your team's name, please", requestedSchema: field("team") },
+            { relatedRequestId: extra.requestId },
+          ),
+        ]);
+        return text(`two: ${a.action} ${b.action}`);
+      },
+    );
+    mcp.registerTool(
+      orderTools.completeOnGet,
+      { description: "URL mode; the completion goes on the GET stream while the call is open." },
+      async (extra) => {
+        const elicitationId = `sign-in-${randomUUID()}`;
+        const result = await server.elicitInput(
+          {
+            mode: "url",
+            message: "Link your calendar account",
+            url: `${origin}/consent/${elicitationId}`,
+            elicitationId,
+          },
+          { relatedRequestId: extra.requestId },
+        );
+        if (result.action !== "accept") return text(`sign-in: ${result.action}`);
+        await sleep(150);
+        // No relatedRequestId: the SDK sends it on the standalone GET stream.
+        await server.createElicitationCompletionNotifier(elicitationId)();
+        await sleep(150);
+        return text("sign-in: linked");
+      },
+    );
+    mcp.registerTool(
+      orderTools.askOnGet,
+      { description: "Asks on the standalone GET stream (no related request)." },
+      async () => {
+        const result = await server.elicitInput({
+          message: "Approve the background job, please",
+          requestedSchema: field("approver"),
+        });
+        return text(`approve: ${result.action}`);
+      },
+    );
+    mcp.registerTool(
+      orderTools.askResumed,
+      { description: "Closes its POST stream, then asks on the call's behalf: the client resumes with a GET." },
+      async (extra) => {
+        // A first event on the stream, so that the client's Last-Event-ID names an event the capture holds (a priming
+        // event has no data, and no record).
+        await extra.sendNotification({
+          method: "notifications/message",
+          params: { level: "info", data: "starting the migration" },
+        });
+        extra.closeSSEStream?.();
+        await sleep(50);
+        const result = await server.elicitInput(
+          { message: "Confirm the migration, please", requestedSchema: field("confirmer") },
+          { relatedRequestId: extra.requestId },
+        );
+        return text(`resumed: ${result.action}`);
+      },
+    );
     return mcp;
   };
 
   const http = createServer(async (req, res) => {
     const path = new URL(req.url ?? "/", "http://127.0.0.1").pathname;
-    if (path === "/") return void res.writeHead(200, { "content-type": "text/html" }).end(`<!doctype html><meta charset="utf-8"><title>MCP page</title><script src="/page.js"></script>`);
+    if (path === "/")
+      return void res
+        .writeHead(200, { "content-type": "text/html" })
+        .end(`<!doctype html><meta charset="utf-8"><title>MCP page</title><script src="/page.js"></script>`);
     if (path === "/page.js") return void res.writeHead(200, { "content-type": "text/javascript" }).end(pageScript);
     if (path.startsWith("/consent/")) return void res.writeHead(200, { "content-type": "text/plain" }).end("Done.");
     if (path !== "/mcp") return void res.writeHead(404).end();

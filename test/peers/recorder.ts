@@ -45,13 +45,24 @@ export function createRecorder(options: RecorderOptions = {}): Recorder {
     const exchange = `x${exchanges++}`;
     const url = input instanceof Request ? input.url : String(input);
     const method = (init?.method ?? (input instanceof Request ? input.method : "GET")).toUpperCase();
-    const requestHeaders = pickHeaders(new globalThis.Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined)));
+    const requestHeaders = pickHeaders(
+      new globalThis.Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined)),
+    );
     const common = { transport: "http" as const, exchange, url, client };
     pending.set(exchange, method);
 
     const body = await requestBodyText(input, init);
     if (body) {
-      push<MessageRecord>({ ...common, time: now(), kind: "message", direction: "c2s", stream: "body", method, text: body, ...(requestHeaders && { headers: requestHeaders }) });
+      push<MessageRecord>({
+        ...common,
+        time: now(),
+        kind: "message",
+        direction: "c2s",
+        stream: "body",
+        method,
+        text: body,
+        ...(requestHeaders && { headers: requestHeaders }),
+      });
     }
 
     let response: Response;
@@ -63,20 +74,38 @@ export function createRecorder(options: RecorderOptions = {}): Recorder {
     }
 
     const responseHeaders = pickHeaders(response.headers);
-    const head = push<ResponseRecord>({ ...common, time: now(), kind: "response", status: response.status, ...(responseHeaders && { headers: responseHeaders }) });
-    const end = (error?: string): void => void push<EndRecord>({ ...common, time: now(), kind: "end", ...(error !== undefined && { error }) });
+    const head = push<ResponseRecord>({
+      ...common,
+      time: now(),
+      kind: "response",
+      status: response.status,
+      ...(responseHeaders && { headers: responseHeaders }),
+    });
+    const end = (error?: string): void =>
+      void push<EndRecord>({ ...common, time: now(), kind: "end", ...(error !== undefined && { error }) });
 
     const isSse = (response.headers.get("content-type") ?? "").toLowerCase().startsWith("text/event-stream");
     if (!isSse || !response.body) {
       // Finite bodies: read a clone to the end and hand the untouched original to the SDK.
-      const text = await response.clone().text().catch((error: unknown) => ({ error: failure(error) }));
+      const text = await response
+        .clone()
+        .text()
+        .catch((error: unknown) => ({ error: failure(error) }));
       if (typeof text !== "string") {
         end(text.error);
         return response;
       }
       head.emptyBody = text.length === 0;
       if (text.length > 0 && isJson(response.headers.get("content-type"))) {
-        push<MessageRecord>({ ...common, time: now(), kind: "message", direction: "s2c", stream: "body", method, text });
+        push<MessageRecord>({
+          ...common,
+          time: now(),
+          kind: "message",
+          direction: "s2c",
+          stream: "body",
+          method,
+          text,
+        });
       }
       end();
       return response;
@@ -119,7 +148,12 @@ export function createRecorder(options: RecorderOptions = {}): Recorder {
 }
 
 /** A response whose body is the original one, read chunk by chunk as the consumer pulls and fed to `feed`. */
-function passThrough(response: Response, feed: (text: string) => void, end: (error?: string) => void, signal?: AbortSignal): Response {
+function passThrough(
+  response: Response,
+  feed: (text: string) => void,
+  end: (error?: string) => void,
+  signal?: AbortSignal,
+): Response {
   const reader = response.body!.getReader();
   const decoder = new TextDecoder();
   let ended = false;
@@ -154,13 +188,20 @@ function passThrough(response: Response, feed: (text: string) => void, end: (err
       return reader.cancel(reason);
     },
   });
-  const copy = new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+  const copy = new Response(body, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
   // The SDKs read `url` to describe redirects; a constructed Response has none of its own.
   Object.defineProperty(copy, "url", { value: response.url });
   return copy;
 }
 
-async function requestBodyText(input: string | URL | Request, init: RequestInit | undefined): Promise<string | undefined> {
+async function requestBodyText(
+  input: string | URL | Request,
+  init: RequestInit | undefined,
+): Promise<string | undefined> {
   const body = init?.body;
   if (typeof body === "string") return body;
   if (body instanceof Uint8Array || body instanceof ArrayBuffer) return new TextDecoder().decode(body);

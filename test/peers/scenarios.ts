@@ -1,9 +1,21 @@
 import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as LegacyTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { ElicitationCompleteNotificationSchema, ElicitRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
-import type { ClientCapabilities as LegacyCapabilities, ElicitRequest as LegacyElicitRequest, ElicitResult as LegacyElicitResult } from "@modelcontextprotocol/sdk/types.js";
+import {
+  ElicitationCompleteNotificationSchema,
+  ElicitRequestSchema,
+  McpError,
+} from "@modelcontextprotocol/sdk/types.js";
+import type {
+  ClientCapabilities as LegacyCapabilities,
+  ElicitRequest as LegacyElicitRequest,
+  ElicitResult as LegacyElicitResult,
+} from "@modelcontextprotocol/sdk/types.js";
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from "@modelcontextprotocol/client";
-import type { ClientCapabilities as ModernCapabilities, ElicitRequest as ModernElicitRequest, ElicitResult as ModernElicitResult } from "@modelcontextprotocol/client";
+import type {
+  ClientCapabilities as ModernCapabilities,
+  ElicitRequest as ModernElicitRequest,
+  ElicitResult as ModernElicitResult,
+} from "@modelcontextprotocol/client";
 import type { CaptureRecord } from "../../src/capture/record.ts";
 import { legacyTools, startLegacyServer } from "./legacyServer.ts";
 import type { PeerServer } from "./legacyServer.ts";
@@ -35,7 +47,10 @@ const clientInfo = { name: "elicitation-inspector-tests", version: "1.0.0" };
 
 type Answer<Req, Res> = (request: Req) => Res | Promise<Res>;
 
-const accept = (content: Record<string, string | number | boolean | string[]>) => ({ action: "accept" as const, content });
+const accept = (content: Record<string, string | number | boolean | string[]>) => ({
+  action: "accept" as const,
+  content,
+});
 const decline = { action: "decline" as const };
 const cancel = { action: "cancel" as const };
 
@@ -75,7 +90,9 @@ async function openLegacy(
   // notifications/elicitation/complete, by elicitationId; a waiter may come before or after the notification.
   const completions = new Map<string, ReturnType<typeof deferred>>();
   const completion = (id: string) => completions.get(id) ?? completions.set(id, deferred()).get(id)!;
-  client.setNotificationHandler(ElicitationCompleteNotificationSchema, (notification) => completion(notification.params.elicitationId).resolve());
+  client.setNotificationHandler(ElicitationCompleteNotificationSchema, (notification) =>
+    completion(notification.params.elicitationId).resolve(),
+  );
   const transport = new LegacyTransport(new URL(url), { fetch: fetchFn });
   await client.connect(transport);
   // The client opens the GET stream after notifications/initialized. sdk 1.32.2 does not deliver a server message
@@ -118,7 +135,14 @@ const callLegacy = (session: LegacySession, name: string) => session.client.call
 const legacyConfirm = (name: string, reply: LegacyElicitResult): Scenario => ({
   name,
   era: "legacy",
-  run: (url) => legacyScenario(name, url, formAndUrl, () => reply, (s) => callLegacy(s, legacyTools.confirm)),
+  run: (url) =>
+    legacyScenario(
+      name,
+      url,
+      formAndUrl,
+      () => reply,
+      (s) => callLegacy(s, legacyTools.confirm),
+    ),
 });
 
 export const legacyScenarios: Scenario[] = [
@@ -174,7 +198,8 @@ export const legacyScenarios: Scenario[] = [
   {
     name: "legacy-no-elicitation-capability",
     era: "legacy",
-    run: (url) => legacyScenario("legacy-no-elicitation-capability", url, {}, undefined, (s) => callLegacy(s, legacyTools.confirm)),
+    run: (url) =>
+      legacyScenario("legacy-no-elicitation-capability", url, {}, undefined, (s) => callLegacy(s, legacyTools.confirm)),
   },
   {
     name: "legacy-two-sequential",
@@ -184,14 +209,24 @@ export const legacyScenarios: Scenario[] = [
         "legacy-two-sequential",
         url,
         formAndUrl,
-        (request) => ("requestedSchema" in request.params && "city" in request.params.requestedSchema.properties ? accept({ city: "Lisbon" }) : accept({ nights: 3 })),
+        (request) =>
+          "requestedSchema" in request.params && "city" in request.params.requestedSchema.properties
+            ? accept({ city: "Lisbon" })
+            : accept({ nights: 3 }),
         (s) => callLegacy(s, legacyTools.twoQuestions),
       ),
   },
   {
     name: "legacy-get-stream",
     era: "legacy",
-    run: (url) => legacyScenario("legacy-get-stream", url, formAndUrl, () => accept({ confirm: true }), (s) => callLegacy(s, legacyTools.getStream)),
+    run: (url) =>
+      legacyScenario(
+        "legacy-get-stream",
+        url,
+        formAndUrl,
+        () => accept({ confirm: true }),
+        (s) => callLegacy(s, legacyTools.getStream),
+      ),
   },
 ];
 
@@ -228,7 +263,14 @@ const callModern = (client: ModernClient, name: string) => client.callTool({ nam
 const modernConfirm = (name: string, reply: ModernElicitResult): Scenario => ({
   name,
   era: "modern",
-  run: (url) => modernScenario(name, url, modernForm, () => reply, (c) => callModern(c, modernTools.confirm)),
+  run: (url) =>
+    modernScenario(
+      name,
+      url,
+      modernForm,
+      () => reply,
+      (c) => callModern(c, modernTools.confirm),
+    ),
 });
 
 /** Answers by the first property the form asks for. */
@@ -248,7 +290,13 @@ export const modernScenarios: Scenario[] = [
     name: "modern-two-rounds",
     era: "modern",
     run: (url) =>
-      modernScenario("modern-two-rounds", url, modernForm, byField({ city: accept({ city: "Lisbon" }), nights: accept({ nights: 3 }) }), (c) => callModern(c, modernTools.twoRounds)),
+      modernScenario(
+        "modern-two-rounds",
+        url,
+        modernForm,
+        byField({ city: accept({ city: "Lisbon" }), nights: accept({ nights: 3 }) }),
+        (c) => callModern(c, modernTools.twoRounds),
+      ),
   },
   {
     name: "modern-three-rounds",
@@ -258,7 +306,11 @@ export const modernScenarios: Scenario[] = [
         "modern-three-rounds",
         url,
         modernForm,
-        byField({ env: accept({ env: "staging" }), confirm: accept({ confirm: true }), reason: accept({ reason: "hotfix" }) }),
+        byField({
+          env: accept({ env: "staging" }),
+          confirm: accept({ confirm: true }),
+          reason: accept({ reason: "hotfix" }),
+        }),
         (c) => callModern(c, modernTools.threeRounds),
       ),
   },
@@ -266,7 +318,13 @@ export const modernScenarios: Scenario[] = [
     name: "modern-two-keyed",
     era: "modern",
     run: (url) =>
-      modernScenario("modern-two-keyed", url, modernForm, byField({ date: accept({ date: "2026-09-01" }), room: accept({ room: "r2" }) }), (c) => callModern(c, modernTools.keyed)),
+      modernScenario(
+        "modern-two-keyed",
+        url,
+        modernForm,
+        byField({ date: accept({ date: "2026-09-01" }), room: accept({ room: "r2" }) }),
+        (c) => callModern(c, modernTools.keyed),
+      ),
   },
   {
     name: "modern-url",
@@ -287,36 +345,58 @@ export const modernScenarios: Scenario[] = [
   {
     name: "modern-prompt",
     era: "modern",
-    run: (url) => modernScenario("modern-prompt", url, modernForm, () => accept({ tone: "formal" }), (c) => c.getPrompt({ name: modernPrompt })),
+    run: (url) =>
+      modernScenario(
+        "modern-prompt",
+        url,
+        modernForm,
+        () => accept({ tone: "formal" }),
+        (c) => c.getPrompt({ name: modernPrompt }),
+      ),
   },
   {
     name: "modern-resource",
     era: "modern",
-    run: (url) => modernScenario("modern-resource", url, modernForm, () => accept({ confirm: true }), (c) => c.readResource({ uri: modernResource })),
+    run: (url) =>
+      modernScenario(
+        "modern-resource",
+        url,
+        modernForm,
+        () => accept({ confirm: true }),
+        (c) => c.readResource({ uri: modernResource }),
+      ),
   },
   {
     name: "modern-no-elicitation-capability",
     era: "modern",
-    run: (url) => modernScenario("modern-no-elicitation-capability", url, {}, undefined, (c) => callModern(c, modernTools.confirm)),
+    run: (url) =>
+      modernScenario("modern-no-elicitation-capability", url, {}, undefined, (c) => callModern(c, modernTools.confirm)),
   },
   {
     name: "modern-mixed-session",
     era: "modern",
     run: (url) =>
-      modernScenario("modern-mixed-session", url, modernForm, byField({ confirm: accept({ confirm: true }), tone: accept({ tone: "friendly" }) }), async (c) => {
-        const discovered = await c.discover();
-        const tools = await c.listTools();
-        const plain = await callModern(c, modernTools.plain);
-        const confirmed = await callModern(c, modernTools.confirm);
-        const prompt = await c.getPrompt({ name: modernPrompt });
-        return { discovered, tools, plain, confirmed, prompt };
-      }),
+      modernScenario(
+        "modern-mixed-session",
+        url,
+        modernForm,
+        byField({ confirm: accept({ confirm: true }), tone: accept({ tone: "friendly" }) }),
+        async (c) => {
+          const discovered = await c.discover();
+          const tools = await c.listTools();
+          const plain = await callModern(c, modernTools.plain);
+          const confirmed = await callModern(c, modernTools.confirm);
+          const prompt = await c.getPrompt({ name: modernPrompt });
+          return { discovered, tools, plain, confirmed, prompt };
+        },
+      ),
   },
 ];
 
 export const scenarios: Scenario[] = [...legacyScenarios, ...modernScenarios];
 
-export const startServer = (era: Era): Promise<PeerServer> => (era === "legacy" ? startLegacyServer() : startModernServer());
+export const startServer = (era: Era): Promise<PeerServer> =>
+  era === "legacy" ? startLegacyServer() : startModernServer();
 
 /** Runs one scenario against a server of its own, closed afterwards. */
 export async function runScenario(scenario: Scenario): Promise<ScenarioResult> {
@@ -352,13 +432,20 @@ export function mergeCaptures(results: ScenarioResult[]): CaptureRecord[] {
   const merged: CaptureRecord[] = [];
   for (const { name, records } of results) {
     for (const record of records) {
-      merged.push({ ...record, seq: merged.length, ...(record.exchange !== undefined && { exchange: `${name}/${record.exchange}` }) });
+      merged.push({
+        ...record,
+        seq: merged.length,
+        ...(record.exchange !== undefined && { exchange: `${name}/${record.exchange}` }),
+      });
     }
   }
   return merged;
 }
 
 /** Waits (up to a second) until the matching exchanges have ended, so their `end` records are in. */
-async function settle(recorder: Recorder, which: (exchange: { method: string }) => boolean = () => true): Promise<void> {
+async function settle(
+  recorder: Recorder,
+  which: (exchange: { method: string }) => boolean = () => true,
+): Promise<void> {
   for (let i = 0; i < 200 && recorder.open().some(which); i++) await new Promise((resolve) => setTimeout(resolve, 5));
 }

@@ -90,7 +90,10 @@ test("prints the agent URL then the feed URL on 127.0.0.1; SIGINT writes every r
 
 test("--upstream name=url: one name<TAB>url line each, the feed line last, on --port; SIGTERM stops it", async () => {
   const port = await freePort();
-  const proxy = await start(["--upstream", `one=${server.url}`, "--upstream", `two=${server.url}`, "--port", `${port}`], 3);
+  const proxy = await start(
+    ["--upstream", `one=${server.url}`, "--upstream", `two=${server.url}`, "--port", `${port}`],
+    3,
+  );
   assert.equal(proxy.lines[0], `one\thttp://127.0.0.1:${port}/one`);
   assert.equal(proxy.lines[1], `two\thttp://127.0.0.1:${port}/two`);
   assert.match(proxy.lines[2]!, /\/__mcp-elicit\/feed\?token=/);

@@ -44,21 +44,45 @@ const valid: Case[] = [
   },
   {
     name: "adv-concurrent-elicitations: one question in an IRR (2026-07-28)",
-    capture: (b) => b.call(toolCall(1, "create_ticket"), result(1, irr({ team: ask(one("team", "Which team owns the ticket?")) })), H),
+    capture: (b) =>
+      b.call(
+        toolCall(1, "create_ticket"),
+        result(1, irr({ team: ask(one("team", "Which team owns the ticket?")) })),
+        H,
+      ),
   },
   {
     name: "adv-batch-questions: one form with three fields",
     capture: (b) => {
-      const all = form({ team: { type: "string" }, prio: { type: "string" }, due: { type: "string" } }, "Tell us about the ticket");
+      const all = form(
+        { team: { type: "string" }, prio: { type: "string" }, due: { type: "string" } },
+        "Tell us about the ticket",
+      );
       b.call(toolCall(1, "create_ticket"), result(1, irr({ t: ask(all) }, "R1")), H);
-      b.call(toolCall(2, "create_ticket", {}, { inputResponses: { t: { action: "accept", content: { team: "a", prio: "b", due: "c" } } }, requestState: "R1" }), result(2, done()), H);
+      b.call(
+        toolCall(
+          2,
+          "create_ticket",
+          {},
+          {
+            inputResponses: { t: { action: "accept", content: { team: "a", prio: "b", due: "c" } } },
+            requestState: "R1",
+          },
+        ),
+        result(2, done()),
+        H,
+      );
     },
   },
   {
     name: "adv-server-handles-refusal: the decline gets a handled tool result",
     capture: (b) => {
       b.call(toolCall(1, "create_ticket"), result(1, irr({ confirm })), H);
-      b.call(toolCall(2, "create_ticket", {}, { inputResponses: { confirm: { action: "decline" } } }), result(2, { resultType: "complete", content: [{ type: "text", text: "Cancelled." }] }), H);
+      b.call(
+        toolCall(2, "create_ticket", {}, { inputResponses: { confirm: { action: "decline" } } }),
+        result(2, { resultType: "complete", content: [{ type: "text", text: "Cancelled." }] }),
+        H,
+      );
     },
   },
 ];
@@ -82,17 +106,49 @@ const invalid: InvalidCase[] = [
   {
     name: "adv-concurrent-elicitations (2026-07-28): one IRR with several elicitations",
     capture: (b) =>
-      b.call(toolCall(1, "create_ticket"), result(1, irr({ team: ask(one("team", "Which team owns the ticket?")), prio: ask(one("prio", "Which priority does it have?")) })), H),
+      b.call(
+        toolCall(1, "create_ticket"),
+        result(
+          1,
+          irr({
+            team: ask(one("team", "Which team owns the ticket?")),
+            prio: ask(one("prio", "Which priority does it have?")),
+          }),
+        ),
+        H,
+      ),
     findings: [{ rule: "adv-concurrent-elicitations", severity: "info", pointer: "/result/inputRequests" }],
     also: ({ findings, flows }) => assert.equal(findings[0]!.flow, flows[0]!.id),
   },
   {
     name: "adv-batch-questions (2026-07-28): three rounds each asking one independent field (catalogue example)",
     capture: (b) => {
-      b.call(toolCall(1, "create_ticket"), result(1, irr({ team: ask(one("team", "Which team owns the ticket?")) }, "R1")), H);
-      b.call(toolCall(2, "create_ticket", {}, { inputResponses: { team: { action: "accept", content: { team: "billing" } } }, requestState: "R1" }), result(2, irr({ prio: ask(one("prio", "Which priority does it have?")) }, "R2")), H);
+      b.call(
+        toolCall(1, "create_ticket"),
+        result(1, irr({ team: ask(one("team", "Which team owns the ticket?")) }, "R1")),
+        H,
+      );
+      b.call(
+        toolCall(
+          2,
+          "create_ticket",
+          {},
+          { inputResponses: { team: { action: "accept", content: { team: "billing" } } }, requestState: "R1" },
+        ),
+        result(2, irr({ prio: ask(one("prio", "Which priority does it have?")) }, "R2")),
+        H,
+      );
       third.mark(b);
-      b.call(toolCall(3, "create_ticket", {}, { inputResponses: { prio: { action: "accept", content: { prio: "high" } } }, requestState: "R2" }), result(3, irr({ due: ask(one("due", "When is it due, roughly?")) }, "R3")), H);
+      b.call(
+        toolCall(
+          3,
+          "create_ticket",
+          {},
+          { inputResponses: { prio: { action: "accept", content: { prio: "high" } } }, requestState: "R2" },
+        ),
+        result(3, irr({ due: ask(one("due", "When is it due, roughly?")) }, "R3")),
+        H,
+      );
     },
     findings: [{ rule: "adv-batch-questions", severity: "info", pointer: "/result/inputRequests", violator: "server" }],
     also: ({ findings, flows }) => {
@@ -127,7 +183,11 @@ const invalid: InvalidCase[] = [
     name: "adv-server-handles-refusal (2026-07-28): the retry with decline gets -32603 (catalogue example)",
     capture: (b) => {
       b.call(toolCall(1, "create_ticket"), result(1, irr({ confirm })), H);
-      b.call(toolCall(2, "create_ticket", {}, { inputResponses: { confirm: { action: "decline" } } }), error(2, -32603, "Cannot read properties of undefined (reading 'confirm')"), H);
+      b.call(
+        toolCall(2, "create_ticket", {}, { inputResponses: { confirm: { action: "decline" } } }),
+        error(2, -32603, "Cannot read properties of undefined (reading 'confirm')"),
+        H,
+      );
     },
     findings: [{ rule: "adv-server-handles-refusal", severity: "info", pointer: "/error/code", violator: "server" }],
     also: ({ findings, flows }) => assert.equal(findings[0]!.flow, flows[0]!.id),

@@ -21,13 +21,22 @@ import { ruleTester, type Builder, type Case, type InvalidCase } from "./ruleTes
 
 const H = modernHeaders("tools/call", "deploy");
 const CAPS_AT = `/params/_meta/${CAPS.replace("/", "~1")}`;
-const acctForm = { message: "Which account?", requestedSchema: { type: "object", properties: { acct: { type: "string" } } } };
+const acctForm = {
+  message: "Which account?",
+  requestedSchema: { type: "object", properties: { acct: { type: "string" } } },
+};
 const connect = { mode: "url", url: "https://mcp.example.com/connect", message: "Connect your account" };
 const pay = { mode: "url", elicitationId: "e2", url: "https://mcp.example.com/pay", message: "Pay" };
 
 /** A 2025-xx session whose tools/call receives one elicitation/create with `params` on its stream; `then` follows. */
 const legacyElicit =
-  (revision: string, caps: Record<string, unknown>, params: unknown, id: number | string = 3, then?: (b: Builder, h: Record<string, string>, x: string) => void) =>
+  (
+    revision: string,
+    caps: Record<string, unknown>,
+    params: unknown,
+    id: number | string = 3,
+    then?: (b: Builder, h: Record<string, string>, x: string) => void,
+  ) =>
   (b: Builder) => {
     const h = legacySession(b, revision, caps);
     const x = streamCall(b, legacyToolCall(1), h);
@@ -36,25 +45,51 @@ const legacyElicit =
   };
 /** tools/list declaring elicitation, then a tools/call declaring `caps` whose answer elicits. */
 const carriedOver = (caps: Record<string, unknown>) => (b: Builder) => {
-  b.call(request(1, "tools/list", { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", [CAPS]: { elicitation: {} } } }), result(1, { resultType: "complete", tools: [] }), modernHeaders("tools/list"));
-  b.call(toolCall(2, "deploy", {}, {}, caps), result(2, irr({ ok: ask(form({ ok: { type: "boolean" } }, "Deploy now?")) })), H);
+  b.call(
+    request(1, "tools/list", {
+      _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", [CAPS]: { elicitation: {} } },
+    }),
+    result(1, { resultType: "complete", tools: [] }),
+    modernHeaders("tools/list"),
+  );
+  b.call(
+    toolCall(2, "deploy", {}, {}, caps),
+    result(2, irr({ ok: ask(form({ ok: { type: "boolean" } }, "Deploy now?")) })),
+    H,
+  );
 };
-const sameFlow = ({ findings, flows }: { findings: readonly { flow: string | null }[]; flows: readonly { id: string }[] }) =>
-  assert.equal(findings.at(-1)!.flow, flows[0]!.id);
+const sameFlow = ({
+  findings,
+  flows,
+}: {
+  findings: readonly { flow: string | null }[];
+  flows: readonly { id: string }[];
+}) => assert.equal(findings.at(-1)!.flow, flows[0]!.id);
 
 const valid: Case[] = [
-  { name: "cap-elicitation-undeclared (2025-06-18): elicitation declared", capture: legacyElicit("2025-06-18", { elicitation: {} }, form()) },
+  {
+    name: "cap-elicitation-undeclared (2025-06-18): elicitation declared",
+    capture: legacyElicit("2025-06-18", { elicitation: {} }, form()),
+  },
   {
     name: "cap-elicitation-undeclared (2026-07-28): the request declares elicitation",
-    capture: (b) => b.call(toolCall(1, "deploy", {}, {}, { elicitation: {} }), result(1, irr({ acct: ask(acctForm) })), H),
+    capture: (b) =>
+      b.call(toolCall(1, "deploy", {}, {}, { elicitation: {} }), result(1, irr({ acct: ask(acctForm) })), H),
   },
-  { name: "cap-mode-undeclared: URL mode to {url:{}}", capture: legacyElicit("2025-11-25", { elicitation: { url: {} } }, urlParams("e1")) },
+  {
+    name: "cap-mode-undeclared: URL mode to {url:{}}",
+    capture: legacyElicit("2025-11-25", { elicitation: { url: {} } }, urlParams("e1")),
+  },
   { name: "cap-mode-undeclared: form mode to {}", capture: legacyElicit("2025-11-25", { elicitation: {} }, form()) },
   {
     name: "cap-mode-undeclared (2026-07-28): URL mode to {url:{}}",
-    capture: (b) => b.call(toolCall(1, "deploy", {}, {}, { elicitation: { url: {} } }), result(1, irr({ q: ask(connect) })), H),
+    capture: (b) =>
+      b.call(toolCall(1, "deploy", {}, {}, { elicitation: { url: {} } }), result(1, irr({ q: ask(connect) })), H),
   },
-  { name: "cap-per-request: the eliciting request itself declares elicitation", capture: carriedOver({ elicitation: {} }) },
+  {
+    name: "cap-per-request: the eliciting request itself declares elicitation",
+    capture: carriedOver({ elicitation: {} }),
+  },
   ...[{}, { form: {} }, { url: {} }, { form: {}, url: {} }].map((elicitation) => ({
     name: `cap-client-shape: ${JSON.stringify(elicitation)}`,
     capture: (b: Builder) => {
@@ -66,7 +101,17 @@ const valid: Case[] = [
     name: "cap-client-declares-per-request: the retry declares elicitation again",
     capture: (b) => {
       b.call(toolCall(1, "deploy", {}, {}, { elicitation: {} }), result(1, irr({ ok: ask(form()) })), H);
-      b.call(toolCall(2, "deploy", {}, { inputResponses: { ok: { action: "accept", content: { ok: true } } } }, { elicitation: {} }), result(2, done()), H);
+      b.call(
+        toolCall(
+          2,
+          "deploy",
+          {},
+          { inputResponses: { ok: { action: "accept", content: { ok: true } } } },
+          { elicitation: {} },
+        ),
+        result(2, done()),
+        H,
+      );
     },
   },
 ];
@@ -81,7 +126,14 @@ const invalid: InvalidCase[] = [
   {
     name: "cap-elicitation-undeclared (2026-07-28): this request's clientCapabilities lack elicitation (catalogue example)",
     capture: (b) => b.call(toolCall(1, "deploy", {}, {}, { sampling: {} }), result(1, irr({ acct: ask(acctForm) })), H),
-    findings: [{ rule: "cap-elicitation-undeclared", severity: "error", pointer: "/result/inputRequests/acct/params", violator: "server" }],
+    findings: [
+      {
+        rule: "cap-elicitation-undeclared",
+        severity: "error",
+        pointer: "/result/inputRequests/acct/params",
+        violator: "server",
+      },
+    ],
     also: sameFlow,
   },
   {
@@ -92,7 +144,8 @@ const invalid: InvalidCase[] = [
   },
   {
     name: "cap-mode-undeclared (2026-07-28): form mode sent to a client that declared only url",
-    capture: (b) => b.call(toolCall(1, "deploy", {}, {}, { elicitation: { url: {} } }), result(1, irr({ q: ask(form()) })), H),
+    capture: (b) =>
+      b.call(toolCall(1, "deploy", {}, {}, { elicitation: { url: {} } }), result(1, irr({ q: ask(form()) })), H),
     findings: [{ rule: "cap-mode-undeclared", severity: "error", pointer: "/result/inputRequests/q/params" }],
     also: sameFlow,
   },
@@ -101,14 +154,28 @@ const invalid: InvalidCase[] = [
     capture: carriedOver({}),
     findings: [
       { rule: "cap-elicitation-undeclared", severity: "error", pointer: "/result/inputRequests/ok/params" },
-      { rule: "cap-per-request", severity: "error", pointer: "/result/inputRequests/ok/params", violator: "server", record: 6 },
+      {
+        rule: "cap-per-request",
+        severity: "error",
+        pointer: "/result/inputRequests/ok/params",
+        violator: "server",
+        record: 6,
+      },
     ],
     also: sameFlow,
   },
   {
     name: "cap-client-shape: elicitation.form is not an object (error, catalogue example)",
     capture: (b) => void legacySession(b, "2025-11-25", { elicitation: { form: true } }),
-    findings: [{ rule: "cap-client-shape", severity: "error", pointer: "/params/capabilities/elicitation/form", violator: "client", record: 0 }],
+    findings: [
+      {
+        rule: "cap-client-shape",
+        severity: "error",
+        pointer: "/params/capabilities/elicitation/form",
+        violator: "client",
+        record: 0,
+      },
+    ],
     also: ({ findings }) => assert.equal(findings[0]!.flow, null),
   },
   {
@@ -130,16 +197,32 @@ const invalid: InvalidCase[] = [
     name: "cap-client-declares-per-request: a retry answers an elicitation but its own _meta omits elicitation (catalogue example)",
     capture: (b) => {
       b.call(toolCall(1, "deploy", {}, {}, { elicitation: {} }), result(1, irr({ ok: ask(form()) })), H);
-      b.call(toolCall(2, "deploy", {}, { inputResponses: { ok: { action: "accept", content: { ok: true } } } }, {}), result(2, done()), H);
+      b.call(
+        toolCall(2, "deploy", {}, { inputResponses: { ok: { action: "accept", content: { ok: true } } } }, {}),
+        result(2, done()),
+        H,
+      );
     },
-    findings: [{ rule: "cap-client-declares-per-request", severity: "warning", pointer: "/params/_meta", violator: "client", record: 4 }],
+    findings: [
+      {
+        rule: "cap-client-declares-per-request",
+        severity: "warning",
+        pointer: "/params/_meta",
+        violator: "client",
+        record: 4,
+      },
+    ],
     also: sameFlow,
   },
   {
     name: "cap-client-declares-per-request: a retry answering a URL elicitation while declaring only form",
     capture: (b) => {
       b.call(toolCall(1, "deploy", {}, {}, { elicitation: { url: {} } }), result(1, irr({ u: ask(connect) })), H);
-      b.call(toolCall(2, "deploy", {}, { inputResponses: { u: { action: "accept" } } }, { elicitation: { form: {} } }), result(2, done()), H);
+      b.call(
+        toolCall(2, "deploy", {}, { inputResponses: { u: { action: "accept" } } }, { elicitation: { form: {} } }),
+        result(2, done()),
+        H,
+      );
     },
     findings: [{ rule: "cap-client-declares-per-request", severity: "warning", pointer: "/params/_meta" }],
   },
@@ -157,7 +240,9 @@ const invalid: InvalidCase[] = [
   },
   {
     name: "cap-client-rejects-undeclared-mode: not when the client answers -32602 (the server's ask is still cap-mode-undeclared)",
-    capture: legacyElicit("2025-11-25", { elicitation: { form: {} } }, pay, 5, (b, h) => b.accepted(error(5, -32602, "URL mode not supported"), h)),
+    capture: legacyElicit("2025-11-25", { elicitation: { form: {} } }, pay, 5, (b, h) =>
+      b.accepted(error(5, -32602, "URL mode not supported"), h),
+    ),
     findings: [{ rule: "cap-mode-undeclared", severity: "error", pointer: "/params", violator: "server" }],
   },
 ];

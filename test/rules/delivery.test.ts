@@ -2,15 +2,39 @@
 import assert from "node:assert/strict";
 import type { CaptureRecord } from "../../src/capture/record.ts";
 import { meta } from "../../src/engine/rules/delivery.ts";
-import { ask, done, form, irr, legacySession, legacyToolCall, modernHeaders, request, result, streamCall, toolCall } from "../helpers/capture.ts";
+import {
+  ask,
+  done,
+  form,
+  irr,
+  legacySession,
+  legacyToolCall,
+  modernHeaders,
+  request,
+  result,
+  streamCall,
+  toolCall,
+} from "../helpers/capture.ts";
 import { ruleTester, type Builder, type Case, type InvalidCase } from "./ruleTester.ts";
 
 const H = modernHeaders("tools/call", "deploy");
-const nameForm = { mode: "form", message: "Name?", requestedSchema: { type: "object", properties: { n: { type: "string" } } } };
-const starsForm = { message: "Rate us", requestedSchema: { type: "object", properties: { stars: { type: "integer" } } } };
+const nameForm = {
+  mode: "form",
+  message: "Name?",
+  requestedSchema: { type: "object", properties: { n: { type: "string" } } },
+};
+const starsForm = {
+  message: "Rate us",
+  requestedSchema: { type: "object", properties: { stars: { type: "integer" } } },
+};
 const connect = { mode: "url", elicitationId: "e9", url: "https://mcp.example.com/connect", message: "Connect GitHub" };
-const sameFlow = ({ findings, flows }: { findings: readonly { flow: string | null }[]; flows: readonly { id: string }[] }) =>
-  assert.equal(findings[0]!.flow, flows[0]!.id);
+const sameFlow = ({
+  findings,
+  flows,
+}: {
+  findings: readonly { flow: string | null }[];
+  flows: readonly { id: string }[];
+}) => assert.equal(findings[0]!.flow, flows[0]!.id);
 
 /** A 2026-07-28 tools/call whose POST stream carries elicitation/create as a JSON-RPC request. */
 const serverRequest = (b: Builder) => {
@@ -33,10 +57,30 @@ const onGet = (b: Builder) => {
 /** stdio: elicitation/create while no client request is outstanding. */
 const stdio = (b: Builder) => {
   let seq = 0;
-  const line = (direction: "c2s" | "s2c", m: unknown): CaptureRecord => ({ v: 1, seq, time: 1_000 + 10 * seq++, transport: "stdio", url: "node server.js", kind: "message", direction, stream: "stdio", text: JSON.stringify(m) });
+  const line = (direction: "c2s" | "s2c", m: unknown): CaptureRecord => ({
+    v: 1,
+    seq,
+    time: 1_000 + 10 * seq++,
+    transport: "stdio",
+    url: "node server.js",
+    kind: "message",
+    direction,
+    stream: "stdio",
+    text: JSON.stringify(m),
+  });
   b.records.push(
-    line("c2s", request(0, "initialize", { protocolVersion: "2025-11-25", capabilities: { elicitation: {} }, clientInfo: { name: "c", version: "1" } })),
-    line("s2c", result(0, { protocolVersion: "2025-11-25", capabilities: {}, serverInfo: { name: "s", version: "1" } })),
+    line(
+      "c2s",
+      request(0, "initialize", {
+        protocolVersion: "2025-11-25",
+        capabilities: { elicitation: {} },
+        clientInfo: { name: "c", version: "1" },
+      }),
+    ),
+    line(
+      "s2c",
+      result(0, { protocolVersion: "2025-11-25", capabilities: {}, serverInfo: { name: "s", version: "1" } }),
+    ),
     line("c2s", { jsonrpc: "2.0", method: "notifications/initialized" }),
     line("c2s", legacyToolCall(1)),
     line("s2c", request(0, "elicitation/create", form())),
@@ -63,12 +107,19 @@ const lost = (asHar: boolean) => (b: Builder) => {
 };
 
 const valid: Case[] = [
-  { name: "del-r3-no-server-requests: the same question as an InputRequiredResult", capture: (b) => b.call(toolCall(1), result(1, irr({ n: ask(nameForm) })), H) },
+  {
+    name: "del-r3-no-server-requests: the same question as an InputRequiredResult",
+    capture: (b) => b.call(toolCall(1), result(1, irr({ n: ask(nameForm) })), H),
+  },
   {
     name: "del-r3-no-client-responses: the answer in inputResponses of a retry",
     capture: (b) => {
       b.call(toolCall(1), result(1, irr({ n: ask(nameForm) })), H);
-      b.call(toolCall(2, "deploy", {}, { inputResponses: { n: { action: "accept", content: { n: "Ada" } } } }), result(2, done()), H);
+      b.call(
+        toolCall(2, "deploy", {}, { inputResponses: { n: { action: "accept", content: { n: "Ada" } } } }),
+        result(2, done()),
+        H,
+      );
     },
   },
   {
@@ -121,15 +172,23 @@ const valid: Case[] = [
       b.end(x);
     }),
   },
-  { name: "del-r12-response-202: 202 Accepted with no body", capture: outstanding7((b, h) => b.accepted(result(7, { action: "decline" }), h)) },
-  { name: "del-r12-response-correlation: not for an answer whose question a HAR may have lost with a GET stream's body", capture: lost(true) },
+  {
+    name: "del-r12-response-202: 202 Accepted with no body",
+    capture: outstanding7((b, h) => b.accepted(result(7, { action: "decline" }), h)),
+  },
+  {
+    name: "del-r12-response-correlation: not for an answer whose question a HAR may have lost with a GET stream's body",
+    capture: lost(true),
+  },
 ];
 
 const invalid: InvalidCase[] = [
   {
     name: "del-r3-no-server-requests: a 2026-07-28 server sends elicitation/create as a JSON-RPC request (catalogue example)",
     capture: serverRequest,
-    findings: [{ rule: "del-r3-no-server-requests", severity: "error", pointer: "/method", violator: "server", record: 2 }],
+    findings: [
+      { rule: "del-r3-no-server-requests", severity: "error", pointer: "/method", violator: "server", record: 2 },
+    ],
     also: (outcome) => {
       assert.equal(outcome.flows.length, 1);
       sameFlow(outcome);
@@ -139,7 +198,9 @@ const invalid: InvalidCase[] = [
     name: "del-r3-no-client-responses: a 2026-07-28 client POSTs an ElicitResult as a JSON-RPC response (catalogue example)",
     capture: (b) => {
       serverRequest(b);
-      b.accepted(result("srv-1", { action: "accept", content: { n: "Ada" } }), { "mcp-protocol-version": "2026-07-28" });
+      b.accepted(result("srv-1", { action: "accept", content: { n: "Ada" } }), {
+        "mcp-protocol-version": "2026-07-28",
+      });
     },
     findings: [
       { rule: "del-r3-no-server-requests", severity: "error", pointer: "/method" },
@@ -151,7 +212,8 @@ const invalid: InvalidCase[] = [
     name: "del-r12-related-request: elicitation/create on the POST stream after that POST's response (catalogue example)",
     capture: afterResponse,
     findings: [{ rule: "del-r12-related-request", severity: "warning", pointer: "/method", violator: "server" }],
-    also: ({ findings, flows }) => assert.equal(findings[0]!.flow, flows.find((fl) => fl.elicitations.some((e) => e.key === "14"))!.id),
+    also: ({ findings, flows }) =>
+      assert.equal(findings[0]!.flow, flows.find((fl) => fl.elicitations.some((e) => e.key === "14"))!.id),
   },
   {
     name: "del-r12-related-request: an error under the strict SEP-2260 profile",
@@ -176,10 +238,13 @@ const invalid: InvalidCase[] = [
     capture: stdio,
     findings: [{ rule: "del-r12-related-request", severity: "warning", pointer: "/method", record: 7 }],
     also: ({ findings, flows }) => {
-      assert.deepEqual(flows.map((f) => [f.method, f.status]), [
-        ["tools/call", "complete"],
-        ["(none)", "pending"],
-      ]);
+      assert.deepEqual(
+        flows.map((f) => [f.method, f.status]),
+        [
+          ["tools/call", "complete"],
+          ["(none)", "pending"],
+        ],
+      );
       assert.equal(findings[0]!.flow, flows[1]!.id);
     },
   },
@@ -201,7 +266,10 @@ const invalid: InvalidCase[] = [
       const h = legacySession(b);
       const g = b.get(h);
       const x = streamCall(b, legacyToolCall(1), h);
-      const e = request(4, "elicitation/create", { message: "Name?", requestedSchema: { type: "object", properties: { n: { type: "string" } } } });
+      const e = request(4, "elicitation/create", {
+        message: "Name?",
+        requestedSchema: { type: "object", properties: { n: { type: "string" } } },
+      });
       b.sse(x, e);
       b.sse(g, e, "get-sse", h);
     },
@@ -217,9 +285,21 @@ const invalid: InvalidCase[] = [
     capture: (b) => {
       const h = legacySession(b);
       const x = streamCall(b, legacyToolCall(1), h);
-      b.sse(x, request(3, "elicitation/create", { message: "A?", requestedSchema: { type: "object", properties: { a: { type: "string" } } } }));
+      b.sse(
+        x,
+        request(3, "elicitation/create", {
+          message: "A?",
+          requestedSchema: { type: "object", properties: { a: { type: "string" } } },
+        }),
+      );
       b.accepted(result(3, { action: "accept", content: { a: "x" } }), h);
-      b.sse(x, request(3, "elicitation/create", { message: "B?", requestedSchema: { type: "object", properties: { b: { type: "string" } } } }));
+      b.sse(
+        x,
+        request(3, "elicitation/create", {
+          message: "B?",
+          requestedSchema: { type: "object", properties: { b: { type: "string" } } },
+        }),
+      );
     },
     findings: [{ rule: "del-r12-request-id-unique", severity: "error", pointer: "/id", violator: "server" }],
     also: sameFlow,
@@ -279,7 +359,15 @@ const invalid: InvalidCase[] = [
   {
     name: "del-r12-response-correlation: a response with both result and error, and one with neither",
     capture: outstanding7((b, h) => {
-      b.accepted({ jsonrpc: "2.0", id: 7, result: { action: "accept", content: { ok: true } }, error: { code: -32603, message: "x" } }, h);
+      b.accepted(
+        {
+          jsonrpc: "2.0",
+          id: 7,
+          result: { action: "accept", content: { ok: true } },
+          error: { code: -32603, message: "x" },
+        },
+        h,
+      );
       b.accepted({ jsonrpc: "2.0", id: 7 }, h);
     }),
     findings: [{ rule: "del-r12-response-correlation", severity: "error", pointer: "", violator: "client", count: 2 }],

@@ -53,15 +53,36 @@ const clean = [
   form({ api_key_name: { type: "string", title: "API key name" } }),
   form({ password_policy: { type: "string" } }),
   form({ which: { type: "string", title: "Which API key should be rotated?", enum: ["ci", "deploy"] } }),
-  { message: "Confirm you want to delete the token list", requestedSchema: { type: "object", properties: { confirm: { type: "boolean" } } } },
-  { message: "Confirm you want to delete the token list", requestedSchema: { type: "object", properties: { reason: { type: "string" } } } },
-  { message: "Your API key has expired; pick a new expiry", requestedSchema: { type: "object", properties: { days: { type: "integer" } } } },
-  { message: "Please provide your GitHub username", requestedSchema: { type: "object", properties: { name: { type: "string", title: "GitHub Username", description: "Your GitHub username" } } } },
+  {
+    message: "Confirm you want to delete the token list",
+    requestedSchema: { type: "object", properties: { confirm: { type: "boolean" } } },
+  },
+  {
+    message: "Confirm you want to delete the token list",
+    requestedSchema: { type: "object", properties: { reason: { type: "string" } } },
+  },
+  {
+    message: "Your API key has expired; pick a new expiry",
+    requestedSchema: { type: "object", properties: { days: { type: "integer" } } },
+  },
+  {
+    message: "Please provide your GitHub username",
+    requestedSchema: {
+      type: "object",
+      properties: { name: { type: "string", title: "GitHub Username", description: "Your GitHub username" } },
+    },
+  },
 ];
 
 const ssn = form({ ssn: { type: "string", title: "Social security number" } });
-const secretMessage = { message: "Enter your OpenAI API key", requestedSchema: { type: "object", properties: { value: { type: "string" } } } };
-const linkInMessage = { message: "Read https://evil.example/terms then confirm", requestedSchema: { type: "object", properties: { ok: { type: "boolean" } } } };
+const secretMessage = {
+  message: "Enter your OpenAI API key",
+  requestedSchema: { type: "object", properties: { value: { type: "string" } } },
+};
+const linkInMessage = {
+  message: "Read https://evil.example/terms then confirm",
+  requestedSchema: { type: "object", properties: { ok: { type: "boolean" } } },
+};
 
 const valid: Case[] = [
   ...clean.map((ep, i) => ({ name: `no secret asked (${i}: ${JSON.stringify(ep).slice(0, 60)})`, capture: asked(ep) })),
@@ -69,21 +90,42 @@ const valid: Case[] = [
   { name: "an SSN is not a secret after 2025-06-18 (2026-07-28)", capture: asked(ssn, { where: "input-request" }) },
   {
     name: "no form rule in URL mode",
-    capture: asked({ mode: "url", url: "https://mcp.example.com/ui/set_api_key", message: "Please provide your API key to continue.", elicitationId: "e1" }),
+    capture: asked({
+      mode: "url",
+      url: "https://mcp.example.com/ui/set_api_key",
+      message: "Please provide your API key to continue.",
+      elicitationId: "e1",
+    }),
   },
-  { name: "a uri input field's default is input, not a link", capture: asked(form({ site: { type: "string", format: "uri", title: "Website", default: "https://example.com" } })) },
-  { name: "an email address is not a link", capture: asked(form({ a: { type: "string", title: "Email address", description: "e.g. ada@example.com" } })) },
+  {
+    name: "a uri input field's default is input, not a link",
+    capture: asked(form({ site: { type: "string", format: "uri", title: "Website", default: "https://example.com" } })),
+  },
+  {
+    name: "an email address is not a link",
+    capture: asked(form({ a: { type: "string", title: "Email address", description: "e.g. ada@example.com" } })),
+  },
 ];
 
 const invalid: InvalidCase[] = [
   {
     name: "form-secret-field: catalogue example fires once, on the field, naming the word",
-    capture: asked({ mode: "form", message: "Enter your OpenAI API key", requestedSchema: { type: "object", properties: { api_key: { type: "string", title: "API key" } }, required: ["api_key"] } }),
+    capture: asked({
+      mode: "form",
+      message: "Enter your OpenAI API key",
+      requestedSchema: {
+        type: "object",
+        properties: { api_key: { type: "string", title: "API key" } },
+        required: ["api_key"],
+      },
+    }),
     findings: under(AT, [{ rule: "form-secret-field", severity: "error", pointer: `${P}/api_key` }]),
     also: ({ findings }) => assert.match(findings[0]!.message, /api_key.*name.*"api key"/),
   },
   ...secretFields.flatMap(([properties, key]) =>
-    eras(`form-secret-field: the credential field ${key}`, form(properties), () => [{ rule: "form-secret-field", severity: "error", pointer: `${P}/${key}` }]),
+    eras(`form-secret-field: the credential field ${key}`, form(properties), () => [
+      { rule: "form-secret-field", severity: "error", pointer: `${P}/${key}` },
+    ]),
   ),
   {
     name: "form-secret-field: the message fires when it asks and the form has a text field",
@@ -107,8 +149,14 @@ const invalid: InvalidCase[] = [
   ...(
     [
       [form({ a: { type: "string", description: "See www.example.com/help" } }), `${P}/a/description`],
-      [form({ a: { type: "string", oneOf: [{ const: "x", title: "Docs at https://x.example" }] } }), `${P}/a/oneOf/0/title`],
-      [form({ a: { type: "array", items: { type: "string", enum: ["ok", "http://x.example"] } } }), `${P}/a/items/enum/1`],
+      [
+        form({ a: { type: "string", oneOf: [{ const: "x", title: "Docs at https://x.example" }] } }),
+        `${P}/a/oneOf/0/title`,
+      ],
+      [
+        form({ a: { type: "array", items: { type: "string", enum: ["ok", "http://x.example"] } } }),
+        `${P}/a/items/enum/1`,
+      ],
       [form({ a: { type: "string", default: "https://x.example" } }), `${P}/a/default`],
     ] as const
   ).map(([ep, pointer]) => ({

@@ -8,7 +8,15 @@ const askOnGet = (initialized: boolean) => (b: Builder) => {
   const h = legacySession(b, "2025-11-25", { elicitation: {} }, "s1", { initialized: false });
   if (initialized) b.accepted(notification("notifications/initialized"), h);
   const g = b.get(h);
-  b.sse(g, request(1, "elicitation/create", { message: "Name?", requestedSchema: { type: "object", properties: { n: { type: "string" } } } }), "get-sse", h);
+  b.sse(
+    g,
+    request(1, "elicitation/create", {
+      message: "Name?",
+      requestedSchema: { type: "object", properties: { n: { type: "string" } } },
+    }),
+    "get-sse",
+    h,
+  );
 };
 
 ruleTester("lifecycle", meta, {

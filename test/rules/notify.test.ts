@@ -1,7 +1,18 @@
 // rules.md §3.8 notifications/elicitation/complete (2025-11-25 only).
 import assert from "node:assert/strict";
 import { meta } from "../../src/engine/rules/notify.ts";
-import { done, legacySession, legacyToolCall, modernHeaders, notification, request, result, streamCall, toolCall, urlParams } from "../helpers/capture.ts";
+import {
+  done,
+  legacySession,
+  legacyToolCall,
+  modernHeaders,
+  notification,
+  request,
+  result,
+  streamCall,
+  toolCall,
+  urlParams,
+} from "../helpers/capture.ts";
 import { ruleTester, type Builder, type Case, type InvalidCase } from "./ruleTester.ts";
 
 const COMPLETE = "notifications/elicitation/complete";
@@ -29,8 +40,10 @@ const modernStream = (headers: Record<string, string>, finish: boolean) => (b: B
   b.sse(x, result(1, done()));
   b.end(x);
 };
-const completedOn = (expected: boolean) => ({ flows }: { flows: readonly { elicitations: readonly { completed: boolean }[] }[] }) =>
-  assert.equal(flows[0]!.elicitations[0]!.completed, expected);
+const completedOn =
+  (expected: boolean) =>
+  ({ flows }: { flows: readonly { elicitations: readonly { completed: boolean }[] }[] }) =>
+    assert.equal(flows[0]!.elicitations[0]!.completed, expected);
 
 let sent = -1;
 
@@ -47,7 +60,15 @@ const valid: Case[] = [
     name: "notify-known-id: an id issued in a -32042 error",
     capture: (b) => {
       const h = legacySession(b, "2025-11-25", url);
-      b.call(legacyToolCall(2), { jsonrpc: "2.0", id: 2, error: { code: -32042, message: "Authorization required", data: { elicitations: [urlParams("e7")] } } }, h);
+      b.call(
+        legacyToolCall(2),
+        {
+          jsonrpc: "2.0",
+          id: 2,
+          error: { code: -32042, message: "Authorization required", data: { elicitations: [urlParams("e7")] } },
+        },
+        h,
+      );
       b.sse(b.get(h), notification(COMPLETE, { elicitationId: "e7" }), "get-sse", h);
     },
     also: completedOn(true),
@@ -61,7 +82,10 @@ const valid: Case[] = [
     },
     also: completedOn(true),
   },
-  { name: "notify-params-extra: only elicitationId (and _meta)", capture: completed({ elicitationId: "e1", _meta: { trace: "t" } }) },
+  {
+    name: "notify-params-extra: only elicitationId (and _meta)",
+    capture: completed({ elicitationId: "e1", _meta: { trace: "t" } }),
+  },
   {
     name: "notify-duplicate: one completion",
     capture: (b) => {

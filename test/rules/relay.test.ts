@@ -40,9 +40,11 @@ const byAgent = (rule: RuleId, severity: Severity, pointer: string, record: numb
   violator: "client",
 });
 
-const theMessage = (...patterns: RegExp[]) => ({ findings }: Outcome) => {
-  for (const pattern of patterns) assert.match(findings[0]!.message, pattern);
-};
+const theMessage =
+  (...patterns: RegExp[]) =>
+  ({ findings }: Outcome) => {
+    for (const pattern of patterns) assert.match(findings[0]!.message, pattern);
+  };
 
 const url = "https://pay.example.com/checkout";
 const urlAsk = { mode: "url", message: "Pay to continue", url, elicitationId: "el-1" };
@@ -172,7 +174,10 @@ ruleTester("relay", meta, {
       findings: [byAgent("relay-url-opened-unasked", "error", "", 3)], // the page's request
       // The URL is the agent's to open, not the page's own ask: with every rule on, url-no-prefetch stays quiet.
       also: ({ records }) => {
-        assert.deepEqual(analyze(records).findings.filter((f) => f.rule === "url-no-prefetch"), []);
+        assert.deepEqual(
+          analyze(records).findings.filter((f) => f.rule === "url-no-prefetch"),
+          [],
+        );
       },
     },
   ],

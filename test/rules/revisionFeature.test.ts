@@ -7,7 +7,13 @@ import { ruleTester, type Builder } from "./ruleTester.ts";
 const asked = (revision: string) => (b: Builder) => {
   const h = legacySession(b, revision, { elicitation: {} });
   const x = streamCall(b, legacyToolCall(1), h);
-  b.sse(x, request(2, "elicitation/create", { message: "Name?", requestedSchema: { type: "object", properties: { n: { type: "string" } } } }));
+  b.sse(
+    x,
+    request(2, "elicitation/create", {
+      message: "Name?",
+      requestedSchema: { type: "object", properties: { n: { type: "string" } } },
+    }),
+  );
 };
 
 ruleTester("revisionFeature", meta, {

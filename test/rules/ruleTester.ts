@@ -84,7 +84,8 @@ function built(capture: (b: Builder) => void): readonly CaptureRecord[] {
   return b.records;
 }
 
-const shown = (f: Pick<Finding, "rule" | "severity" | "pointer">): string => `{ rule: "${f.rule}", severity: "${f.severity}", pointer: ${JSON.stringify(f.pointer)} }`;
+const shown = (f: Pick<Finding, "rule" | "severity" | "pointer">): string =>
+  `{ rule: "${f.rule}", severity: "${f.severity}", pointer: ${JSON.stringify(f.pointer)} }`;
 
 function expectExactly(found: readonly Finding[], expected: readonly Expected[]): void {
   const want = expected.flatMap((e) => Array.from({ length: e.count ?? 1 }, () => e));
@@ -182,19 +183,31 @@ export const erPointer = { response: "/result", "input-response": "/params/input
  * A capture where the client answers `ep` with `er`: `response` as the result of an elicitation/create in a
  * 2025-xx session, `input-response` as inputResponses.q of a 2026-07-28 retry.
  */
-export function answered(er: unknown, ep: unknown, { revision, where = "response" }: { revision?: Revision | null; where?: keyof typeof erPointer } = {}): (b: Builder) => void {
+export function answered(
+  er: unknown,
+  ep: unknown,
+  { revision, where = "response" }: { revision?: Revision | null; where?: keyof typeof erPointer } = {},
+): (b: Builder) => void {
   return (b) => {
     if (where === "input-response") {
       const H = modernHeaders("tools/call", "deploy");
       b.call(toolCall(1), result(1, irr({ q: ask(ep) }, "s1")), H);
-      b.call(toolCall(2, "deploy", {}, { inputResponses: { q: er }, requestState: "s1" }), result(2, { resultType: "complete", content: [] }), H);
+      b.call(
+        toolCall(2, "deploy", {}, { inputResponses: { q: er }, requestState: "s1" }),
+        result(2, { resultType: "complete", content: [] }),
+        H,
+      );
       return;
     }
     asked(ep, { revision, where: "server-request" })(b);
     const rev = revision === undefined ? "2025-11-25" : revision;
-    b.accepted({ jsonrpc: "2.0", id: 7, result: er }, rev === null ? {} : { "mcp-session-id": "s1", "mcp-protocol-version": rev });
+    b.accepted(
+      { jsonrpc: "2.0", id: 7, result: er },
+      rev === null ? {} : { "mcp-session-id": "s1", "mcp-protocol-version": rev },
+    );
   };
 }
 
 /** Expected findings whose pointers are relative to `base`. */
-export const under = (base: string, findings: readonly Expected[]): Expected[] => findings.map((f) => ({ ...f, pointer: base + f.pointer }));
+export const under = (base: string, findings: readonly Expected[]): Expected[] =>
+  findings.map((f) => ({ ...f, pointer: base + f.pointer }));

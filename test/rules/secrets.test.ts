@@ -25,7 +25,8 @@ test("secretTerm: asks for vs talks about", () => {
   assert.equal(secretTerm("ssn", { identity: true }), "ssn");
 });
 
-const jwt = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U";
+const jwt =
+  "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U";
 
 test("secretValue: key prefixes, JWT, PEM, Luhn card numbers", () => {
   assert.match(secretValue("use sk-live-4f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c") ?? "", /sk-/);
@@ -42,7 +43,18 @@ test("secretValue: key prefixes, JWT, PEM, Luhn card numbers", () => {
 });
 
 test("secretValue: ordinary values stay clean", () => {
-  for (const v of ["octocat", "sk-short", "task-1234", "eyJub3QiOiJhIGp3dCJ9.e30.x", "1724371200000", "4111 1111 1111 1112", "+1 555 123 4567", "2025-11-25", "desk-lamp-red", "ghp_short"]) {
+  for (const v of [
+    "octocat",
+    "sk-short",
+    "task-1234",
+    "eyJub3QiOiJhIGp3dCJ9.e30.x",
+    "1724371200000",
+    "4111 1111 1111 1112",
+    "+1 555 123 4567",
+    "2025-11-25",
+    "desk-lamp-red",
+    "ghp_short",
+  ]) {
     assert.equal(secretValue(v), null, v);
   }
 });

@@ -5,8 +5,15 @@ import { form, legacySession, legacyToolCall, request, result, streamCall } from
 import { ruleTester, type Builder, type Case, type InvalidCase } from "./ruleTester.ts";
 
 const RELATED = "io.modelcontextprotocol/related-task";
-const nameTask = { message: "Name?", requestedSchema: { type: "object", properties: { n: { type: "string" } } }, task: { ttl: 60000 } };
-const approve = { message: "Approve the deployment?", requestedSchema: { type: "object", properties: { ok: { type: "boolean" } } } };
+const nameTask = {
+  message: "Name?",
+  requestedSchema: { type: "object", properties: { n: { type: "string" } } },
+  task: { ttl: 60000 },
+};
+const approve = {
+  message: "Approve the deployment?",
+  requestedSchema: { type: "object", properties: { ok: { type: "boolean" } } },
+};
 const related = (taskId: string) => ({ _meta: { [RELATED]: { taskId } } });
 
 /** A task-augmented elicitation/create to a client with these capabilities. */
@@ -26,7 +33,10 @@ const taskElicitation = (params: unknown, answer: unknown) => (b: Builder) => {
 const accepted = { action: "accept", content: { ok: true } };
 
 const valid: Case[] = [
-  { name: "task-r2-augmented-capability: the client declared tasks.requests.elicitation.create", capture: augmented({ elicitation: {}, tasks: { requests: { elicitation: { create: {} } } } }) },
+  {
+    name: "task-r2-augmented-capability: the client declared tasks.requests.elicitation.create",
+    capture: augmented({ elicitation: {}, tasks: { requests: { elicitation: { create: {} } } } }),
+  },
   {
     name: "task-r2-related-task-meta: request and response both carry the task id",
     capture: taskElicitation({ ...approve, ...related("task-123") }, { ...accepted, ...related("task-123") }),
@@ -46,7 +56,9 @@ const invalid: InvalidCase[] = [
   {
     name: "task-r2-augmented-capability: to a client without tasks.requests.elicitation.create (catalogue example)",
     capture: augmented({ elicitation: {} }),
-    findings: [{ rule: "task-r2-augmented-capability", severity: "warning", pointer: "/params/task", violator: "server" }],
+    findings: [
+      { rule: "task-r2-augmented-capability", severity: "warning", pointer: "/params/task", violator: "server" },
+    ],
     also: ({ findings, flows }) => assert.equal(findings[0]!.flow, flows[0]!.id),
   },
   {

@@ -4,15 +4,33 @@
 // authorization server, as the page learned it from the Protected Resource Metadata and that server's metadata).
 import assert from "node:assert/strict";
 import { meta } from "../../src/engine/rules/urlFlow.ts";
-import { ask, done, error, irr, legacySession, legacyToolCall, modernHeaders, request, result, streamCall, toolCall, urlParams } from "../helpers/capture.ts";
+import {
+  ask,
+  done,
+  error,
+  irr,
+  legacySession,
+  legacyToolCall,
+  modernHeaders,
+  request,
+  result,
+  streamCall,
+  toolCall,
+  urlParams,
+} from "../helpers/capture.ts";
 import { ruleTester, type Builder, type Case, type InvalidCase } from "./ruleTester.ts";
 
 const H = modernHeaders("tools/call", "deploy");
 const SET_KEY = "https://mcp.example.com/ui/set_api_key";
 const AUTHORIZE = "https://auth.mcp.example.com/authorize";
 const signIn = `${AUTHORIZE}?client_id=c1&resource=${encodeURIComponent("http://127.0.0.1:3000/mcp")}`;
-const sameFlow = ({ findings, flows }: { findings: readonly { flow: string | null }[]; flows: readonly { id: string }[] }) =>
-  assert.equal(findings[0]!.flow, flows[0]!.id);
+const sameFlow = ({
+  findings,
+  flows,
+}: {
+  findings: readonly { flow: string | null }[];
+  flows: readonly { id: string }[];
+}) => assert.equal(findings[0]!.flow, flows[0]!.id);
 
 /** A 2025-11-25 session whose tools/call 1 asks, on its stream, to open `url`; `then` follows. */
 const legacyAsk = (url: string, then: (b: Builder, h: Record<string, string>, x: string) => void) => (b: Builder) => {
@@ -23,14 +41,28 @@ const legacyAsk = (url: string, then: (b: Builder, h: Record<string, string>, x:
 };
 /** The page fetches the MCP server's PRM and its authorization server's metadata (the builder's server is 127.0.0.1:3000). */
 const discovery = (b: Builder, resource = "http://127.0.0.1:3000/mcp"): void => {
-  b.pageRequest("http://127.0.0.1:3000/.well-known/oauth-protected-resource/mcp", "GET", { resource, authorizationServers: ["https://auth.mcp.example.com"] });
-  b.pageRequest("https://auth.mcp.example.com/.well-known/oauth-authorization-server", "GET", { issuer: "https://auth.mcp.example.com/", authorizationEndpoint: AUTHORIZE });
+  b.pageRequest("http://127.0.0.1:3000/.well-known/oauth-protected-resource/mcp", "GET", {
+    resource,
+    authorizationServers: ["https://auth.mcp.example.com"],
+  });
+  b.pageRequest("https://auth.mcp.example.com/.well-known/oauth-authorization-server", "GET", {
+    issuer: "https://auth.mcp.example.com/",
+    authorizationEndpoint: AUTHORIZE,
+  });
 };
 /** A 2026-07-28 round asking to open SET_KEY, its retry accepting, and a page request before or after the retry. */
 const modernPrefetch = (before: boolean) => (b: Builder) => {
-  b.call(toolCall(1), result(1, irr({ key: ask({ mode: "url", url: SET_KEY, message: "Set your API key" }) }, "st1")), H);
+  b.call(
+    toolCall(1),
+    result(1, irr({ key: ask({ mode: "url", url: SET_KEY, message: "Set your API key" }) }, "st1")),
+    H,
+  );
   if (before) prefetched = b.pageRequest(SET_KEY);
-  b.call(toolCall(2, "deploy", {}, { inputResponses: { key: { action: "accept" } }, requestState: "st1" }), result(2, done()), H);
+  b.call(
+    toolCall(2, "deploy", {}, { inputResponses: { key: { action: "accept" } }, requestState: "st1" }),
+    result(2, done()),
+    H,
+  );
   if (!before) b.pageRequest(SET_KEY);
 };
 let prefetched = -1;
@@ -61,7 +93,11 @@ const valid: Case[] = [
     name: "url-no-prefetch: not for the entries of a -32042 error, where no answer travels on the wire",
     capture: (b) => {
       const h = legacySession(b);
-      b.call(legacyToolCall(1), error(1, -32042, "URL elicitation required", { elicitations: [urlParams("e1", SET_KEY)] }), h);
+      b.call(
+        legacyToolCall(1),
+        error(1, -32042, "URL elicitation required", { elicitations: [urlParams("e1", SET_KEY)] }),
+        h,
+      );
       b.pageRequest(SET_KEY);
     },
   },
@@ -92,7 +128,9 @@ const invalid: InvalidCase[] = [
       b.accepted(result(0, { action: "accept" }), h);
       b.sse(x, request(1, "elicitation/create", urlParams("e1", "https://b.example/y")));
     },
-    findings: [{ rule: "url-elicitation-id-unique", severity: "warning", pointer: "/params/elicitationId", violator: "server" }],
+    findings: [
+      { rule: "url-elicitation-id-unique", severity: "warning", pointer: "/params/elicitationId", violator: "server" },
+    ],
     also: sameFlow,
   },
   {
@@ -105,7 +143,10 @@ const invalid: InvalidCase[] = [
     also: (outcome) => {
       sameFlow(outcome);
       assert.equal(outcome.findings[0]!.record, prefetched);
-      assert.match(outcome.findings[0]!.message, /GET https:\/\/mcp\.example\.com\/ui\/set_api_key\) before the user answered/);
+      assert.match(
+        outcome.findings[0]!.message,
+        /GET https:\/\/mcp\.example\.com\/ui\/set_api_key\) before the user answered/,
+      );
     },
   },
   {
@@ -146,7 +187,11 @@ const invalid: InvalidCase[] = [
     name: "url-not-mcp-authorization: metadata fetched after a -32042 entry still counts, once",
     capture: (b) => {
       const h = legacySession(b);
-      b.call(legacyToolCall(1), error(1, -32042, "URL elicitation required", { elicitations: [urlParams("e1", signIn)] }), h);
+      b.call(
+        legacyToolCall(1),
+        error(1, -32042, "URL elicitation required", { elicitations: [urlParams("e1", signIn)] }),
+        h,
+      );
       discovery(b);
       discovery(b);
     },
@@ -158,7 +203,9 @@ const invalid: InvalidCase[] = [
       discovery(b);
       b.call(toolCall(1), result(1, irr({ auth: ask({ mode: "url", url: signIn, message: "Sign in" }) }, "st")), H);
     },
-    findings: [{ rule: "url-not-mcp-authorization", severity: "warning", pointer: "/result/inputRequests/auth/params/url" }],
+    findings: [
+      { rule: "url-not-mcp-authorization", severity: "warning", pointer: "/result/inputRequests/auth/params/url" },
+    ],
   },
 ];
 

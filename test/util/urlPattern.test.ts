@@ -6,7 +6,18 @@ import { compilePattern, matchesPattern } from "../../src/util/urlPattern.ts";
 
 // One URL pattern matcher (src/util/urlPattern.ts) for both hosts: the tap's decoder matcher and the importers'
 // must answer alike on every pattern, and as the documented meaning says (a regular expression, built here only).
-const patterns = ["/api/turn", "https://a.example/*/turn", "https://a.example/v1.turn*", "*", "**", "*turn", "https://*", "a*b*c", "", "https://a.example/api/*/send*"];
+const patterns = [
+  "/api/turn",
+  "https://a.example/*/turn",
+  "https://a.example/v1.turn*",
+  "*",
+  "**",
+  "*turn",
+  "https://*",
+  "a*b*c",
+  "",
+  "https://a.example/api/*/send*",
+];
 const urls = [
   "https://a.example/api/turn?x=1",
   "https://a.example/v1/turn",
@@ -23,7 +34,10 @@ const urls = [
 
 function meaning(pattern: string, url: string): boolean {
   if (!pattern.includes("*")) return url.includes(pattern);
-  const source = pattern.split("*").map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*");
+  const source = pattern
+    .split("*")
+    .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
+    .join(".*");
   return new RegExp(`^${source}$`, "s").test(url);
 }
 
@@ -43,7 +57,12 @@ test("the tap and the importers match the same URLs for every pattern, as docume
 });
 
 test("the matcher calls no String.prototype method (the page may have replaced them)", () => {
-  const saved = { includes: String.prototype.includes, indexOf: String.prototype.indexOf, slice: String.prototype.slice, startsWith: String.prototype.startsWith };
+  const saved = {
+    includes: String.prototype.includes,
+    indexOf: String.prototype.indexOf,
+    slice: String.prototype.slice,
+    startsWith: String.prototype.startsWith,
+  };
   const trap = () => {
     throw new Error("String.prototype method called");
   };

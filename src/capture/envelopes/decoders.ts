@@ -2,7 +2,21 @@ import { compilePattern, matchesPattern } from "../../util/urlPattern.ts";
 import { httpUrl } from "../url.ts";
 import { isJsonRpc, namesJsonRpc } from "./jsonRpc.ts";
 import { relayDraft } from "./relay.ts";
-import { carried, connectionOf, isObj, NOT_JSON, type Adapter, type Decoder, type Draft, type McpDecoder, type MessageDraft, type RelayDecoder, type Seen, type Stamp, type Tally } from "./types.ts";
+import {
+  carried,
+  connectionOf,
+  isObj,
+  NOT_JSON,
+  type Adapter,
+  type Decoder,
+  type Draft,
+  type McpDecoder,
+  type MessageDraft,
+  type RelayDecoder,
+  type Seen,
+  type Stamp,
+  type Tally,
+} from "./types.ts";
 
 /**
  * "Decode as MCP" (Wireshark's Decode As…): the user says that traffic to a URL carries MCP at a JSON pointer.
@@ -18,21 +32,27 @@ const KEYS = new Set(["id", "label", "url", "method", "pointer", "direction"]);
 /** The relay decoder's pointers (types.ts RelayDecoder). */
 export const RELAY_POINTERS = ["ask", "askId", "action", "content", "answerId"] as const;
 const RELAY_KEYS = new Set(["id", "label", "url", "method", "kind", ...RELAY_POINTERS]);
-const badPointer = (p: unknown): boolean => typeof p !== "string" || (p !== "" && !p.startsWith("/")) || /~[^01]|~$/.test(p);
+const badPointer = (p: unknown): boolean =>
+  typeof p !== "string" || (p !== "" && !p.startsWith("/")) || /~[^01]|~$/.test(p);
 
 /** One rule from untrusted JSON (a CLI argument, a rules file, storage): the rule, or what is wrong with it. */
 export function validateDecoder(value: unknown): Decoder | string {
   if (!isObj(value)) return "a decode rule is a JSON object";
   if (value.kind !== undefined) return validateRelayDecoder(value);
   const unknown = Object.keys(value).filter((k) => !KEYS.has(k));
-  if (unknown.length) return `unknown member${unknown.length > 1 ? "s" : ""} ${unknown.map((k) => JSON.stringify(k)).join(", ")} (a rule has id, url, pointer, direction, and optionally method and label)`;
+  if (unknown.length)
+    return `unknown member${unknown.length > 1 ? "s" : ""} ${unknown.map((k) => JSON.stringify(k)).join(", ")} (a rule has id, url, pointer, direction, and optionally method and label)`;
   const { id, label, url, method, pointer, direction } = value;
-  if (typeof id !== "string" || id === "" || id.length > 64) return '"id" must be a non-empty string (at most 64 characters)';
-  if (typeof url !== "string" || url === "") return '"url" must be a non-empty string (a substring of the URL, or a pattern with * wildcards)';
-  if (typeof pointer !== "string" || (pointer !== "" && !pointer.startsWith("/"))) return '"pointer" must be a JSON pointer (RFC 6901): "" or starting with "/", e.g. "/message"';
+  if (typeof id !== "string" || id === "" || id.length > 64)
+    return '"id" must be a non-empty string (at most 64 characters)';
+  if (typeof url !== "string" || url === "")
+    return '"url" must be a non-empty string (a substring of the URL, or a pattern with * wildcards)';
+  if (typeof pointer !== "string" || (pointer !== "" && !pointer.startsWith("/")))
+    return '"pointer" must be a JSON pointer (RFC 6901): "" or starting with "/", e.g. "/message"';
   if (/~[^01]|~$/.test(pointer)) return '"pointer" has a "~" not followed by 0 or 1 (RFC 6901 escapes are ~0 and ~1)';
   if (typeof direction !== "string" || !DIRECTIONS.has(direction)) return '"direction" must be "c2s", "s2c" or "both"';
-  if (method !== undefined && (typeof method !== "string" || !/^[A-Za-z]+$/.test(method))) return '"method" must be an HTTP method such as "POST"';
+  if (method !== undefined && (typeof method !== "string" || !/^[A-Za-z]+$/.test(method)))
+    return '"method" must be an HTTP method such as "POST"';
   if (label !== undefined && typeof label !== "string") return '"label" must be a string';
   return {
     id,
@@ -48,19 +68,31 @@ export function validateDecoder(value: unknown): Decoder | string {
 function validateRelayDecoder(value: Record<string, unknown>): RelayDecoder | string {
   if (value.kind !== "relay") return '"kind" must be "relay" (or absent, for an MCP decoder)';
   const unknown = Object.keys(value).filter((k) => !RELAY_KEYS.has(k));
-  if (unknown.length) return `unknown member${unknown.length > 1 ? "s" : ""} ${unknown.map((k) => JSON.stringify(k)).join(", ")} (a relay decoder has id, kind, url, and optionally method, label, ${RELAY_POINTERS.join(", ")})`;
+  if (unknown.length)
+    return `unknown member${unknown.length > 1 ? "s" : ""} ${unknown.map((k) => JSON.stringify(k)).join(", ")} (a relay decoder has id, kind, url, and optionally method, label, ${RELAY_POINTERS.join(", ")})`;
   const { id, label, url, method } = value;
-  if (typeof id !== "string" || id === "" || id.length > 64) return '"id" must be a non-empty string (at most 64 characters)';
-  if (typeof url !== "string" || url === "") return '"url" must be a non-empty string (a substring of the URL, or a pattern with * wildcards)';
-  if (method !== undefined && (typeof method !== "string" || !/^[A-Za-z]+$/.test(method))) return '"method" must be an HTTP method such as "POST"';
+  if (typeof id !== "string" || id === "" || id.length > 64)
+    return '"id" must be a non-empty string (at most 64 characters)';
+  if (typeof url !== "string" || url === "")
+    return '"url" must be a non-empty string (a substring of the URL, or a pattern with * wildcards)';
+  if (method !== undefined && (typeof method !== "string" || !/^[A-Za-z]+$/.test(method)))
+    return '"method" must be an HTTP method such as "POST"';
   if (label !== undefined && typeof label !== "string") return '"label" must be a string';
-  const out: RelayDecoder = { id, kind: "relay", ...(label !== undefined && { label }), url, ...(method !== undefined && { method: method.toUpperCase() }) };
+  const out: RelayDecoder = {
+    id,
+    kind: "relay",
+    ...(label !== undefined && { label }),
+    url,
+    ...(method !== undefined && { method: method.toUpperCase() }),
+  };
   for (const key of RELAY_POINTERS) {
     if (value[key] === undefined) continue;
-    if (badPointer(value[key])) return `"${key}" must be a JSON pointer (RFC 6901): "" or starting with "/", "~" only as ~0 and ~1`;
+    if (badPointer(value[key]))
+      return `"${key}" must be a JSON pointer (RFC 6901): "" or starting with "/", "~" only as ~0 and ~1`;
     out[key] = value[key] as string;
   }
-  if (out.ask === undefined && out.action === undefined) return 'a relay decoder needs "ask" or "action" (where the ask, or the answer\'s action, lies)';
+  if (out.ask === undefined && out.action === undefined)
+    return 'a relay decoder needs "ask" or "action" (where the ask, or the answer\'s action, lies)';
   return out;
 }
 
@@ -124,7 +156,8 @@ function relayOf(seen: Seen, record: MessageDraft, rule: RelayDecoder, tally: Ta
       return value;
     }
   };
-  const idOf = (value: unknown): string | undefined => (typeof value === "string" ? value : typeof value === "number" ? String(value) : undefined);
+  const idOf = (value: unknown): string | undefined =>
+    typeof value === "string" ? value : typeof value === "number" ? String(value) : undefined;
   const envelope = `${RELAY_PREFIX}${DECODE_PREFIX}${rule.id}`;
   if (record.direction === "s2c" || record.transport === "postMessage") {
     const params = at(rule.ask);
@@ -138,17 +171,34 @@ function relayOf(seen: Seen, record: MessageDraft, rule: RelayDecoder, tally: Ta
     if (typeof action === "string") {
       const content = at(rule.content);
       tally.found(DECODE_PREFIX + rule.id);
-      return [relayDraft(record, "answer", idOf(at(rule.answerId)), { action, ...(content !== undefined && { content }) }, envelope)];
+      return [
+        relayDraft(
+          record,
+          "answer",
+          idOf(at(rule.answerId)),
+          { action, ...(content !== undefined && { content }) },
+          envelope,
+        ),
+      ];
     }
   }
   return [];
 }
 
-function placeOf(record: MessageDraft, rule: Decoder, envelope: string): { stamp: Stamp & { envelope: string }; exchange: string | undefined } {
-  if (record.transport !== "http" && record.transport !== "eventsource") return { stamp: { envelope }, exchange: connectionOf(record) };
+function placeOf(
+  record: MessageDraft,
+  rule: Decoder,
+  envelope: string,
+): { stamp: Stamp & { envelope: string }; exchange: string | undefined } {
+  if (record.transport !== "http" && record.transport !== "eventsource")
+    return { stamp: { envelope }, exchange: connectionOf(record) };
   const parsed = record.url === undefined ? undefined : httpUrl(record.url);
   if (!parsed) return { stamp: { envelope }, exchange: connectionOf(record) };
-  const name = rule.label?.trim() || (rule.url.startsWith(parsed.origin) && rule.url.length > parsed.origin.length ? rule.url.slice(parsed.origin.length) : rule.url);
+  const name =
+    rule.label?.trim() ||
+    (rule.url.startsWith(parsed.origin) && rule.url.length > parsed.origin.length
+      ? rule.url.slice(parsed.origin.length)
+      : rule.url);
   return { stamp: { envelope, server: `${parsed.origin} (${name})`, via: parsed.origin }, exchange: envelope };
 }
 
@@ -176,7 +226,9 @@ export function createDecoders(rules: readonly Decoder[]): Adapter {
       if (record.kind !== "message") {
         const known = record.exchange !== undefined && matched.has(record.exchange);
         // Heads and ends carry no method: a rule that names one claims them through the exchange only.
-        const claimed = known || compiled.some((c) => c.rule.method === undefined && record.url !== undefined && c.matches(record.url));
+        const claimed =
+          known ||
+          compiled.some((c) => c.rule.method === undefined && record.url !== undefined && c.matches(record.url));
         if (record.kind === "end" && known) matched.delete(record.exchange!);
         return claimed && record.transport === "http" ? [] : undefined;
       }
@@ -186,7 +238,8 @@ export function createDecoders(rules: readonly Decoder[]): Adapter {
       if (c.rule.kind === "relay") return relayOf(seen, record, c.rule, tally);
       const direction = c.rule.direction === "both" ? record.direction : c.rule.direction;
       const { stamp, exchange } = placeOf(record, c.rule, c.envelope);
-      if (record.truncated !== undefined) return [{ ...carried(record, record.text, direction, stamp, exchange), truncated: record.truncated }];
+      if (record.truncated !== undefined)
+        return [{ ...carried(record, record.text, direction, stamp, exchange), truncated: record.truncated }];
       const json = seen.json();
       if (json === NOT_JSON) return record.text.trim() === "" ? [] : (tally.unreadable(), []);
       let value = resolvePointer(json, c.rule.pointer);

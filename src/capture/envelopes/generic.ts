@@ -21,7 +21,13 @@ export function createGeneric(): Adapter {
     push(seen: Seen, tally: Tally): Draft[] | undefined {
       const record = seen.record;
       // Streamable HTTP messages are bare by the spec: a request naming an MCP session or version is not wrapped.
-      if (record.kind !== "message" || record.truncated !== undefined || record.headers?.["mcp-session-id"] !== undefined || record.headers?.["mcp-protocol-version"] !== undefined) return undefined;
+      if (
+        record.kind !== "message" ||
+        record.truncated !== undefined ||
+        record.headers?.["mcp-session-id"] !== undefined ||
+        record.headers?.["mcp-protocol-version"] !== undefined
+      )
+        return undefined;
       if (isBareJsonRpc(record.text)) return undefined;
       const json = seen.json();
       if (!isObj(json) || "jsonrpc" in json) return undefined;
@@ -38,9 +44,11 @@ export function createGeneric(): Adapter {
         }
       }
       if (candidates === 0) return undefined;
-      if (candidates > 1 || !isJsonRpc(candidate)) return tally.unreadable(), [];
+      if (candidates > 1 || !isJsonRpc(candidate)) return (tally.unreadable(), []);
       tally.found(GENERIC);
-      return [carried(record, JSON.stringify(candidate), record.direction, { envelope: GENERIC }, connectionOf(record))];
+      return [
+        carried(record, JSON.stringify(candidate), record.direction, { envelope: GENERIC }, connectionOf(record)),
+      ];
     },
   };
 }

@@ -50,7 +50,14 @@ export { RELAY_PREFIX };
 export function createUnwrapper(options: { rules?: readonly Decoder[] } = {}): Unwrapper {
   // Order matters: a user's rule is explicit and wins; the host adapters are tied to URLs and tags; the generic
   // fallback takes what is left; an elicitation relayed in an app's own shape is no MCP message at all.
-  const adapters: Adapter[] = [createDecoders(options.rules ?? []), createInspectorV2(), createMcpB(), createProxyQuery(), createGeneric(), createRelay()];
+  const adapters: Adapter[] = [
+    createDecoders(options.rules ?? []),
+    createInspectorV2(),
+    createMcpB(),
+    createProxyQuery(),
+    createGeneric(),
+    createRelay(),
+  ];
   const counts: Record<string, number> = {};
   const count = (key: string): void => void (counts[key] = (counts[key] ?? 0) + 1);
   const tally: Tally = { found: count, unreadable: () => count("unreadable") };

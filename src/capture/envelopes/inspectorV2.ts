@@ -1,6 +1,17 @@
 import { httpUrl } from "../url.ts";
 import { isJsonRpc } from "./jsonRpc.ts";
-import { carried, isObj, NOT_JSON, type Adapter, type Draft, type MessageDraft, type Obj, type Seen, type Stamp, type Tally } from "./types.ts";
+import {
+  carried,
+  isObj,
+  NOT_JSON,
+  type Adapter,
+  type Draft,
+  type MessageDraft,
+  type Obj,
+  type Seen,
+  type Stamp,
+  type Tally,
+} from "./types.ts";
 
 /**
  * MCP Inspector v2 (`@modelcontextprotocol/inspector` 2.x): its page never talks to the MCP server. It talks to
@@ -46,13 +57,22 @@ export function inspectorApi(url: string | undefined): Api | undefined {
   const parsed = httpUrl(url);
   const match = parsed && API_PATH.exec(parsed.pathname);
   if (!parsed || !match) return undefined;
-  return { via: parsed.origin + match[1]!, op: match[2]!, sessionId: parsed.searchParams.get("sessionId") ?? undefined };
+  return {
+    via: parsed.origin + match[1]!,
+    op: match[2]!,
+    sessionId: parsed.searchParams.get("sessionId") ?? undefined,
+  };
 }
 
 /** What the connect config says of the upstream; never its headers, env or OAuth settings. */
 function upstreamOf(config: Obj): Upstream {
   const type = typeof config.type === "string" ? config.type : undefined;
-  const server = typeof config.url === "string" ? config.url : type === "stdio" && typeof config.command === "string" ? `stdio:${config.command}` : undefined;
+  const server =
+    typeof config.url === "string"
+      ? config.url
+      : type === "stdio" && typeof config.command === "string"
+        ? `stdio:${config.command}`
+        : undefined;
   return { ...(server !== undefined && { server }), ...(type !== undefined && { upstreamTransport: type }) };
 }
 
@@ -72,7 +92,13 @@ export function createInspectorV2(): Adapter {
     return api;
   };
 
-  function message(record: MessageDraft, api: Api, sessionId: unknown, direction: "c2s" | "s2c", value: unknown): Draft[] {
+  function message(
+    record: MessageDraft,
+    api: Api,
+    sessionId: unknown,
+    direction: "c2s" | "s2c",
+    value: unknown,
+  ): Draft[] {
     const session = typeof sessionId === "string" ? sessionId : api.sessionId;
     const upstream = session !== undefined ? sessions.get(session) : undefined;
     const stamp: Stamp & { envelope: string } = { envelope: INSPECTOR_V2, via: api.via, ...upstream };
@@ -100,23 +126,24 @@ export function createInspectorV2(): Adapter {
         if (cut) return message(record, api, undefined, "s2c", undefined);
         if (record.text.trim() === "") return [];
         const json = seen.json();
-        if (!isObj(json)) return tally.unreadable(), [];
+        if (!isObj(json)) return (tally.unreadable(), []);
         if (json.type !== "message") return [];
-        if (!isJsonRpc(json.data)) return tally.unreadable(), [];
+        if (!isJsonRpc(json.data)) return (tally.unreadable(), []);
         tally.found(INSPECTOR_V2);
         return message(record, api, undefined, "s2c", json.data);
       }
       if (api.op === "send" && record.direction === "c2s") {
         if (cut) return message(record, api, undefined, "c2s", undefined);
         const json = seen.json();
-        if (!isObj(json) || !isJsonRpc(json.message)) return tally.unreadable(), [];
+        if (!isObj(json) || !isJsonRpc(json.message)) return (tally.unreadable(), []);
         tally.found(INSPECTOR_V2);
         return message(record, api, json.sessionId, "c2s", json.message);
       }
       if (api.op === "connect" && record.exchange !== undefined) {
         const json = seen.json();
         if (json === NOT_JSON) tally.unreadable();
-        else if (record.direction === "c2s" && isObj(json) && isObj(json.config)) connecting.set(record.exchange, upstreamOf(json.config));
+        else if (record.direction === "c2s" && isObj(json) && isObj(json.config))
+          connecting.set(record.exchange, upstreamOf(json.config));
         else if (record.direction === "s2c" && isObj(json) && typeof json.sessionId === "string") {
           sessions.set(json.sessionId, connecting.get(record.exchange) ?? {});
           connecting.delete(record.exchange);
@@ -130,7 +157,10 @@ export function createInspectorV2(): Adapter {
       const session = record.exchange.slice("iv2:".length);
       const known = sessions.get(session);
       if (known?.server !== undefined && record.server === undefined) return;
-      sessions.set(session, { ...(record.server !== undefined && { server: record.server }), ...(record.upstreamTransport !== undefined && { upstreamTransport: record.upstreamTransport }) });
+      sessions.set(session, {
+        ...(record.server !== undefined && { server: record.server }),
+        ...(record.upstreamTransport !== undefined && { upstreamTransport: record.upstreamTransport }),
+      });
     },
   };
 }

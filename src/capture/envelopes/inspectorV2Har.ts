@@ -40,7 +40,9 @@ const key = (id: unknown): string => (typeof id === "string" ? `s:${id}` : `n:${
 function messagesOf(text: string): Record<string, unknown>[] {
   try {
     const value: unknown = JSON.parse(text);
-    return (Array.isArray(value) ? value : [value]).filter((m): m is Record<string, unknown> => typeof m === "object" && m !== null && !Array.isArray(m));
+    return (Array.isArray(value) ? value : [value]).filter(
+      (m): m is Record<string, unknown> => typeof m === "object" && m !== null && !Array.isArray(m),
+    );
   } catch {
     return [];
   }
@@ -54,12 +56,23 @@ export interface InspectorHar {
 }
 
 /** Places the events of every backend session (see above) and leaves out the sessions the server is not heard in. */
-export function settleInspectorSessions(records: CaptureRecord[], times: ReadonlyMap<number, EntryTimes>): InspectorHar {
+export function settleInspectorSessions(
+  records: CaptureRecord[],
+  times: ReadonlyMap<number, EntryTimes>,
+): InspectorHar {
   const sessions = placeInspectorEvents(records, times);
-  const unheard = [...sessions].filter(([, s]) => s.streams.size === 0).map(([exchange, s]) => ({ session: exchange.slice("iv2:".length), messages: s.sent.length }));
+  const unheard = [...sessions]
+    .filter(([, s]) => s.streams.size === 0)
+    .map(([exchange, s]) => ({ session: exchange.slice("iv2:".length), messages: s.sent.length }));
   if (unheard.length === 0) return { unheard, records };
   const dropped = new Set(unheard.map((u) => `iv2:${u.session}`));
-  return { unheard, records: records.filter((r) => !(r.kind === "message" && r.envelope === INSPECTOR_V2 && r.exchange !== undefined && dropped.has(r.exchange))) };
+  return {
+    unheard,
+    records: records.filter(
+      (r) =>
+        !(r.kind === "message" && r.envelope === INSPECTOR_V2 && r.exchange !== undefined && dropped.has(r.exchange)),
+    ),
+  };
 }
 
 interface Session {
@@ -68,10 +81,14 @@ interface Session {
   streams: Map<number, MessageRecord[]>;
 }
 
-function placeInspectorEvents(records: readonly CaptureRecord[], times: ReadonlyMap<number, EntryTimes>): Map<string, Session> {
+function placeInspectorEvents(
+  records: readonly CaptureRecord[],
+  times: ReadonlyMap<number, EntryTimes>,
+): Map<string, Session> {
   const sessions = new Map<string, Session>();
   for (const r of records) {
-    if (r.kind !== "message" || r.envelope !== INSPECTOR_V2 || r.exchange === undefined || r.entry === undefined) continue;
+    if (r.kind !== "message" || r.envelope !== INSPECTOR_V2 || r.exchange === undefined || r.entry === undefined)
+      continue;
     let session = sessions.get(r.exchange);
     if (!session) sessions.set(r.exchange, (session = { sent: [], streams: new Map() }));
     if (r.direction === "c2s") session.sent.push(r);
@@ -120,7 +137,8 @@ function placeInspectorEvents(records: readonly CaptureRecord[], times: Readonly
         next = events[k]!.time = latest === Infinity ? Math.max(events[k]!.time, stream.endAt) : latest;
       }
       let previous = -Infinity;
-      for (let k = 0; k < events.length; k++) previous = events[k]!.time = Math.max(events[k]!.time, lower[k]!, previous + EPS);
+      for (let k = 0; k < events.length; k++)
+        previous = events[k]!.time = Math.max(events[k]!.time, lower[k]!, previous + EPS);
     }
   }
   return sessions;

@@ -21,15 +21,23 @@ export function createMcpB(): Adapter {
     push(seen: Seen, tally: Tally): Draft[] | undefined {
       const record = seen.record;
       // The tap writes window messages as JSON; a text without the tag is not this envelope, and is not parsed here.
-      if (record.kind !== "message" || record.transport !== "postMessage" || !record.text.includes('"mcp"')) return undefined;
+      if (record.kind !== "message" || record.transport !== "postMessage" || !record.text.includes('"mcp"'))
+        return undefined;
       const json = seen.json();
-      if (!isObj(json) || json.type !== "mcp" || typeof json.channel !== "string" || !("payload" in json)) return undefined;
+      if (!isObj(json) || json.type !== "mcp" || typeof json.channel !== "string" || !("payload" in json))
+        return undefined;
       const direction = DIRECTION[json.direction as keyof typeof DIRECTION];
       if (direction === undefined) return undefined;
       if (typeof json.payload === "string") return [];
-      if (!isJsonRpc(json.payload)) return tally.unreadable(), [];
+      if (!isJsonRpc(json.payload)) return (tally.unreadable(), []);
       tally.found(MCP_B);
-      const out = carried(record, JSON.stringify(json.payload), direction, { envelope: MCP_B }, `mcp-b:${json.channel}`);
+      const out = carried(
+        record,
+        JSON.stringify(json.payload),
+        direction,
+        { envelope: MCP_B },
+        `mcp-b:${json.channel}`,
+      );
       // The tap puts the server side's origin in `url` and the client side's in `client`, by its guess of who sent
       // the message; the envelope says who did, so a wrong guess is undone here.
       if (direction !== record.direction) {

@@ -25,9 +25,19 @@ export function proxyStamp(url: string): (Stamp & { envelope: string }) | undefi
   const transportType = query.get("transportType") ?? undefined;
   const upstream = query.get("url");
   const command = query.get("command")?.trim();
-  const server = upstream !== null && httpUrl(upstream) ? upstream : transportType === "stdio" && command ? `stdio:${command}` : undefined;
+  const server =
+    upstream !== null && httpUrl(upstream)
+      ? upstream
+      : transportType === "stdio" && command
+        ? `stdio:${command}`
+        : undefined;
   if (server === undefined) return undefined;
-  return { envelope: PROXY, server, via: parsed.origin + parsed.pathname, ...(transportType !== undefined && { upstreamTransport: transportType }) };
+  return {
+    envelope: PROXY,
+    server,
+    via: parsed.origin + parsed.pathname,
+    ...(transportType !== undefined && { upstreamTransport: transportType }),
+  };
 }
 
 export function createProxyQuery(): Adapter {
@@ -60,7 +70,12 @@ export function createProxyQuery(): Adapter {
     push(seen: Seen, tally: Tally): Draft[] | undefined {
       const record = seen.record;
       // Only messages carry the stamp (record.ts); heads and ends stay as they are.
-      if (record.kind !== "message" || record.url === undefined || (record.transport !== "http" && record.transport !== "eventsource")) return undefined;
+      if (
+        record.kind !== "message" ||
+        record.url === undefined ||
+        (record.transport !== "http" && record.transport !== "eventsource")
+      )
+        return undefined;
       const stamp = stampOf(record.url);
       if (!stamp) return undefined;
       endpointEvent(record, stamp);

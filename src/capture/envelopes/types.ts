@@ -91,7 +91,14 @@ export const isObj = (x: unknown): x is Obj => typeof x === "object" && x !== nu
  * The message record an envelope carried: the wrapper's time, client and transport, the carried text, and the
  * stamp; no HTTP method or headers (they were the envelope's, not the MCP message's) and stream `envelope`.
  */
-export function carried(record: MessageDraft, text: string, direction: MessageRecord["direction"], stamp: Stamp & { envelope: string }, exchange: string | undefined, url = record.url): MessageDraft {
+export function carried(
+  record: MessageDraft,
+  text: string,
+  direction: MessageRecord["direction"],
+  stamp: Stamp & { envelope: string },
+  exchange: string | undefined,
+  url = record.url,
+): MessageDraft {
   return {
     kind: "message",
     time: record.time,

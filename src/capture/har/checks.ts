@@ -28,10 +28,16 @@ export function harStatus(response: Obj | undefined, problem: (message: string) 
 }
 
 /** Reports a `headers` member that is there but is not an array of {name, value} (HAR 1.2). */
-export function checkHeaders(owner: Obj | undefined, where: "request" | "response", problem: (message: string) => void): void {
+export function checkHeaders(
+  owner: Obj | undefined,
+  where: "request" | "response",
+  problem: (message: string) => void,
+): void {
   const headers = owner?.headers;
   if (headers === undefined || Array.isArray(headers)) return;
-  problem(`${where}.headers is ${headers === null ? "null" : Array.isArray(headers) ? "an array" : typeof headers}, not an array of {name, value}; no ${where} headers read`);
+  problem(
+    `${where}.headers is ${headers === null ? "null" : Array.isArray(headers) ? "an array" : typeof headers}, not an array of {name, value}; no ${where} headers read`,
+  );
 }
 
 /** HAR timings (ms, -1: does not apply) and an entry's `time`: a number out of range counts as 0, reported. */
@@ -59,7 +65,12 @@ export const MAX_SPAN = 365 * 24 * 3600 * 1000;
  * record whose time is out of range is placed at the previous record's time; a refusal by the schema drops the
  * record. Either way a problem names the entry.
  */
-export function validateRecords(drafts: CaptureRecord[], file: string, problems: Problem[], rebuilt: ReadonlySet<CaptureRecord>): CaptureRecord[] {
+export function validateRecords(
+  drafts: CaptureRecord[],
+  file: string,
+  problems: Problem[],
+  rebuilt: ReadonlySet<CaptureRecord>,
+): CaptureRecord[] {
   const check = createValidator(file, problems);
   const out: CaptureRecord[] = [];
   for (const record of drafts) {
@@ -70,12 +81,19 @@ export function validateRecords(drafts: CaptureRecord[], file: string, problems:
 }
 
 /** validateRecords one record at a time, in the order they are made (a streaming import): the record as the schema reads it, or undefined. */
-export function createValidator(file: string, problems: Problem[]): (record: CaptureRecord, rebuilt: boolean) => CaptureRecord | undefined {
+export function createValidator(
+  file: string,
+  problems: Problem[],
+): (record: CaptureRecord, rebuilt: boolean) => CaptureRecord | undefined {
   let lastTime = 0;
   return (record, rebuilt) => {
     if (typeof record.time !== "number" || !Number.isFinite(record.time) || Math.abs(record.time) > MAX_TIME) {
       const where = record.entry !== undefined ? `entry ${record.entry}: ` : "";
-      problems.push({ file, ...(record.entry !== undefined && { entry: record.entry }), message: `${where}a ${record.kind} record's time ${shown(record.time)} is out of range; placed at the previous record's time` });
+      problems.push({
+        file,
+        ...(record.entry !== undefined && { entry: record.entry }),
+        message: `${where}a ${record.kind} record's time ${shown(record.time)} is out of range; placed at the previous record's time`,
+      });
       record.time = lastTime;
     }
     if (!rebuilt) {
@@ -86,7 +104,11 @@ export function createValidator(file: string, problems: Problem[]): (record: Cap
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       const where = record.entry !== undefined ? `entry ${record.entry}: ` : "";
-      problems.push({ file, ...(record.entry !== undefined && { entry: record.entry }), message: `${where}a ${record.kind} record is not valid (${issue ? `${issue.path.join(".")}: ${issue.message}` : "invalid"}); skipped` });
+      problems.push({
+        file,
+        ...(record.entry !== undefined && { entry: record.entry }),
+        message: `${where}a ${record.kind} record is not valid (${issue ? `${issue.path.join(".")}: ${issue.message}` : "invalid"}); skipped`,
+      });
       return undefined;
     }
     lastTime = parsed.data.time;
@@ -97,11 +119,19 @@ export function createValidator(file: string, problems: Problem[]): (record: Cap
 /** Envelope bodies the envelope stage could not read, counted once for the capture. */
 export function unreadableEnvelopes(file: string, problems: Problem[], unwrap: Unwrapper): void {
   const unreadable = unwrap.counts().unreadable;
-  if (unreadable) problems.push({ file, message: `${unreadable} envelope bod${unreadable > 1 ? "ies" : "y"} (host API calls or wrappers that should carry MCP) could not be read; skipped` });
+  if (unreadable)
+    problems.push({
+      file,
+      message: `${unreadable} envelope bod${unreadable > 1 ? "ies" : "y"} (host API calls or wrappers that should carry MCP) could not be read; skipped`,
+    });
 }
 
 /** Inspector v2 sessions whose server is not heard in the HAR (envelopes/inspectorV2Har.ts). */
-export function unheardSessions(file: string, problems: Problem[], unheard: readonly { session: string; messages: number }[]): void {
+export function unheardSessions(
+  file: string,
+  problems: Problem[],
+  unheard: readonly { session: string; messages: number }[],
+): void {
   for (const { session, messages } of unheard) {
     problems.push({
       file,

@@ -51,7 +51,8 @@ export function entryRecords(entry: unknown, creator: string): CaptureRecord[] {
 /** Returns the entry's start time when it made records (or was at least readable). */
 export function importEntry(raw: unknown, index: number, ctx: EntryContext, out: EntryOut): number | undefined {
   const { file, problems } = ctx;
-  const problem = (message: string): void => void problems.push({ file, entry: index, message: `entry ${index}: ${message}` });
+  const problem = (message: string): void =>
+    void problems.push({ file, entry: index, message: `entry ${index}: ${message}` });
   if (!isObj(raw)) {
     problem("not an object; skipped");
     return undefined;
@@ -83,7 +84,8 @@ export function importEntry(raw: unknown, index: number, ctx: EntryContext, out:
   const decode = (): void => {
     if (rawText === undefined || !textual || responseText !== undefined || decodeError !== undefined) return;
     if (encoding !== "base64") {
-      if (encoding !== undefined && encoding !== "") decodeError = `unknown response content encoding ${JSON.stringify(encoding)}; body skipped`;
+      if (encoding !== undefined && encoding !== "")
+        decodeError = `unknown response content encoding ${JSON.stringify(encoding)}; body skipped`;
       return;
     }
     try {
@@ -119,7 +121,9 @@ export function importEntry(raw: unknown, index: number, ctx: EntryContext, out:
 
   let start = Date.parse(str(raw.startedDateTime) ?? "");
   if (Number.isNaN(start)) {
-    problem(`startedDateTime ${JSON.stringify(raw.startedDateTime)} is not a date; placed at the previous entry's time`);
+    problem(
+      `startedDateTime ${JSON.stringify(raw.startedDateTime)} is not a date; placed at the previous entry's time`,
+    );
     start = ctx.lastTime;
   }
   const timings = isObj(raw.timings) ? raw.timings : {};
@@ -137,13 +141,32 @@ export function importEntry(raw: unknown, index: number, ctx: EntryContext, out:
   // `_mcpSource`: our export's mark of an agent backend's exchange (records with `source: "backend"`).
   const made: Made =
     raw._mcpSource === "backend"
-      ? (time) => ({ v: CAPTURE_VERSION, seq: 0, time, transport, exchange, url, client, entry: index, source: "backend" })
+      ? (time) => ({
+          v: CAPTURE_VERSION,
+          seq: 0,
+          time,
+          transport,
+          exchange,
+          url,
+          client,
+          entry: index,
+          source: "backend",
+        })
       : (time) => ({ v: CAPTURE_VERSION, seq: 0, time, transport, exchange, url, client, entry: index });
   const push = (record: CaptureRecord): void => void out.drafts.push(record);
   const picked = pickHeaders(requestHeaders);
 
   if (requestBody !== undefined && requestBody !== "") {
-    push(Object.assign(made(start), { kind: "message", direction: "c2s", stream: "body", method, ...(picked && { headers: picked }), text: requestBody } as const) satisfies MessageRecord);
+    push(
+      Object.assign(made(start), {
+        kind: "message",
+        direction: "c2s",
+        stream: "body",
+        method,
+        ...(picked && { headers: picked }),
+        text: requestBody,
+      } as const) satisfies MessageRecord,
+    );
   }
 
   const status = harStatus(response, problem);
@@ -154,7 +177,13 @@ export function importEntry(raw: unknown, index: number, ctx: EntryContext, out:
   if (status > 0) {
     const pickedResponse = pickHeaders(responseHeaders);
     const size = num(content?.size);
-    const emptyBody = isWebSocket ? undefined : rawText !== undefined ? rawText === "" : size === 0 || bodiless ? true : undefined;
+    const emptyBody = isWebSocket
+      ? undefined
+      : rawText !== undefined
+        ? rawText === ""
+        : size === 0 || bodiless
+          ? true
+          : undefined;
     push(
       Object.assign(made(headAt), {
         kind: "response",
@@ -166,7 +195,13 @@ export function importEntry(raw: unknown, index: number, ctx: EntryContext, out:
     // A request that did not finish has no body in the HAR (Playwright keeps none, e.g. for the GET stream the
     // client closed): routine, and the records say it (no emptyBody, an end with its error). A finished response
     // without its body means the HAR was saved without content: nothing of it can be checked.
-    if (!isWebSocket && rawText === undefined && error === undefined && (size ?? 0) > 0 && /json|event-stream/.test(mimeType)) {
+    if (
+      !isWebSocket &&
+      rawText === undefined &&
+      error === undefined &&
+      (size ?? 0) > 0 &&
+      /json|event-stream/.test(mimeType)
+    ) {
       problem("the response body is not in the HAR (saved without content?); its messages are missing");
     }
   }
@@ -176,20 +211,44 @@ export function importEntry(raw: unknown, index: number, ctx: EntryContext, out:
     lastAt = Math.max(lastAt, webSocketMessages(wsMessages, made, method, headAt, problem, push));
   } else if (responseText !== undefined && responseText !== "") {
     if (mimeType.includes("event-stream")) {
-      const stream: StreamKind = transport === "eventsource" ? "eventsource" : method === "GET" ? "get-sse" : "post-sse";
+      const stream: StreamKind =
+        transport === "eventsource" ? "eventsource" : method === "GET" ? "get-sse" : "post-sse";
       const events: MessageRecord[] = [];
-      sseMessages(responseText, made, method, stream, stream === "get-sse" ? picked : undefined, [headAt, endAt], problem, (record) => {
-        push(record);
-        if (record.kind === "message") events.push(record);
-      });
+      sseMessages(
+        responseText,
+        made,
+        method,
+        stream,
+        stream === "get-sse" ? picked : undefined,
+        [headAt, endAt],
+        problem,
+        (record) => {
+          push(record);
+          if (record.kind === "message") events.push(record);
+        },
+      );
       if (events.length > 0) out.stream = { events, from: headAt, to: endAt };
-    } else if (/json/.test(mimeType) || ((mimeType === "" || mimeType === "x-unknown") && responseText.includes('"jsonrpc"'))) {
-      push(Object.assign(made(headAt), { kind: "message", direction: "s2c", stream: "body", method, text: responseText } as const) satisfies MessageRecord);
+    } else if (
+      /json/.test(mimeType) ||
+      ((mimeType === "" || mimeType === "x-unknown") && responseText.includes('"jsonrpc"'))
+    ) {
+      push(
+        Object.assign(made(headAt), {
+          kind: "message",
+          direction: "s2c",
+          stream: "body",
+          method,
+          text: responseText,
+        } as const) satisfies MessageRecord,
+      );
     }
   }
 
   // `_mcpOpen`: our export's mark of an exchange that had not ended when it was saved.
-  if (raw._mcpOpen !== true) push(Object.assign(made(lastAt), { kind: "end", ...(error !== undefined && { error }) } as const) satisfies EndRecord);
+  if (raw._mcpOpen !== true)
+    push(
+      Object.assign(made(lastAt), { kind: "end", ...(error !== undefined && { error }) } as const) satisfies EndRecord,
+    );
   if (relayed) keepRelays(out);
   return start;
 }
@@ -207,7 +266,9 @@ function keepRelays(out: EntryOut): void {
 }
 
 /** A new object of the members every record of an entry has, at `time`. */
-type Made = (time: number) => Pick<CaptureRecord, "v" | "seq" | "transport" | "exchange" | "url" | "client" | "entry" | "time" | "source">;
+type Made = (
+  time: number,
+) => Pick<CaptureRecord, "v" | "seq" | "transport" | "exchange" | "url" | "client" | "entry" | "time" | "source">;
 
 /**
  * A HAR has no time per SSE event, only the first byte (`wait`) and the last (`receive`): the first event is placed
@@ -227,7 +288,8 @@ function sseMessages(
   const { events, unterminated } = splitSse(body);
   // An EventSource drops such an event, and a HAR saved while the stream was open ends this way: either way the
   // capture is incomplete, which the user should know before trusting the analysis.
-  if (unterminated) problem("the event stream ends inside an event (no blank line after it); the partial event is kept");
+  if (unterminated)
+    problem("the event stream ends inside an event (no blank line after it); the partial event is kept");
   // Priming events (an id and empty data, 2025-11-25 resumability) carry no JSON-RPC text.
   const kept = events.filter((e) => e.data.trim() !== "");
   kept.forEach((e, i) => {
@@ -247,7 +309,14 @@ function sseMessages(
 }
 
 /** Returns the time of the last message. */
-function webSocketMessages(messages: unknown[], made: Made, method: string, fallback: number, problem: (message: string) => void, push: (record: CaptureRecord) => void): number {
+function webSocketMessages(
+  messages: unknown[],
+  made: Made,
+  method: string,
+  fallback: number,
+  problem: (message: string) => void,
+  push: (record: CaptureRecord) => void,
+): number {
   let last = fallback;
   messages.forEach((m, i) => {
     if (!isObj(m) || (m.type !== "send" && m.type !== "receive") || typeof m.data !== "string") {
@@ -270,7 +339,15 @@ function webSocketMessages(messages: unknown[], made: Made, method: string, fall
     const time = raw === undefined || raw < 0 ? last : raw < 1e11 ? raw * 1000 : raw;
     last = Math.max(last, time);
     const direction = m.type === "send" ? "c2s" : "s2c";
-    push(Object.assign(made(time), { kind: "message", direction, stream: "websocket", method, text } as const) satisfies MessageRecord);
+    push(
+      Object.assign(made(time), {
+        kind: "message",
+        direction,
+        stream: "websocket",
+        method,
+        text,
+      } as const) satisfies MessageRecord,
+    );
   });
   return last;
 }

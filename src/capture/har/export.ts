@@ -50,7 +50,8 @@ export function* harParts(records: readonly CaptureRecord[], options: HarExportO
   clean.forEach((r, i) => {
     // A message taken out of a host's envelope has no HTTP exchange of its own to be an entry of.
     const enveloped = r.kind === "message" && r.stream === "envelope";
-    if (r.exchange === undefined || (r.transport !== "http" && r.transport !== "websocket") || enveloped) return void loose.push(i);
+    if (r.exchange === undefined || (r.transport !== "http" && r.transport !== "websocket") || enveloped)
+      return void loose.push(i);
     const key = groupKey(r);
     const group = groups.get(key);
     if (group) group.push(i);
@@ -74,20 +75,27 @@ export function* harParts(records: readonly CaptureRecord[], options: HarExportO
   const pages = new Map<string, Json>();
   for (const { indexes, start } of built) {
     const id = clean[indexes[0]!]!.client;
-    if (id !== undefined && !pages.has(id)) pages.set(id, { startedDateTime: iso(start), id, title: id, pageTimings: {} });
+    if (id !== undefined && !pages.has(id))
+      pages.set(id, { startedDateTime: iso(start), id, title: id, pageTimings: {} });
   }
   yield `{\n  "log": {\n    "version": "1.2",\n    "creator": ${nested(JSON.stringify(options.creator ?? CREATOR, null, 2), 2)},\n    "pages": `;
   yield* arrayParts(pages.values(), 2);
   // `_mcpRecords` before the entries: a streaming import (stream.ts) reads them before it hands any entry on.
   if (rest.length) {
     yield `,\n    "_mcpRecords": `;
-    yield* arrayParts(rest.map((i) => apart(clean[i]!)).sort((a, b) => a.seq - b.seq), 2);
+    yield* arrayParts(
+      rest.map((i) => apart(clean[i]!)).sort((a, b) => a.seq - b.seq),
+      2,
+    );
   }
   yield `,\n    "entries": `;
   // Each entry is made again as it is written (the same entry: the clock is that of the last round).
-  yield* arrayParts((function* () {
-    for (const { indexes } of built) yield makeEntry(clock, clean, indexes)!.entry;
-  })(), 2);
+  yield* arrayParts(
+    (function* () {
+      for (const { indexes } of built) yield makeEntry(clock, clean, indexes)!.entry;
+    })(),
+    2,
+  );
   yield "\n  }\n}\n";
 }
 
@@ -96,7 +104,8 @@ export function* harParts(records: readonly CaptureRecord[], options: HarExportO
  * its place in the file, which this file's entries need not share with the capture it was read from: such a name
  * is given a prefix of its own, so that it never meets an entry's.
  */
-const apart = (r: CaptureRecord): CaptureRecord => (r.exchange?.startsWith("har:") ? { ...r, exchange: `records:${r.exchange}` } : r);
+const apart = (r: CaptureRecord): CaptureRecord =>
+  r.exchange?.startsWith("har:") ? { ...r, exchange: `records:${r.exchange}` } : r;
 
 /** JSON text of a value as JSON.stringify(…, null, 2) writes it `depth` levels down (a raw line break is only ever between tokens). */
 const nested = (json: string, depth: number): string => json.replace(/\n/g, `\n${"  ".repeat(depth)}`);
@@ -123,7 +132,11 @@ interface Entry {
 }
 
 /** The entry of one exchange (`indexes`), where an entry can hold it; undefined when it can only travel as records. */
-function makeEntry(clock: Clock, clean: readonly CaptureRecord[], indexes: number[]): { entry: Json; start: number; group: CaptureRecord[] } | undefined {
+function makeEntry(
+  clock: Clock,
+  clean: readonly CaptureRecord[],
+  indexes: number[],
+): { entry: Json; start: number; group: CaptureRecord[] } | undefined {
   const group = indexes.map((i) => clean[i]!);
   const url = group.find((r) => r.url !== undefined)?.url;
   // importHar needs request.url; an exchange without one can only travel as records.
@@ -138,7 +151,8 @@ function makeEntry(clock: Clock, clean: readonly CaptureRecord[], indexes: numbe
     last = Math.max(last, r.time);
   }
   if (last - first > MAX_SPAN / 2) return undefined;
-  const made = group[0]!.transport === "websocket" ? webSocketEntry(group, indexes, url) : httpEntry(clock, group, indexes, url);
+  const made =
+    group[0]!.transport === "websocket" ? webSocketEntry(group, indexes, url) : httpEntry(clock, group, indexes, url);
   // An exchange still open when exported (no end record: a stream the page had not closed) says so, and importHar
   // then adds no end to it.
   if (group[group.length - 1]!.kind !== "end" && !group.some((r) => r.kind === "end")) made.entry._mcpOpen = true;
@@ -146,7 +160,11 @@ function makeEntry(clock: Clock, clean: readonly CaptureRecord[], indexes: numbe
 }
 
 /** The exchanges of `groups` as entries, where an entry holds them; the capture positions of the rest. */
-function buildEntries(clean: readonly CaptureRecord[], groups: Map<string, number[]>, loose: readonly number[]): { built: Entry[]; rest: number[]; clock: Clock } {
+function buildEntries(
+  clean: readonly CaptureRecord[],
+  groups: Map<string, number[]>,
+  loose: readonly number[],
+): { built: Entry[]; rest: number[]; clock: Clock } {
   const clock = createClock(clean, groups);
   const built: Entry[] = [];
   const rest = [...loose];
@@ -155,7 +173,8 @@ function buildEntries(clean: readonly CaptureRecord[], groups: Map<string, numbe
     // An exchange no HAR entry can hold as it is (two JSON bodies, a head after the body, records of two clients)
     // travels as records too: an export must read back as the capture it was.
     const back = made && readBack(made.entry, made.group);
-    if (made && back) built.push({ key, start: made.start, first: indexes[0]!, indexes, backTimes: back.map((r) => r.time) });
+    if (made && back)
+      built.push({ key, start: made.start, first: indexes[0]!, indexes, backTimes: back.map((r) => r.time) });
     else for (const i of indexes) rest.push(i);
   }
   return { built, rest, clock };
@@ -208,9 +227,19 @@ function sameRecord(back: CaptureRecord, original: CaptureRecord): boolean {
 /** Equal as JSON values, members in any order (records are shallow: headers, metadata and its list). */
 function sameJson(a: unknown, b: unknown, skip?: (key: string) => boolean): boolean {
   if (a === b) return true;
-  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) return a.length === (b as unknown[]).length && a.every((x, i) => sameJson(x, (b as unknown[])[i]));
+  if (
+    typeof a !== "object" ||
+    typeof b !== "object" ||
+    a === null ||
+    b === null ||
+    Array.isArray(a) !== Array.isArray(b)
+  )
+    return false;
+  if (Array.isArray(a))
+    return a.length === (b as unknown[]).length && a.every((x, i) => sameJson(x, (b as unknown[])[i]));
   const keysA = Object.keys(a).filter((k) => !skip?.(k));
   const keysB = Object.keys(b).filter((k) => !skip?.(k));
-  return keysA.length === keysB.length && keysA.every((k) => Object.hasOwn(b, k) && sameJson((a as Json)[k], (b as Json)[k]));
+  return (
+    keysA.length === keysB.length && keysA.every((k) => Object.hasOwn(b, k) && sameJson((a as Json)[k], (b as Json)[k]))
+  );
 }

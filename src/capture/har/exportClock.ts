@@ -4,7 +4,13 @@ export interface Clock {
   /** Where importHar will put a record that sits at a fixed time: a request body at its whole-millisecond start. */
   at(index: number): number;
   /** `start + wait` and `start + time` of an HTTP entry (see below). */
-  span(start: number, head: number | undefined, events: number[], end: number | undefined, last: number): { headAt: number; endAt: number };
+  span(
+    start: number,
+    head: number | undefined,
+    events: number[],
+    end: number | undefined,
+    last: number,
+  ): { headAt: number; endAt: number };
 }
 
 /** Ties between entries go by entry order, which need not be capture order: keep a little clear of them. */
@@ -34,15 +40,20 @@ export function createClock(records: readonly CaptureRecord[], groups: Map<strin
   const weight = (r: CaptureRecord): number => (r.kind === "message" ? 2 : 1);
   const fixed = new Map<number, number>();
   for (const indexes of groups.values()) {
-    const body = indexes.find((i) => { const r = records[i]!; return r.kind === "message" && r.direction === "c2s"; });
+    const body = indexes.find((i) => {
+      const r = records[i]!;
+      return r.kind === "message" && r.direction === "c2s";
+    });
     if (body === undefined || records[body]!.transport !== "http") continue;
     const time = records[body]!.time;
     const down = Math.floor(time);
     const up = Math.ceil(time);
     let below = 0;
     let above = 0;
-    for (let j = body - 1; j >= 0 && records[j]!.time >= down; j--) if (groupOf[j] !== groupOf[body]) below += weight(records[j]!);
-    for (let j = body + 1; j < records.length && records[j]!.time <= up; j++) if (groupOf[j] !== groupOf[body]) above += weight(records[j]!);
+    for (let j = body - 1; j >= 0 && records[j]!.time >= down; j--)
+      if (groupOf[j] !== groupOf[body]) below += weight(records[j]!);
+    for (let j = body + 1; j < records.length && records[j]!.time <= up; j++)
+      if (groupOf[j] !== groupOf[body]) above += weight(records[j]!);
     fixed.set(body, below <= above ? down : up);
   }
   const at = (i: number): number => fixed.get(i) ?? records[i]!.time;
@@ -51,7 +62,10 @@ export function createClock(records: readonly CaptureRecord[], groups: Map<strin
   const after = new Int32Array(records.length).fill(-1);
   for (let i = 1; i < records.length; i++) before[i] = groupOf[i - 1] !== groupOf[i] ? i - 1 : before[i - 1]!;
   for (let i = records.length - 2; i >= 0; i--) after[i] = groupOf[i + 1] !== groupOf[i] ? i + 1 : after[i + 1]!;
-  const around = (i: number): [number, number] => [before[i]! < 0 ? -Infinity : at(before[i]!) + CLEAR, after[i]! < 0 ? Infinity : at(after[i]!) - CLEAR];
+  const around = (i: number): [number, number] => [
+    before[i]! < 0 ? -Infinity : at(before[i]!) + CLEAR,
+    after[i]! < 0 ? Infinity : at(after[i]!) - CLEAR,
+  ];
 
   return {
     at,
@@ -79,8 +93,12 @@ export function createClock(records: readonly CaptureRecord[], groups: Map<strin
       // The records' own last time, if importHar's spread (entry.ts) puts every event and the end strictly between
       // the other exchanges' records around it: records that are an import of this clock's export then export to
       // the same times (a window clear of neighbours by CLEAR can exclude, by an ulp, the time it gave before).
-      const inOrder = (i: number, t: number): boolean => (before[i]! < 0 || at(before[i]!) < t) && (after[i]! < 0 || t < at(after[i]!));
-      const keeps = want >= headAt && (end === undefined || inOrder(end, want)) && events.every((e, k) => k === 0 || inOrder(e, headAt + ((want - headAt) * k) / (n - 1)));
+      const inOrder = (i: number, t: number): boolean =>
+        (before[i]! < 0 || at(before[i]!) < t) && (after[i]! < 0 || t < at(after[i]!));
+      const keeps =
+        want >= headAt &&
+        (end === undefined || inOrder(end, want)) &&
+        events.every((e, k) => k === 0 || inOrder(e, headAt + ((want - headAt) * k) / (n - 1)));
       if (keeps && (want < lo || want > hi)) return { headAt, endAt: want };
       if (lo > hi) return { headAt, endAt: Math.max(headAt, want) };
       if (end !== undefined) {

@@ -48,7 +48,13 @@ export function httpEntry(clock: Clock, group: CaptureRecord[], indexes: number[
   const position = new Map(group.map((r, i) => [r, indexes[i]!]));
   const start = body ? clock.at(position.get(body)!) : Math.floor(group[0]!.time);
   const events = incoming.map((m) => position.get(m)!);
-  const { headAt, endAt } = clock.span(start, response?.time, events, end && position.get(end), group[group.length - 1]!.time);
+  const { headAt, endAt } = clock.span(
+    start,
+    response?.time,
+    events,
+    end && position.get(end),
+    group[group.length - 1]!.time,
+  );
 
   const sse = incoming.some((m) => m.stream !== "body");
   let content: Json;
@@ -60,7 +66,9 @@ export function httpEntry(clock: Clock, group: CaptureRecord[], indexes: number[
   } else if (response?.emptyBody === false) {
     // A body that carried no message (a stream closed before its first event): an SSE comment says "not empty".
     const stream = /event-stream/i.test(response.headers?.["content-type"] ?? "");
-    content = stream ? { size: 3, mimeType: "text/event-stream", text: ":\n\n" } : { size: 1, mimeType: "text/plain", text: "\n" };
+    content = stream
+      ? { size: 3, mimeType: "text/event-stream", text: ":\n\n" }
+      : { size: 1, mimeType: "text/plain", text: "\n" };
   } else {
     content = { size: -1, mimeType: response?.headers?.["content-type"] ?? "x-unknown" };
   }
@@ -112,20 +120,39 @@ export function webSocketEntry(group: CaptureRecord[], indexes: number[], url: s
     ...(group[0]!.source !== undefined && { _mcpSource: group[0]!.source }),
     startedDateTime: iso(start),
     time: endAt - start,
-    request: { method: "GET", url, httpVersion: "HTTP/1.1", cookies: [], headers: reqHeaders, queryString: queryString(url), headersSize: -1, bodySize: 0 },
+    request: {
+      method: "GET",
+      url,
+      httpVersion: "HTTP/1.1",
+      cookies: [],
+      headers: reqHeaders,
+      queryString: queryString(url),
+      headersSize: -1,
+      bodySize: 0,
+    },
     response: harResponse(response, pairs(response?.headers), { size: 0, mimeType: "x-unknown" }, end),
     cache: {},
     timings: harTimings(start, headAt, endAt),
     _resourceType: "websocket",
     // importHar reads times below 1e11 as seconds (Chrome) and above as milliseconds (Playwright); epoch
     // milliseconds are written as such, exactly, and small synthetic clocks as seconds.
-    _webSocketMessages: messages.map((m) => ({ type: m.direction === "c2s" ? "send" : "receive", time: m.time >= 1e11 ? m.time : m.time / 1000, opcode: 1, data: m.text })),
+    _webSocketMessages: messages.map((m) => ({
+      type: m.direction === "c2s" ? "send" : "receive",
+      time: m.time >= 1e11 ? m.time : m.time / 1000,
+      opcode: 1,
+      data: m.text,
+    })),
   };
   return { entry, start, first: indexes[0]! };
 }
 
 /** An entry's `response`, HTTP and WebSocket alike (sizes unknown). */
-function harResponse(response: ResponseRecord | undefined, headers: { name: string; value: string }[], content: Json, end: EndRecord | undefined): Json {
+function harResponse(
+  response: ResponseRecord | undefined,
+  headers: { name: string; value: string }[],
+  content: Json,
+  end: EndRecord | undefined,
+): Json {
   return {
     status: response?.status ?? 0,
     statusText: "",
@@ -141,7 +168,15 @@ function harResponse(response: ResponseRecord | undefined, headers: { name: stri
   };
 }
 
-const harTimings = (start: number, headAt: number, endAt: number): Json => ({ blocked: -1, dns: -1, connect: -1, ssl: -1, send: 0, wait: headAt - start, receive: endAt - headAt });
+const harTimings = (start: number, headAt: number, endAt: number): Json => ({
+  blocked: -1,
+  dns: -1,
+  connect: -1,
+  ssl: -1,
+  send: 0,
+  wait: headAt - start,
+  receive: endAt - headAt,
+});
 
 const LINE_BREAK = /[\r\n]/;
 /** One SSE event (HTML § 9.2.6): `data:` per line, so a text with line breaks reads back joined by "\n". */
@@ -178,6 +213,8 @@ function queryString(url: string): { name: string; value: string }[] {
     .filter(Boolean)
     .map((pair) => {
       const eq = pair.indexOf("=");
-      return eq < 0 ? { name: decode(pair), value: "" } : { name: decode(pair.slice(0, eq)), value: decode(pair.slice(eq + 1)) };
+      return eq < 0
+        ? { name: decode(pair), value: "" }
+        : { name: decode(pair.slice(0, eq)), value: decode(pair.slice(eq + 1)) };
     });
 }

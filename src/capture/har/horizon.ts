@@ -80,7 +80,12 @@ export function createStreamingWindow(o: WindowOptions): StreamingWindow {
   let made = 0;
   const unplaced = new Map<MessageRecord, number>();
   let open: Open[] = [];
-  const inspector = { records: [] as CaptureRecord[], order: new Map<CaptureRecord, number>(), times: new Map<number, EntryTimes>(), floor: Infinity };
+  const inspector = {
+    records: [] as CaptureRecord[],
+    order: new Map<CaptureRecord, number>(),
+    times: new Map<number, EntryTimes>(),
+    floor: Infinity,
+  };
   /** The latest start of this stretch of time. */
   let latest = -Infinity;
   let lastBefore = -Infinity;
@@ -324,7 +329,11 @@ export function createStreamingWindow(o: WindowOptions): StreamingWindow {
       unheardSessions(file, problems, settled.unheard);
       for (const r of settled.records) settle(laneOf(laneKey(r)), r, inspector.order.get(r)!);
       release(true);
-      if (lateExtras) problems.push({ file, message: `log._mcpRecords comes after log.entries: its ${lateExtras} record${lateExtras === 1 ? " was" : "s were"} read after the entries, too late for the envelope stage to learn from (an export of this version writes them first)` });
+      if (lateExtras)
+        problems.push({
+          file,
+          message: `log._mcpRecords comes after log.entries: its ${lateExtras} record${lateExtras === 1 ? " was" : "s were"} read after the entries, too late for the envelope stage to learn from (an export of this version writes them first)`,
+        });
       if (lateOthers) {
         const more = named.size >= NAMED ? ` beside those of the ${NAMED} entries named above` : "";
         const records = `${lateOthers} more record${lateOthers === 1 ? "" : "s"}${more}`;

@@ -16,7 +16,11 @@ export interface CaptureImport {
 
 export type { ImportOptions };
 
-export function importHar(text: string, file: string, options: ImportOptions & Pick<HarImportOptions, "window" | "hold"> = {}): CaptureImport {
+export function importHar(
+  text: string,
+  file: string,
+  options: ImportOptions & Pick<HarImportOptions, "window" | "hold"> = {},
+): CaptureImport {
   const refused = unreadableText(text, file);
   if (refused) return { records: [], problems: [refused] };
   const records: CaptureRecord[] = [];

@@ -54,11 +54,13 @@ const parse = (text: string): Parsed[] => {
  * their `elicitationId`): a text that spells neither name, even escaped (`\u`), has none of either, so it is not
  * parsed (most events of a busy stream are progress and logging notifications).
  */
-const placing = (text: string): Parsed[] => (text.includes('"id"') || text.includes('"elicitationId"') || text.includes("\\u") ? parse(text) : []);
+const placing = (text: string): Parsed[] =>
+  text.includes('"id"') || text.includes('"elicitationId"') || text.includes("\\u") ? parse(text) : [];
 
 /** JSON-RPC ids are strings or numbers; any other value (null, an object with its own toString) is a key of its own that pairs with nothing. */
 let unpaired = 0;
-const idOf = (id: unknown): string => (typeof id === "string" ? `s:${id}` : typeof id === "number" ? `n:${id}` : `x:${unpaired++}`);
+const idOf = (id: unknown): string =>
+  typeof id === "string" ? `s:${id}` : typeof id === "number" ? `n:${id}` : `x:${unpaired++}`;
 
 /** A POST stream that answers its own request: the answer event, and the call's span and scope. */
 interface Call {
@@ -108,7 +110,8 @@ export function placeStreamEvents(drafts: readonly CaptureRecord[], streams: rea
 export function createStreamPlacer(): StreamPlacer {
   // The session of each exchange, from the request headers its records carry.
   const sessionOf = new Map<string, string>();
-  const scope = (r: CaptureRecord): string => `${r.url ?? ""}\u0000${r.client ?? ""}\u0000${(r.exchange && sessionOf.get(r.exchange)) ?? ""}`;
+  const scope = (r: CaptureRecord): string =>
+    `${r.url ?? ""}\u0000${r.client ?? ""}\u0000${(r.exchange && sessionOf.get(r.exchange)) ?? ""}`;
   // The client's answers to server requests (POST bodies: their times are real), and its own request ids per POST.
   const answers = new Map<string, number>();
   const requestIds = new Map<string, Set<string>>();
@@ -130,8 +133,11 @@ export function createStreamPlacer(): StreamPlacer {
     let call: Call | null = null;
     if (first.stream === "post-sse" && start !== undefined) {
       const ids = requestIds.get(first.exchange!);
-      const answers = (m: Parsed): boolean => m.method === undefined && m.id !== undefined && ids?.has(idOf(m.id)) === true;
-      const at = parsed ? parsed.findIndex(({ messages }) => messages.some(answers)) : stream.events.findIndex((e) => placing(e.text).some(answers));
+      const answers = (m: Parsed): boolean =>
+        m.method === undefined && m.id !== undefined && ids?.has(idOf(m.id)) === true;
+      const at = parsed
+        ? parsed.findIndex(({ messages }) => messages.some(answers))
+        : stream.events.findIndex((e) => placing(e.text).some(answers));
       if (at >= 0) call = { answer: stream.events[at]!, start, end: stream.to, scope: scope(first) };
     }
     calls.set(stream, call);
@@ -146,7 +152,8 @@ export function createStreamPlacer(): StreamPlacer {
       if (record.stream !== "get-sse") continue;
       const at = scope(record);
       for (const m of placing(record.text)) {
-        if (typeof m.method === "string" && m.id !== undefined) known.push({ scope: at, key: `${at}\u0000${idOf(m.id)}`, record });
+        if (typeof m.method === "string" && m.id !== undefined)
+          known.push({ scope: at, key: `${at}\u0000${idOf(m.id)}`, record });
       }
     }
     getRequests.set(stream, known);
@@ -156,13 +163,15 @@ export function createStreamPlacer(): StreamPlacer {
   return {
     learnSession(r) {
       const session = r.kind === "message" ? r.headers?.["mcp-session-id"] : undefined;
-      if (session !== undefined && r.exchange !== undefined && !sessionOf.has(r.exchange)) sessionOf.set(r.exchange, session);
+      if (session !== undefined && r.exchange !== undefined && !sessionOf.has(r.exchange))
+        sessionOf.set(r.exchange, session);
     },
     learn(r, requests = true) {
       if (r.kind !== "message") return;
       if (r.direction === "c2s") {
         if (r.exchange !== undefined && !sentAt.has(r.exchange)) sentAt.set(r.exchange, r.time);
-        const bounds = r.text.includes('"result"') || r.text.includes('"error"') || r.text.includes("notifications/initialized");
+        const bounds =
+          r.text.includes('"result"') || r.text.includes('"error"') || r.text.includes("notifications/initialized");
         if (!requests && !bounds) return;
         for (const m of parse(r.text)) {
           if (m.method === undefined && m.id !== undefined && (m.result !== undefined || m.error !== undefined)) {
@@ -183,8 +192,11 @@ export function createStreamPlacer(): StreamPlacer {
         for (const m of parse(r.text)) {
           const id = m.method === "elicitation/create" ? m.params?.elicitationId : undefined;
           if (typeof id === "string") issuedBy.set(`${scope(r)}\u0000${id}`, r);
-          const entries = (m.error as { data?: { elicitations?: { elicitationId?: unknown }[] } } | undefined)?.data?.elicitations;
-          if (Array.isArray(entries)) for (const e of entries) if (typeof e?.elicitationId === "string") issuedBy.set(`${scope(r)}\u0000${e.elicitationId}`, r);
+          const entries = (m.error as { data?: { elicitations?: { elicitationId?: unknown }[] } } | undefined)?.data
+            ?.elicitations;
+          if (Array.isArray(entries))
+            for (const e of entries)
+              if (typeof e?.elicitationId === "string") issuedBy.set(`${scope(r)}\u0000${e.elicitationId}`, r);
         }
       }
     },
@@ -231,14 +243,25 @@ export function createStreamPlacer(): StreamPlacer {
                   answered = Math.max(answered, answer);
                 }
                 const initialized = m.method === "ping" ? undefined : initializedAt.get(key);
-                if (initialized !== undefined && initialized <= stream.to) soft[i] = Math.max(soft[i]!, initialized + EPSILON);
-              } else if (m.method === "notifications/elicitation/complete" && typeof m.params?.elicitationId === "string") {
+                if (initialized !== undefined && initialized <= stream.to)
+                  soft[i] = Math.max(soft[i]!, initialized + EPSILON);
+              } else if (
+                m.method === "notifications/elicitation/complete" &&
+                typeof m.params?.elicitationId === "string"
+              ) {
                 const issued = issuedBy.get(`${key}\u0000${m.params.elicitationId}`);
                 // The stream's own order is what the capture does hold: an issuer later on this same stream bounds nothing.
-                if (issued !== undefined && issued !== record && issued.time <= stream.to && !list.some((e, j) => j > i && e.record === issued)) lower[i] = Math.max(lower[i]!, issued.time + EPSILON);
+                if (
+                  issued !== undefined &&
+                  issued !== record &&
+                  issued.time <= stream.to &&
+                  !list.some((e, j) => j > i && e.record === issued)
+                )
+                  lower[i] = Math.max(lower[i]!, issued.time + EPSILON);
               } else if (m.method === undefined && m.id !== undefined) {
                 const sent = requestAt.get(`${key}\u0000${idOf(m.id)}`);
-                if (sent !== undefined && sent <= stream.to) lower[i] = Math.max(lower[i]!, Math.min(sent + EPSILON, stream.to));
+                if (sent !== undefined && sent <= stream.to)
+                  lower[i] = Math.max(lower[i]!, Math.min(sent + EPSILON, stream.to));
                 const own = record.exchange !== undefined && requestIds.get(record.exchange)?.has(idOf(m.id)) === true;
                 if (answered > -Infinity && own) lower[i] = Math.max(lower[i]!, answered + EPSILON);
               }
@@ -259,7 +282,8 @@ export function createStreamPlacer(): StreamPlacer {
             record.time = t;
           }
           for (let i = 1; i < n; i++) list[i]!.record.time = Math.max(list[i]!.record.time, list[i - 1]!.record.time);
-          for (let i = n - 2; i >= 0; i--) list[i]!.record.time = Math.min(list[i]!.record.time, list[i + 1]!.record.time);
+          for (let i = n - 2; i >= 0; i--)
+            list[i]!.record.time = Math.min(list[i]!.record.time, list[i + 1]!.record.time);
         });
       }
     },

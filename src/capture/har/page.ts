@@ -10,7 +10,15 @@ const str = (x: unknown): string | undefined => (typeof x === "string" ? x : und
  * query, fragment, headers or bodies), at its start — what `url-no-prefetch` needs. Entries with an unreadable date
  * or a URL that is not http(s) make none.
  */
-export function pageRequest(raw: Obj, index: number, url: string, method: string, creator: string, drafts: CaptureRecord[], body: () => string | undefined): number | undefined {
+export function pageRequest(
+  raw: Obj,
+  index: number,
+  url: string,
+  method: string,
+  creator: string,
+  drafts: CaptureRecord[],
+  body: () => string | undefined,
+): number | undefined {
   const start = Date.parse(str(raw.startedDateTime) ?? "");
   const at = originAndPath(url);
   if (Number.isNaN(start) || at === undefined) return undefined;
@@ -31,7 +39,8 @@ export function pageRequest(raw: Obj, index: number, url: string, method: string
 }
 
 /** The well-known paths of OAuth metadata (RFC 9728 §3, RFC 8414 §3, OpenID Connect Discovery), path suffixes included. */
-const OAUTH_METADATA = /\/\.well-known\/(oauth-protected-resource|oauth-authorization-server|openid-configuration)(\/|$)/;
+const OAUTH_METADATA =
+  /\/\.well-known\/(oauth-protected-resource|oauth-authorization-server|openid-configuration)(\/|$)/;
 
 /** The public fields `url-not-mcp-authorization` needs from a metadata document's JSON; undefined if none. */
 function oauthMetadata(text: string | undefined): PageRequestRecord["metadata"] {
@@ -43,7 +52,9 @@ function oauthMetadata(text: string | undefined): PageRequestRecord["metadata"] 
     return undefined;
   }
   if (!isObj(doc)) return undefined;
-  const servers = Array.isArray(doc.authorization_servers) ? doc.authorization_servers.filter((s): s is string => typeof s === "string").slice(0, 32) : undefined;
+  const servers = Array.isArray(doc.authorization_servers)
+    ? doc.authorization_servers.filter((s): s is string => typeof s === "string").slice(0, 32)
+    : undefined;
   const out: NonNullable<PageRequestRecord["metadata"]> = {
     ...(typeof doc.resource === "string" && { resource: doc.resource }),
     ...(servers?.length && { authorizationServers: servers }),

@@ -97,12 +97,19 @@ export function createHarScanner(on: ScanHandler) {
   let after = false;
 
   const syntax = (message: string): void => void (error ??= message);
-  const unexpected = (c: number, at: number): void => syntax(`Unexpected ${c === QUOTE ? "string" : `character ${JSON.stringify(String.fromCharCode(c))}`} at position ${offset + at}`);
+  const unexpected = (c: number, at: number): void =>
+    syntax(
+      `Unexpected ${c === QUOTE ? "string" : `character ${JSON.stringify(String.fromCharCode(c))}`} at position ${offset + at}`,
+    );
 
   /** Reads a value whole, from `at`; returns where the outline goes on (the piece's length when the value goes on in the next). */
   const read = (kind: Kind, text: string, at: number): number => {
     reading = kind;
-    reader.begin(text, at, kind === Kind.Entry || kind === Kind.Record ? KEEP_ELEMENT : kind === Kind.Key ? KEEP_KEY : KEEP_OTHER);
+    reader.begin(
+      text,
+      at,
+      kind === Kind.Entry || kind === Kind.Record ? KEEP_ELEMENT : kind === Kind.Key ? KEEP_KEY : KEEP_OTHER,
+    );
     return readOn(text, at + 1);
   };
   const readOn = (text: string, from: number): number => {
@@ -170,14 +177,22 @@ export function createHarScanner(on: ScanHandler) {
       enter(Level.Log, Expect.Key);
       return i + 1;
     }
-    if (level === Level.Log && c === OPEN_BRACKET && ((key === "entries" && !seen.entries) || (key === "_mcpRecords" && !seen.records))) {
+    if (
+      level === Level.Log &&
+      c === OPEN_BRACKET &&
+      ((key === "entries" && !seen.entries) || (key === "_mcpRecords" && !seen.records))
+    ) {
       array = key === "entries" ? Kind.Entry : Kind.Record;
       if (array === Kind.Entry) seen.entries = true;
       else seen.records = true;
       enter(Level.Array, Expect.Value);
       return i + 1;
     }
-    return read(level === Level.Array ? array : level === Level.Log && key === "creator" ? Kind.Creator : Kind.Other, text, i);
+    return read(
+      level === Level.Array ? array : level === Level.Log && key === "creator" ? Kind.Creator : Kind.Other,
+      text,
+      i,
+    );
   };
 
   const close = (c: number, at: number): void => {
@@ -197,7 +212,10 @@ export function createHarScanner(on: ScanHandler) {
       case Expect.Key:
         if (c === QUOTE) return read(Kind.Key, text, i);
         if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
-          if (!first) syntax(`Unexpected character ${JSON.stringify(String.fromCharCode(c))} after a comma at position ${offset + i}`);
+          if (!first)
+            syntax(
+              `Unexpected character ${JSON.stringify(String.fromCharCode(c))} after a comma at position ${offset + i}`,
+            );
           close(c, i);
         } else unexpected(c, i);
         return i + 1;
@@ -209,7 +227,10 @@ export function createHarScanner(on: ScanHandler) {
       case Expect.Value:
         if (level === Level.Top) return value(text, i, c);
         if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
-          if (!first || level !== Level.Array) syntax(`Unexpected character ${JSON.stringify(String.fromCharCode(c))} where a value belongs at position ${offset + i}`);
+          if (!first || level !== Level.Array)
+            syntax(
+              `Unexpected character ${JSON.stringify(String.fromCharCode(c))} where a value belongs at position ${offset + i}`,
+            );
           close(c, i);
           return i + 1;
         }
@@ -228,7 +249,9 @@ export function createHarScanner(on: ScanHandler) {
         first = false;
         if (c === COMMA) return i + 1;
         // A missing comma: read on as if it were there.
-        syntax(`Expected ',' or '${level === Level.Array ? "]" : "}"}' after ${level === Level.Array ? "an array element" : "a property value"} at position ${offset + i}`);
+        syntax(
+          `Expected ',' or '${level === Level.Array ? "]" : "}"}' after ${level === Level.Array ? "an array element" : "a property value"} at position ${offset + i}`,
+        );
         return i;
     }
   };
@@ -252,11 +275,24 @@ export function createHarScanner(on: ScanHandler) {
     },
     end(): ScanEnd {
       const common = { foundEntries: seen.entries, entries: parsedEntries };
-      if (foreign) return { empty: false, foreign: { text: foreign.length <= KEEP_OTHER ? foreign.parts.join("") : undefined }, truncated: false, cutInEntry: null, ...common };
+      if (foreign)
+        return {
+          empty: false,
+          foreign: { text: foreign.length <= KEEP_OTHER ? foreign.parts.join("") : undefined },
+          truncated: false,
+          cutInEntry: null,
+          ...common,
+        };
       if (!started) return { empty: true, truncated: false, cutInEntry: null, ...common };
       const truncated = level !== Level.Top || reading !== undefined;
       if (truncated) syntax("Unexpected end of JSON input");
-      return { empty: false, truncated, cutInEntry: reading === Kind.Entry ? entryIndex : null, ...(error !== undefined && { error }), ...common };
+      return {
+        empty: false,
+        truncated,
+        cutInEntry: reading === Kind.Entry ? entryIndex : null,
+        ...(error !== undefined && { error }),
+        ...common,
+      };
     },
   };
 }

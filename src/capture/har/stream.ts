@@ -53,7 +53,11 @@ const str = (x: unknown): string | undefined => (typeof x === "string" ? x : und
 const mb = (chars: number): string => `${Math.round(chars / 2 ** 20)} MB`;
 
 /** A HAR's bytes (a Node stream, a web ReadableStream, any AsyncIterable of pieces), imported as they come. */
-export async function importHarStream(source: AsyncIterable<Uint8Array>, file: string, options: HarStreamOptions = {}): Promise<HarImportResult> {
+export async function importHarStream(
+  source: AsyncIterable<Uint8Array>,
+  file: string,
+  options: HarStreamOptions = {},
+): Promise<HarImportResult> {
   const importer = createHarImport(file, options);
   const decoder = createCaptureDecoder(file);
   let bytes = 0;
@@ -87,7 +91,13 @@ export function createHarImport(file: string, options: HarImportOptions = {}) {
       options.onRecords?.(batch);
     },
   });
-  const ctx: EntryContext = { file, creator: CREATOR_PENDING, lastTime: 0, problems, envelope: envelopeEndpoints(options.rules) };
+  const ctx: EntryContext = {
+    file,
+    creator: CREATOR_PENDING,
+    lastTime: 0,
+    problems,
+    envelope: envelopeEndpoints(options.rules),
+  };
 
   const scanner = createHarScanner({
     creator(parsed) {
@@ -96,25 +106,44 @@ export function createHarImport(file: string, options: HarImportOptions = {}) {
       ctx.creator = creator = isObj(value) ? [str(value.name), str(value.version)].filter(Boolean).join(" ") : "";
     },
     entry(index, parsed) {
-      if ("tooLarge" in parsed) return void problems.push({ file, entry: index, message: `entry ${index} is too large to read (${mb(parsed.tooLarge)} of text); skipped` });
-      if ("error" in parsed) return void problems.push({ file, entry: index, message: `entry ${index} is not valid JSON (${parsed.error}); skipped` });
+      if ("tooLarge" in parsed)
+        return void problems.push({
+          file,
+          entry: index,
+          message: `entry ${index} is too large to read (${mb(parsed.tooLarge)} of text); skipped`,
+        });
+      if ("error" in parsed)
+        return void problems.push({
+          file,
+          entry: index,
+          message: `entry ${index} is not valid JSON (${parsed.error}); skipped`,
+        });
       const out: EntryOut = { drafts: [], ...(ctx.creator === CREATOR_PENDING && { creatorPending: true }) };
       let start: number | undefined;
       try {
         start = importEntry(parsed.value, index, ctx, out);
         if (start !== undefined) ctx.lastTime = start;
       } catch (error) {
-        return void problems.push({ file, entry: index, message: `entry ${index} could not be imported (${errorText(error)}); skipped` });
+        return void problems.push({
+          file,
+          entry: index,
+          message: `entry ${index} could not be imported (${errorText(error)}); skipped`,
+        });
       }
       window.entry(index, out, start);
     },
     record(index, parsed) {
       const where = `log._mcpRecords[${index}]`;
       if ("tooLarge" in parsed) return void problems.push({ file, message: `${where} is too large to read; skipped` });
-      if ("error" in parsed) return void problems.push({ file, message: `${where} is not valid JSON (${parsed.error}); skipped` });
+      if ("error" in parsed)
+        return void problems.push({ file, message: `${where} is not valid JSON (${parsed.error}); skipped` });
       const record = checkRecord(parsed.value);
       if (record.success) window.extra(record.data);
-      else problems.push({ file, message: `${where} is not a capture record (${record.error.issues[0]?.message ?? "invalid"}); skipped` });
+      else
+        problems.push({
+          file,
+          message: `${where} is not a capture record (${record.error.issues[0]?.message ?? "invalid"}); skipped`,
+        });
     },
   });
 
@@ -150,7 +179,10 @@ function notAHar(scan: ScanEnd, file: string): Problem | undefined {
   }
   if (scan.foundEntries) return undefined;
   if (scan.error === undefined) return { file, message: "not a HAR file: no log.entries array" };
-  return { file, message: `not a HAR file: ${scan.truncated ? "truncated" : "invalid JSON"} before any log.entries (${scan.error})` };
+  return {
+    file,
+    message: `not a HAR file: ${scan.truncated ? "truncated" : "invalid JSON"} before any log.entries (${scan.error})`,
+  };
 }
 
 /** What a HAR that is not valid JSON, or is cut short, is said to be: the first problem of its import. */

@@ -76,21 +76,37 @@ export function findRelay(json: unknown): RelayFound | undefined {
     }
     if (Array.isArray(value)) {
       if (node.depth >= MAX_DEPTH) continue;
-      for (let i = 0; i < value.length && i < MAX_MEMBERS; i++) queue.push({ ...node, value: value[i], pointer: join(node.pointer, i), depth: node.depth + 1 });
+      for (let i = 0; i < value.length && i < MAX_MEMBERS; i++)
+        queue.push({ ...node, value: value[i], pointer: join(node.pointer, i), depth: node.depth + 1 });
       continue;
     }
     if (!isObj(value) || value.jsonrpc !== undefined) continue;
     const id = idOf(value) ?? node.id;
     const shape = shapeOf(value) ?? node.shape;
-    if (isRelayAsk(value)) return { kind: "ask", value, pointer: node.pointer, ...(id !== undefined && { id }), ...(shape !== undefined && { shape }) };
-    if (isRelayAnswer(value)) return { kind: "answer", value, pointer: node.pointer, ...(id !== undefined && { id }), ...(shape !== undefined && { shape }) };
+    if (isRelayAsk(value))
+      return {
+        kind: "ask",
+        value,
+        pointer: node.pointer,
+        ...(id !== undefined && { id }),
+        ...(shape !== undefined && { shape }),
+      };
+    if (isRelayAnswer(value))
+      return {
+        kind: "answer",
+        value,
+        pointer: node.pointer,
+        ...(id !== undefined && { id }),
+        ...(shape !== undefined && { shape }),
+      };
     if (node.depth >= MAX_DEPTH) continue;
     let members = 0;
     for (const key in value) {
       if (++members > MAX_MEMBERS) break;
       if (!Object.prototype.hasOwnProperty.call(value, key)) continue;
       const member = value[key];
-      if (typeof member === "object" || typeof member === "string") queue.push({ value: member, pointer: join(node.pointer, key), depth: node.depth + 1, id, shape });
+      if (typeof member === "object" || typeof member === "string")
+        queue.push({ value: member, pointer: join(node.pointer, key), depth: node.depth + 1, id, shape });
     }
   }
   return undefined;

@@ -31,7 +31,11 @@ export function onClientRequest(s: State, ctx: MessageContext, id: unknown, meth
     if (header) {
       revision = header;
       modern = isModern(header);
-    } else if (record.headers?.["mcp-method"] !== undefined || params.inputResponses !== undefined || params.requestState !== undefined) {
+    } else if (
+      record.headers?.["mcp-method"] !== undefined ||
+      params.inputResponses !== undefined ||
+      params.requestState !== undefined
+    ) {
       revision = "2026-07-28";
       modern = true;
     }
@@ -70,7 +74,8 @@ export function onClientRequest(s: State, ctx: MessageContext, id: unknown, meth
   }
   s.emit("clientRequest", { flow: null, revision, msg: ctx, req, modern, envelope: req.envelope });
 
-  if (params.inputResponses !== undefined || params.requestState !== undefined) onRetry(s, ctx, req, inFlight !== undefined);
+  if (params.inputResponses !== undefined || params.requestState !== undefined)
+    onRetry(s, ctx, req, inFlight !== undefined);
   else if (scope.awaitingRetry?.has(tupleOf(req))) onUrlRetry(s, ctx, req, scope.awaitingRetry!.get(tupleOf(req))!);
   else if (method === "tools/call" && target === FALLBACK_TOOL) onFallbackAnswer(s, ctx, req);
 }

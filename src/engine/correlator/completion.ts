@@ -13,7 +13,12 @@ export function onServerNotification(s: State, ctx: MessageContext, method: stri
   const { scope, record, exchange } = ctx;
   // rules.md §1.2 step 6: a notification takes the revision of the request whose response stream carried it.
   const streamRevision = exchange?.revision;
-  const revision = (isModern(streamRevision) ? streamRevision : undefined) ?? scope.revision ?? streamRevision ?? exchange?.requestHeaders?.["mcp-protocol-version"] ?? null;
+  const revision =
+    (isModern(streamRevision) ? streamRevision : undefined) ??
+    scope.revision ??
+    streamRevision ??
+    exchange?.requestHeaders?.["mcp-protocol-version"] ??
+    null;
   const named = isObject(params) && typeof params.elicitationId === "string" ? params.elicitationId : undefined;
   const claimed = named === undefined ? undefined : scope.elicitationIds?.get(named);
   // The notification exists only in 2025-11-25; outside it, or without a string id, it completes nothing.
@@ -26,7 +31,16 @@ export function onServerNotification(s: State, ctx: MessageContext, method: stri
     if (owner && owner !== scope) otherSession = owner.elicitationIds?.get(id)?.flow ?? null;
   }
   const repeated = known !== undefined && scope.completedIds?.has(id!) === true;
-  s.emit("completion", { flow: claimed?.flow ?? null, revision, msg: ctx, params, id, known: known?.flow, otherSession, repeated });
+  s.emit("completion", {
+    flow: claimed?.flow ?? null,
+    revision,
+    msg: ctx,
+    params,
+    id,
+    known: known?.flow,
+    otherSession,
+    repeated,
+  });
   if (!known || repeated) return;
   (scope.completedIds ??= new Set()).add(id!);
   for (const el of known.flow.elicitations) if (el.elicitationId === id) el.completed = true;

@@ -7,7 +7,16 @@ import type { Scope } from "../model/scope.ts";
 import { indexUrls } from "./pageRequests.ts";
 import type { State } from "./state.ts";
 
-export function addElicitation(s: State, flow: Flow, key: string, ep: unknown, mode: string, record: MessageRecord, p: string, round: number): Elicitation {
+export function addElicitation(
+  s: State,
+  flow: Flow,
+  key: string,
+  ep: unknown,
+  mode: string,
+  record: MessageRecord,
+  p: string,
+  round: number,
+): Elicitation {
   const params = isObject(ep) ? ep : {};
   const el = createElicitation(key, mode, params.message, round, record.seq, p, record.time);
   if ("requestedSchema" in params) el.schema = params.requestedSchema;
@@ -44,7 +53,16 @@ export function answer(el: Elicitation, er: unknown, seq: number, p: string, tim
 const ownerKey = (scope: Scope, id: string): string => `${scope.server}\u0000${id}`;
 
 /** Files the elicitationId an elicitation carries, in its scope and for its server (completions look it up). */
-export function registerElicitationId(s: State, scope: Scope, flow: Flow, revision: Revision | null, index: number, ep: Record<string, unknown>, p: string, record: MessageRecord): void {
+export function registerElicitationId(
+  s: State,
+  scope: Scope,
+  flow: Flow,
+  revision: Revision | null,
+  index: number,
+  ep: Record<string, unknown>,
+  p: string,
+  record: MessageRecord,
+): void {
   const id = ep.elicitationId;
   if (typeof id !== "string") return;
   const prior = scope.elicitationIds?.get(id);
@@ -54,4 +72,5 @@ export function registerElicitationId(s: State, scope: Scope, flow: Flow, revisi
 }
 
 /** The session of the same server that issued an elicitationId, if any. */
-export const ownerOf = (s: State, scope: Scope, id: string): Scope | undefined => s.elicitationIdOwners.get(ownerKey(scope, id));
+export const ownerOf = (s: State, scope: Scope, id: string): Scope | undefined =>
+  s.elicitationIdOwners.get(ownerKey(scope, id));

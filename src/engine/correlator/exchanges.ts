@@ -49,8 +49,14 @@ export function addRequestId(ex: Exchange, key: string): void {
  */
 export function noteEvent(exchange: Exchange, scope: Scope, eventId: string): void {
   const previous = exchange.lastEvent;
-  if (previous && (previous.scope !== scope || previous.eventId !== eventId)) previous.scope.streamEvents!.delete(previous.eventId);
-  const event: StreamEvent = { scope, exchange: exchange.resumedOf ?? exchange.id, requestIds: exchange.requestIds, eventId };
+  if (previous && (previous.scope !== scope || previous.eventId !== eventId))
+    previous.scope.streamEvents!.delete(previous.eventId);
+  const event: StreamEvent = {
+    scope,
+    exchange: exchange.resumedOf ?? exchange.id,
+    requestIds: exchange.requestIds,
+    eventId,
+  };
   exchange.lastEvent = event;
   (scope.streamEvents ??= new Map()).set(eventId, event);
 }

@@ -10,13 +10,22 @@ import { answerRound, phase, type State } from "./state.ts";
 
 export const FALLBACK_TOOL = "sendElicitationResult";
 
-export function onFallbackPending(s: State, ctx: MessageContext, req: ClientRequest, pending: Record<string, unknown>): void {
+export function onFallbackPending(
+  s: State,
+  ctx: MessageContext,
+  req: ClientRequest,
+  pending: Record<string, unknown>,
+): void {
   const { scope, record, at } = ctx;
   const flow = req.flow ?? s.newFlow("fallback-tool", scope, req, record, req.revision);
   const round = flow.rounds[flow.rounds.length - 1]!;
   answerRound(round, "input_required", record);
   const key = typeof pending.elicitId === "string" ? pending.elicitId : "fallback";
-  const ep = { message: pending.message, requestedSchema: pending.schema ?? pending.requestedSchema, ...(typeof pending.mode === "string" ? { mode: pending.mode } : {}) };
+  const ep = {
+    message: pending.message,
+    requestedSchema: pending.schema ?? pending.requestedSchema,
+    ...(typeof pending.mode === "string" ? { mode: pending.mode } : {}),
+  };
   addElicitation(s, flow, key, ep, elicitMode(ep), record, `${at}/result/_meta/elicitationPending`, round.index);
   phase(flow, "user", record.time);
   s.touch(flow, record.seq);
@@ -30,7 +39,16 @@ export function onFallbackAnswer(s: State, ctx: MessageContext, req: ClientReque
   if (!flow) return;
   const el = flow.elicitations.find((e) => e.key === elicitId)!;
   const p = `${ctx.at}/params/arguments`;
-  s.emit("elicitationAnswered", { flow, revision: req.revision, msg: ctx, kind: "fallback-tool", er: args, ep: { mode: el.mode, message: el.message, requestedSchema: el.schema }, pointer: p, asked: undefined });
+  s.emit("elicitationAnswered", {
+    flow,
+    revision: req.revision,
+    msg: ctx,
+    kind: "fallback-tool",
+    er: args,
+    ep: { mode: el.mode, message: el.message, requestedSchema: el.schema },
+    pointer: p,
+    asked: undefined,
+  });
   answer(el, args, ctx.record.seq, p, ctx.record.time);
   if (ctx.record.source === "backend") s.relays.backendAnswered(flow, el, ctx.record);
   req.flow = flow;

@@ -18,7 +18,6 @@ import { createState, idKey, type State } from "./state.ts";
 import { onEnd, onResponse, resume } from "./streams.ts";
 import { noteEvent } from "./exchanges.ts";
 
-
 export function createCorrelator(env: Env, options: RelayOptions = {}) {
   const s = createState(env, options);
 
@@ -47,7 +46,10 @@ function onMessage(s: State, record: MessageRecord): void {
     return;
   }
   if (record.truncated !== undefined) {
-    s.env.problem(record, `Message was cut at ${record.truncated} characters by the capture's size cap; it is not analysed.`);
+    s.env.problem(
+      record,
+      `Message was cut at ${record.truncated} characters by the capture's size cap; it is not analysed.`,
+    );
     return;
   }
   // SSE priming events carry no data, only an event id to resume from.
@@ -57,7 +59,10 @@ function onMessage(s: State, record: MessageRecord): void {
   try {
     if (!priming) ({ value: parsed, cut } = parseBounded(record.text));
   } catch (e) {
-    s.env.problem(record, `Invalid JSON in a ${record.direction === "c2s" ? "client" : "server"} message: ${(e as Error).message}`);
+    s.env.problem(
+      record,
+      `Invalid JSON in a ${record.direction === "c2s" ? "client" : "server"} message: ${(e as Error).message}`,
+    );
     return;
   }
   if (cut) s.env.problem(record, describeCut(cut));
@@ -69,7 +74,8 @@ function onMessage(s: State, record: MessageRecord): void {
   const scope = s.resolveScope(record, exchange);
   if (exchange && record.direction === "c2s" && !exchange.scope) exchange.scope = scope;
   // The stream's last event, for a GET that resumes it with Last-Event-ID.
-  if (exchange && record.eventId !== undefined && (record.stream === "post-sse" || exchange.resumedOf !== undefined)) noteEvent(exchange, scope, record.eventId);
+  if (exchange && record.eventId !== undefined && (record.stream === "post-sse" || exchange.resumedOf !== undefined))
+    noteEvent(exchange, scope, record.eventId);
   if (priming) return;
   if (!Array.isArray(parsed)) return onJsonRpc(s, { record, at: "", exchange, scope }, parsed, false);
   for (let i = 0; i < parsed.length; i++) onJsonRpc(s, { record, at: `/${i}`, exchange, scope }, parsed[i], true);
@@ -86,13 +92,22 @@ function onJsonRpc(s: State, ctx: MessageContext, m: unknown, inBatch: boolean):
     // Parsed JSON has no undefined members: a member is present exactly when reading it gives something.
     const method = m.method;
     if (typeof method === "string") {
-      if (m.id !== undefined) return c2s ? onClientRequest(s, ctx, m.id, method, m.params) : onServerRequest(s, ctx, m.id, method, m.params, inBatch ? JSON.stringify(m) : record.text);
+      if (m.id !== undefined)
+        return c2s
+          ? onClientRequest(s, ctx, m.id, method, m.params)
+          : onServerRequest(s, ctx, m.id, method, m.params, inBatch ? JSON.stringify(m) : record.text);
       return c2s ? onClientNotification(s, ctx, method, m.params) : onServerNotification(s, ctx, method, m.params);
     }
     const hasResult = m.result !== undefined;
     const hasError = m.error !== undefined;
-    if (hasResult && !hasError) return c2s ? onClientResponse(s, ctx, m.id, m.result, undefined) : onServerResponse(s, ctx, m.id, m.result, undefined);
-    if (hasError && !hasResult && isObject(m.error)) return c2s ? onClientResponse(s, ctx, m.id, undefined, m.error) : onServerResponse(s, ctx, m.id, undefined, m.error);
+    if (hasResult && !hasError)
+      return c2s
+        ? onClientResponse(s, ctx, m.id, m.result, undefined)
+        : onServerResponse(s, ctx, m.id, m.result, undefined);
+    if (hasError && !hasResult && isObject(m.error))
+      return c2s
+        ? onClientResponse(s, ctx, m.id, undefined, m.error)
+        : onServerResponse(s, ctx, m.id, undefined, m.error);
     const open = c2s && m.id !== undefined ? scope.openElicitations?.get(idKey(m.id)) : undefined;
     if (open) {
       s.emit("malformedAnswer", { flow: open.flow, revision: scope.revision, msg: ctx, id: m.id, hasResult });

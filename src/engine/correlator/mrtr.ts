@@ -14,7 +14,12 @@ import { retryDefects } from "../model/defects.ts";
 import { addElicitation, answer } from "./elicitations.ts";
 import { answerRound, EMPTY, phase, tupleOf, type State } from "./state.ts";
 
-export function onInputRequired(s: State, ctx: MessageContext, req: ClientRequest, result: Record<string, unknown>): void {
+export function onInputRequired(
+  s: State,
+  ctx: MessageContext,
+  req: ClientRequest,
+  result: Record<string, unknown>,
+): void {
   const { scope, record, at } = ctx;
   const flow = req.flow ?? s.newFlow("mrtr", scope, req, record, req.revision);
   s.emit("inputRequired", { flow, revision: req.revision, msg: ctx, req, result });
@@ -24,7 +29,16 @@ export function onInputRequired(s: State, ctx: MessageContext, req: ClientReques
   const request = { method: req.method, target: req.target, tuple: tupleOf(req), record: req.record, idKey: req.idKey };
   const inputRequests = isObject(result.inputRequests) ? result.inputRequests : EMPTY;
   const keys = Object.keys(inputRequests);
-  const link: MrtrLink = { flow, request, state: result.requestState, hasState: result.requestState !== undefined, keys, inputRequests, record: record.seq, retries: 0 };
+  const link: MrtrLink = {
+    flow,
+    request,
+    state: result.requestState,
+    hasState: result.requestState !== undefined,
+    keys,
+    inputRequests,
+    record: record.seq,
+    retries: 0,
+  };
   let asked = 0;
   for (const key of keys) {
     const entry = inputRequests[key];
@@ -33,7 +47,16 @@ export function onInputRequired(s: State, ctx: MessageContext, req: ClientReques
     const p = join(`${at}/result/inputRequests`, key, "params");
     const ep = entry.params;
     const mode = elicitMode(ep);
-    s.emit("elicitationAsked", { flow, revision: req.revision, msg: ctx, ep, pointer: p, mode, where: "input-request", req });
+    s.emit("elicitationAsked", {
+      flow,
+      revision: req.revision,
+      msg: ctx,
+      ep,
+      pointer: p,
+      mode,
+      where: "input-request",
+      req,
+    });
     addElicitation(s, flow, key, ep, mode, record, p, round.index);
   }
   s.emit("roundAsked", { flow, revision: req.revision, pointer: `${at}/result/inputRequests`, asked });
@@ -45,7 +68,13 @@ export function onInputRequired(s: State, ctx: MessageContext, req: ClientReques
 }
 
 /** A retry fact with what every kind of retry has; the caller adds what its kind knows. */
-const retryFact = (msg: MessageContext, req: ClientRequest, flow: Flow | null, kind: Facts["retry"]["kind"], link: MrtrLink | undefined): Facts["retry"] => ({
+const retryFact = (
+  msg: MessageContext,
+  req: ClientRequest,
+  flow: Flow | null,
+  kind: Facts["retry"]["kind"],
+  link: MrtrLink | undefined,
+): Facts["retry"] => ({
   flow,
   revision: req.revision,
   msg,
@@ -111,7 +140,16 @@ export function onRetry(s: State, ctx: MessageContext, req: ClientRequest, idInF
     const er = responses[el.key];
     const p = join(`${at}/params/inputResponses`, el.key);
     answered = true;
-    s.emit("elicitationAnswered", { flow, revision: req.revision, msg: ctx, kind: "mrtr", er, ep: { mode: el.mode, message: el.message, requestedSchema: el.schema, url: el.url }, pointer: p, asked: undefined });
+    s.emit("elicitationAnswered", {
+      flow,
+      revision: req.revision,
+      msg: ctx,
+      kind: "mrtr",
+      er,
+      ep: { mode: el.mode, message: el.message, requestedSchema: el.schema, url: el.url },
+      pointer: p,
+      asked: undefined,
+    });
     answer(el, er, record.seq, p, record.time);
     if (record.source === "backend") s.relays.backendAnswered(flow, el, record);
   }

@@ -27,19 +27,34 @@ export function onPageRequest(s: State, record: PageRequestRecord): void {
   if (!list) return;
   for (const entry of list) {
     // Not the entries of a -32042 error: no answer travels on the wire for them, so consent cannot be seen.
-    if (entry.flow.kind === "url-required-error" || s.prefetched.has(entry) || entry.flow.joinedInto !== undefined) continue;
+    if (entry.flow.kind === "url-required-error" || s.prefetched.has(entry) || entry.flow.joinedInto !== undefined)
+      continue;
     // A hosted agent's ask: consent is the user's accept in the page, not the agent's answer to the server.
     if (entry.flow.source === "backend" || entry.flow.kind === "relay") {
       const relay = entry.el.relay;
       if (relay?.action === "accept" && relay.answeredAt !== undefined && relay.answeredAt <= record.time) continue;
       s.prefetched.add(entry);
-      s.emit("relayUrlOpened", { flow: entry.flow, revision: entry.flow.revision, record: record.seq, page: record, entry, at: at! });
+      s.emit("relayUrlOpened", {
+        flow: entry.flow,
+        revision: entry.flow.revision,
+        record: record.seq,
+        page: record,
+        entry,
+        at: at!,
+      });
       s.touch(entry.flow, record.seq);
       continue;
     }
     if (entry.el.action === "accept") continue;
     s.prefetched.add(entry);
-    s.emit("urlFetched", { flow: entry.flow, revision: entry.flow.revision, record: record.seq, page: record, entry, at: at! });
+    s.emit("urlFetched", {
+      flow: entry.flow,
+      revision: entry.flow.revision,
+      record: record.seq,
+      page: record,
+      entry,
+      at: at!,
+    });
     // The evidence belongs with the flow's messages, where the panel shows a finding's evidence.
     s.touch(entry.flow, record.seq);
   }

@@ -72,7 +72,8 @@ export function createRelays(env: Env, emit: Emit, options: RelayOptions = {}) {
     if ((relay.params.mode === "url") !== (el.mode === "url")) return undefined;
     if (sharesId(relay, el)) return "id";
     if (relay.params.message === el.message) {
-      if (el.mode === "url" ? relay.params.url === el.url : sameSchema(relay.params.requestedSchema, el.schema)) return "message+schema";
+      if (el.mode === "url" ? relay.params.url === el.url : sameSchema(relay.params.requestedSchema, el.schema))
+        return "message+schema";
       return "message";
     }
     return "order";
@@ -80,7 +81,10 @@ export function createRelays(env: Env, emit: Emit, options: RelayOptions = {}) {
   const RANK: Record<Level, number> = { id: 3, "message+schema": 2, message: 1, order: 0 };
 
   /** The best of `candidates` for a relay: the highest level, then the earliest; a guess when it is by order or one of several. */
-  function best<T>(candidates: T[], levelOf: (c: T) => Level | undefined): { pick: T; by: Level; inferred: boolean } | undefined {
+  function best<T>(
+    candidates: T[],
+    levelOf: (c: T) => Level | undefined,
+  ): { pick: T; by: Level; inferred: boolean } | undefined {
     let pick: T | undefined;
     let by: Level | undefined;
     let ties = 0;
@@ -122,7 +126,14 @@ export function createRelays(env: Env, emit: Emit, options: RelayOptions = {}) {
     const at = b.el.answeredAt!;
     if (at + SKEW_MS < relay.answeredAt!) {
       // The agent answered the server before the user answered in the page: the user's answer went nowhere.
-      emit("relayLost", { flow: b.flow, revision: b.flow.revision, record: relay.answerRecord!, el: b.el, relay, why: "answered-before" });
+      emit("relayLost", {
+        flow: b.flow,
+        revision: b.flow.revision,
+        record: relay.answerRecord!,
+        el: b.el,
+        relay,
+        why: "answered-before",
+      });
       return;
     }
     relay.answerMs = at - relay.answeredAt!;
@@ -132,7 +143,15 @@ export function createRelays(env: Env, emit: Emit, options: RelayOptions = {}) {
 
   function relayFlow(record: MessageRecord, relay: Relay): Flow {
     const params = relay.params;
-    const el = createElicitation(relay.id ?? `relay-${pageAsks.length + 1}`, params.mode === "url" ? "url" : "form", params.message, 1, record.seq, "/params", record.time);
+    const el = createElicitation(
+      relay.id ?? `relay-${pageAsks.length + 1}`,
+      params.mode === "url" ? "url" : "form",
+      params.message,
+      1,
+      record.seq,
+      "/params",
+      record.time,
+    );
     if (params.requestedSchema !== undefined) el.schema = params.requestedSchema;
     if (params.url !== undefined) el.url = params.url;
     if (typeof params.elicitationId === "string") el.elicitationId = params.elicitationId;
@@ -160,11 +179,23 @@ export function createRelays(env: Env, emit: Emit, options: RelayOptions = {}) {
     return flow;
   }
 
-  function pageAsk(record: MessageRecord, shape: string, id: string | undefined, params: Record<string, unknown>): void {
+  function pageAsk(
+    record: MessageRecord,
+    shape: string,
+    id: string | undefined,
+    params: Record<string, unknown>,
+  ): void {
     const key = id === undefined ? undefined : `${record.url ?? ""}\u0000${id}`;
     const known = key === undefined ? undefined : byId.get(key);
     if (known) return addRecord(known.flow, record.seq); // the app sent the same ask again (a state update)
-    const relay: Relay = { shape, ...(id !== undefined && { id }), ...(record.url !== undefined && { url: record.url }), params, askRecord: record.seq, askedAt: record.time };
+    const relay: Relay = {
+      shape,
+      ...(id !== undefined && { id }),
+      ...(record.url !== undefined && { url: record.url }),
+      params,
+      askRecord: record.seq,
+      askedAt: record.time,
+    };
     const p: PageAsk = { relay, flow: undefined as unknown as Flow, backend: undefined, own: undefined };
     pageAsks.push(p);
     if (key !== undefined) byId.set(key, p);
@@ -183,7 +214,11 @@ export function createRelays(env: Env, emit: Emit, options: RelayOptions = {}) {
       p = pageAsks.find((a) => a.relay.answeredAt === undefined && a.relay.askedAt <= record.time);
       guessed = true;
     }
-    if (!p) return env.problem(record, "A relayed answer (an action the page sent) with no relayed ask before it: not joined.");
+    if (!p)
+      return env.problem(
+        record,
+        "A relayed answer (an action the page sent) with no relayed ask before it: not joined.",
+      );
     const relay = p.relay;
     relay.action = typeof result.action === "string" ? result.action : undefined;
     if ("content" in result) relay.content = result.content;
@@ -208,7 +243,8 @@ export function createRelays(env: Env, emit: Emit, options: RelayOptions = {}) {
 
   return {
     /** A message stamped `relay:<shape>`: the page received an ask or sent an answer. */
-    isRelay: (record: MessageRecord): boolean => record.envelope !== undefined && record.envelope.startsWith(RELAY_PREFIX),
+    isRelay: (record: MessageRecord): boolean =>
+      record.envelope !== undefined && record.envelope.startsWith(RELAY_PREFIX),
 
     page(record: MessageRecord): void {
       pageSeen = true;
@@ -218,7 +254,8 @@ export function createRelays(env: Env, emit: Emit, options: RelayOptions = {}) {
       } catch {
         body = undefined;
       }
-      if (!isObject(body)) return env.problem(record, "A relayed elicitation record whose text is not the relay's JSON object.");
+      if (!isObject(body))
+        return env.problem(record, "A relayed elicitation record whose text is not the relay's JSON object.");
       const shape = record.envelope!.slice(RELAY_PREFIX.length);
       const id = typeof body.id === "string" ? body.id : undefined;
       if (body.relay === "ask" && isObject(body.params)) return pageAsk(record, shape, id, body.params);
@@ -267,7 +304,14 @@ export function createRelays(env: Env, emit: Emit, options: RelayOptions = {}) {
       for (const el of flow.elicitations) {
         const relay = el.relay;
         if (relay?.answeredAt !== undefined && el.answeredAt === undefined) {
-          emit("relayLost", { flow, revision: flow.revision, record: relay.answerRecord!, el, relay, why: "never-forwarded" });
+          emit("relayLost", {
+            flow,
+            revision: flow.revision,
+            record: relay.answerRecord!,
+            el,
+            relay,
+            why: "never-forwarded",
+          });
         }
       }
     },

@@ -16,21 +16,55 @@ import { addElicitation, answer, registerElicitationId } from "./elicitations.ts
 import { check202 } from "./streams.ts";
 import { EMPTY, idKey, phase, type State } from "./state.ts";
 
-export function onServerRequest(s: State, ctx: MessageContext, id: unknown, method: string, rawParams: unknown, text: string): void {
+export function onServerRequest(
+  s: State,
+  ctx: MessageContext,
+  id: unknown,
+  method: string,
+  rawParams: unknown,
+  text: string,
+): void {
   const { scope, record, at, exchange } = ctx;
   const origin = originatingRequest(ctx);
-  const revision = scope.revision ?? origin?.revision ?? exchange?.requestHeaders?.["mcp-protocol-version"] ?? record.headers?.["mcp-protocol-version"] ?? null;
+  const revision =
+    scope.revision ??
+    origin?.revision ??
+    exchange?.requestHeaders?.["mcp-protocol-version"] ??
+    record.headers?.["mcp-protocol-version"] ??
+    null;
   const modern = isModern(revision);
   const key = idKey(id);
   const stream = streamOf(ctx);
   if (method !== ELICIT_METHOD) {
-    s.emit("serverRequest", { flow: origin?.flow ?? null, revision, msg: ctx, id, method, kind: "other-method", modern, origin, prior: undefined, stream });
+    s.emit("serverRequest", {
+      flow: origin?.flow ?? null,
+      revision,
+      msg: ctx,
+      id,
+      method,
+      kind: "other-method",
+      modern,
+      origin,
+      prior: undefined,
+      stream,
+    });
     (scope.serverRequestIds ??= new Map()).set(key, { exchange: exchange?.id, text, record: record.seq, flow: null });
     return;
   }
   const prior = scope.serverRequestIds?.get(key);
   if (prior && prior.text === text) {
-    s.emit("serverRequest", { flow: prior.flow, revision, msg: ctx, id, method, kind: "replay", modern, origin, prior, stream });
+    s.emit("serverRequest", {
+      flow: prior.flow,
+      revision,
+      msg: ctx,
+      id,
+      method,
+      kind: "replay",
+      modern,
+      origin,
+      prior,
+      stream,
+    });
     return;
   }
   const flow = origin?.flow ?? s.newFlow("server-request", scope, origin, record, revision);
@@ -42,14 +76,33 @@ export function onServerRequest(s: State, ctx: MessageContext, id: unknown, meth
   const params = isObject(rawParams) ? rawParams : EMPTY;
   const p = `${at}/params`;
   const mode = elicitMode(rawParams);
-  s.emit("elicitationAsked", { flow, revision, msg: ctx, ep: rawParams, pointer: p, mode, where: "server-request", req: origin });
+  s.emit("elicitationAsked", {
+    flow,
+    revision,
+    msg: ctx,
+    ep: rawParams,
+    pointer: p,
+    mode,
+    where: "server-request",
+    req: origin,
+  });
   // The client should answer an undeclared mode with -32602 (cap-client-rejects-undeclared-mode).
   const undeclaredMode = scope.initializeSeen && !modern && modeUndeclared(scope.caps, revision, mode);
   const round = flow.rounds.length || 1;
   addElicitation(s, flow, idText(id), rawParams, mode, record, p, round);
   registerElicitationId(s, scope, flow, revision, flow.elicitations.length - 1, params, p, record);
   const open = (scope.openElicitations ??= new Map());
-  open.set(key, { idKey: key, params: rawParams, mode, record: record.seq, exchange: exchange?.id, text, flow, index: flow.elicitations.length - 1, undeclaredMode });
+  open.set(key, {
+    idKey: key,
+    params: rawParams,
+    mode,
+    record: record.seq,
+    exchange: exchange?.id,
+    text,
+    flow,
+    index: flow.elicitations.length - 1,
+    undeclaredMode,
+  });
   s.emit("serverElicitationOpened", { flow, revision, pointer: p, idPointer: `${at}/id`, open: open.size });
   if (flow.rounds.length === 0) flow.rounds = [createRound(1, null, record.seq, record.time)];
   phase(flow, "user", record.time);
@@ -57,7 +110,8 @@ export function onServerRequest(s: State, ctx: MessageContext, id: unknown, meth
 }
 
 /** Where a message travelled; a GET stream that resumes a POST stream counts as that POST stream. */
-const streamOf = (ctx: MessageContext): MessageRecord["stream"] => (ctx.exchange?.resumedOf !== undefined ? "post-sse" : ctx.record.stream);
+const streamOf = (ctx: MessageContext): MessageRecord["stream"] =>
+  ctx.exchange?.resumedOf !== undefined ? "post-sse" : ctx.record.stream;
 
 /** The client request an elicitation belongs to: the POST whose stream carried it, else the latest in flight. */
 function originatingRequest(ctx: MessageContext): ClientRequest | undefined {
@@ -84,20 +138,39 @@ function originatingRequest(ctx: MessageContext): ClientRequest | undefined {
   let best: ClientRequest | undefined;
   for (const req of scope.clientRequests.values()) {
     if (req === undefined || req.method === "initialize") continue;
-    if (!best || (MRTR_METHODS.has(req.method) && !MRTR_METHODS.has(best.method)) || (MRTR_METHODS.has(req.method) === MRTR_METHODS.has(best.method) && req.time >= best.time)) best = req;
+    if (
+      !best ||
+      (MRTR_METHODS.has(req.method) && !MRTR_METHODS.has(best.method)) ||
+      (MRTR_METHODS.has(req.method) === MRTR_METHODS.has(best.method) && req.time >= best.time)
+    )
+      best = req;
   }
   return best;
 }
 
-
 /** The client's answer to a server request. `error` is undefined for a result. */
-export function onClientResponse(s: State, ctx: MessageContext, id: unknown, result: unknown, error: Record<string, unknown> | undefined): void {
+export function onClientResponse(
+  s: State,
+  ctx: MessageContext,
+  id: unknown,
+  result: unknown,
+  error: Record<string, unknown> | undefined,
+): void {
   const { scope, record, at } = ctx;
   const key = idKey(id);
   const el = scope.openElicitations?.get(key);
   const revision = scope.revision ?? el?.flow.revision ?? null;
   const repeated = el ? undefined : scope.answeredElicitations?.get(key);
-  s.emit("clientResponse", { flow: el?.flow ?? null, revision, msg: ctx, id, asked: el, repeated, knownId: scope.serverRequestIds?.has(key) === true, lostStream: s.lostStreams.has(scope.server) });
+  s.emit("clientResponse", {
+    flow: el?.flow ?? null,
+    revision,
+    msg: ctx,
+    id,
+    asked: el,
+    repeated,
+    knownId: scope.serverRequestIds?.has(key) === true,
+    lostStream: s.lostStreams.has(scope.server),
+  });
   if (!el) return;
   scope.openElicitations?.delete(key);
   const flow = el.flow;
@@ -111,7 +184,16 @@ export function onClientResponse(s: State, ctx: MessageContext, id: unknown, res
     if (ctx.exchange.status !== undefined) check202(s, ctx.exchange);
   }
   if (error === undefined) {
-    s.emit("elicitationAnswered", { flow, revision, msg: ctx, kind: "server-request", er: result, ep: el.params, pointer: `${at}/result`, asked: el });
+    s.emit("elicitationAnswered", {
+      flow,
+      revision,
+      msg: ctx,
+      kind: "server-request",
+      er: result,
+      ep: el.params,
+      pointer: `${at}/result`,
+      asked: el,
+    });
     answer(elicitation, result, record.seq, `${at}/result`, record.time);
     if (record.source === "backend") s.relays.backendAnswered(flow, elicitation, record);
   } else {
@@ -128,6 +210,7 @@ export function onClientResponse(s: State, ctx: MessageContext, id: unknown, res
 
 /** Whether another elicitation/create of the flow is still unanswered (the clock stays with the user). */
 function waitsOnUser(scope: Scope, flow: Flow): boolean {
-  if (scope.openElicitations) for (const open of scope.openElicitations.values()) if (open !== undefined && open.flow === flow) return true;
+  if (scope.openElicitations)
+    for (const open of scope.openElicitations.values()) if (open !== undefined && open.flow === flow) return true;
   return false;
 }

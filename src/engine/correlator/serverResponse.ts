@@ -11,7 +11,13 @@ import { answerRound, EMPTY, finish, idKey, restart, tupleOf, type State } from 
 import { onUrlRequired } from "./urlRequired.ts";
 
 /** `error` is undefined for a result (parsed JSON has no undefined members, so `result` says nothing). */
-export function onServerResponse(s: State, ctx: MessageContext, id: unknown, rawResult: unknown, error: Record<string, unknown> | undefined): void {
+export function onServerResponse(
+  s: State,
+  ctx: MessageContext,
+  id: unknown,
+  rawResult: unknown,
+  error: Record<string, unknown> | undefined,
+): void {
   const { scope, record } = ctx;
   const req = findRequest(ctx, id);
   if (!req) return;
@@ -23,9 +29,23 @@ export function onServerResponse(s: State, ctx: MessageContext, id: unknown, raw
   const result = isResult && isObject(rawResult) ? rawResult : EMPTY;
   if (isResult && req.method === "initialize") return negotiate(s, ctx, req, result);
   // An answer that opens a flow opens it first, so that every finding about the answer belongs to the flow.
-  const opens: FlowKind | null = isResult ? (result.resultType === "input_required" ? "mrtr" : null) : error.code === -32042 ? "url-required-error" : null;
+  const opens: FlowKind | null = isResult
+    ? result.resultType === "input_required"
+      ? "mrtr"
+      : null
+    : error.code === -32042
+      ? "url-required-error"
+      : null;
   const flow = req.flow ?? (opens ? s.newFlow(opens, scope, req, record, req.revision ?? scope.revision) : null);
-  s.emit("serverResponse", { flow, revision: req.revision, msg: ctx, req, result: isResult ? result : undefined, error, modern });
+  s.emit("serverResponse", {
+    flow,
+    revision: req.revision,
+    msg: ctx,
+    req,
+    result: isResult ? result : undefined,
+    error,
+    modern,
+  });
   if (isResult) {
     if (result.resultType === "input_required") return onInputRequired(s, ctx, req, result);
     if (modern && result.resultType === undefined) (scope.noResultType ??= new Map()).set(tupleOf(req), record.seq);
@@ -35,7 +55,8 @@ export function onServerResponse(s: State, ctx: MessageContext, id: unknown, raw
     const round = flow.rounds[flow.rounds.length - 1];
     if (round) answerRound(round, "complete", record);
     s.emit("flowCompleted", { flow, revision: req.revision, msg: ctx, req, result, scope });
-    for (const el of flow.elicitations) if (el.mode === "url" && el.action !== "decline" && el.action !== "cancel") el.completed = true;
+    for (const el of flow.elicitations)
+      if (el.mode === "url" && el.action !== "decline" && el.action !== "cancel") el.completed = true;
     finish(flow, "complete", record.time);
     s.touch(flow, record.seq);
     return;
@@ -70,7 +91,8 @@ function negotiate(s: State, ctx: MessageContext, req: ClientRequest, result: Re
   const version = typeof result.protocolVersion === "string" ? result.protocolVersion : null;
   const sessionId = ctx.exchange?.responseHeaders?.["mcp-session-id"];
   negotiated(ctx.scope, version, req.params.capabilities);
-  if (sessionId !== undefined && sessionId !== ctx.scope.sessionId) negotiated(s.scopes.get(ctx.scope.server, ctx.scope.client, sessionId), version, req.params.capabilities);
+  if (sessionId !== undefined && sessionId !== ctx.scope.sessionId)
+    negotiated(s.scopes.get(ctx.scope.server, ctx.scope.client, sessionId), version, req.params.capabilities);
 }
 
 function negotiated(scope: Scope, version: string | null, caps: unknown): void {

@@ -54,7 +54,8 @@ export function createState(env: Env, options: RelayOptions = {}) {
   // A backend flow's end tells the join which answers the page gave that never reached the server.
   const emit: Emit = (name, fact) => {
     env.emit(name, fact);
-    if ((name === "flowCompleted" || name === "flowFailed") && fact.flow?.source === "backend") relays.backendEnded(fact.flow);
+    if ((name === "flowCompleted" || name === "flowFailed") && fact.flow?.source === "backend")
+      relays.backendEnded(fact.flow);
   };
   const relays = createRelays(env, emit, options);
 
@@ -92,13 +93,22 @@ export function createState(env: Env, options: RelayOptions = {}) {
       const client = record.client ?? "";
       // An envelope's messages have no session header; their exchange names the connection (a backend session, a channel, a socket).
       if (record.stream === "envelope") return scopes.get(server, client, record.exchange ?? "");
-      const sessionId = record.headers?.["mcp-session-id"] ?? ex?.requestHeaders?.["mcp-session-id"] ?? ex?.responseHeaders?.["mcp-session-id"];
+      const sessionId =
+        record.headers?.["mcp-session-id"] ??
+        ex?.requestHeaders?.["mcp-session-id"] ??
+        ex?.responseHeaders?.["mcp-session-id"];
       if (sessionId !== undefined) return scopes.get(server, client, sessionId);
       if (record.stream === "get-sse") return scopes.latestSession(server, client) ?? scopes.get(server, client, "");
       return scopes.get(server, client, "");
     },
 
-    newFlow(kind: FlowKind, scope: Scope, req: ClientRequest | undefined, record: MessageRecord, revision: Revision | null): Flow {
+    newFlow(
+      kind: FlowKind,
+      scope: Scope,
+      req: ClientRequest | undefined,
+      record: MessageRecord,
+      revision: Revision | null,
+    ): Flow {
       const flow: Flow = {
         id: env.newFlowId(),
         kind,
@@ -171,5 +181,7 @@ export function answerRound(round: Round, outcome: NonNullable<Round["outcome"]>
  */
 export function tupleOf(req: ClientRequest): string {
   // Only the methods that can be retried need their arguments compared.
-  return (req.tuple ??= MRTR_METHODS.has(req.method) ? `${req.method}\u0000${req.target}\u0000${canonicalJson(req.params.arguments)}` : req.method);
+  return (req.tuple ??= MRTR_METHODS.has(req.method)
+    ? `${req.method}\u0000${req.target}\u0000${canonicalJson(req.params.arguments)}`
+    : req.method);
 }

@@ -17,7 +17,12 @@ export function onResponse(s: State, record: ResponseRecord): void {
 /** A POSTed ElicitResult and the status of its exchange, once both are known (in either order). */
 export function check202(s: State, ex: Exchange): void {
   if (ex.elicitResultRecord === undefined || ex.status === undefined) return;
-  s.emit("elicitResultAck", { flow: ex.elicitResultFlow ?? null, revision: ex.scope?.revision ?? null, record: ex.elicitResultRecord, exchange: ex });
+  s.emit("elicitResultAck", {
+    flow: ex.elicitResultFlow ?? null,
+    revision: ex.scope?.revision ?? null,
+    record: ex.elicitResultRecord,
+    exchange: ex,
+  });
   ex.elicitResultRecord = undefined;
 }
 
@@ -57,7 +62,15 @@ export function onEnd(s: State, record: EndRecord): void {
   const ex = s.exchanges.get(record);
   if (!ex) return;
   // A HAR keeps no body of a stream that did not finish: its messages are unknown, not absent.
-  if (record.entry !== undefined && record.error !== undefined && !ex.carried && ex.status === 200 && ex.emptyBody === undefined && ex.responseHeaders?.["content-type"]?.includes("event-stream")) s.lostStreams.add(s.serverKey(record));
+  if (
+    record.entry !== undefined &&
+    record.error !== undefined &&
+    !ex.carried &&
+    ex.status === 200 &&
+    ex.emptyBody === undefined &&
+    ex.responseHeaders?.["content-type"]?.includes("event-stream")
+  )
+    s.lostStreams.add(s.serverKey(record));
   const scope = ex.scope;
   const carriesAnswers = ex.status !== 202 && ex.status !== undefined && ex.status < 300;
   const own = ex.resumedOf ?? ex.id;

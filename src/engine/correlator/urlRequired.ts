@@ -12,7 +12,14 @@ export function onUrlRequired(s: State, ctx: MessageContext, req: ClientRequest,
   const { scope, record, at } = ctx;
   const revision = req.revision ?? scope.revision;
   const flow = req.flow ?? s.newFlow("url-required-error", scope, req, record, revision);
-  s.emit("urlRequired", { flow, revision, msg: ctx, req, error, caps: scope.initializeSeen ? (scope.caps ?? {}) : undefined });
+  s.emit("urlRequired", {
+    flow,
+    revision,
+    msg: ctx,
+    req,
+    error,
+    caps: scope.initializeSeen ? (scope.caps ?? {}) : undefined,
+  });
   const data = error.data;
   const list = isObject(data) ? data.elicitations : undefined;
   const entries: unknown[] = Array.isArray(list) && list.length > 0 ? list : [];
@@ -21,11 +28,21 @@ export function onUrlRequired(s: State, ctx: MessageContext, req: ClientRequest,
   entries.forEach((entry, i) => {
     const p = `${at}/error/data/elicitations/${i}`;
     const mode = elicitMode(entry);
-    s.emit("elicitationAsked", { flow, revision, msg: ctx, ep: entry, pointer: p, mode, where: "url-required-error", req });
+    s.emit("elicitationAsked", {
+      flow,
+      revision,
+      msg: ctx,
+      ep: entry,
+      pointer: p,
+      mode,
+      where: "url-required-error",
+      req,
+    });
     const key = isObject(entry) && typeof entry.elicitationId === "string" ? entry.elicitationId : String(i);
     const already = flow.elicitations.find((e) => e.key === key && e.mode === "url");
     if (!already) addElicitation(s, flow, key, entry, mode, record, p, round.index);
-    if (isObject(entry)) registerElicitationId(s, scope, flow, revision, flow.elicitations.length - 1, entry, p, record);
+    if (isObject(entry))
+      registerElicitationId(s, scope, flow, revision, flow.elicitations.length - 1, entry, p, record);
   });
   (scope.awaitingRetry ??= new Map()).set(tupleOf(req), flow);
   phase(flow, "user", record.time);
@@ -36,7 +53,13 @@ export function onUrlRetry(s: State, ctx: MessageContext, req: ClientRequest, fl
   const { scope, record } = ctx;
   scope.awaitingRetry?.delete(tupleOf(req));
   const last = flow.rounds[flow.rounds.length - 1];
-  s.emit("urlRetry", { flow, revision: req.revision, msg: ctx, req, idReused: last !== undefined && idKey(last.requestId) === req.idKey });
+  s.emit("urlRetry", {
+    flow,
+    revision: req.revision,
+    msg: ctx,
+    req,
+    idReused: last !== undefined && idKey(last.requestId) === req.idKey,
+  });
   req.flow = flow;
   flow.rounds.push(createRound(flow.rounds.length + 1, req.id as Round["requestId"], record.seq, record.time));
   phase(flow, "server", record.time);

@@ -3,7 +3,14 @@
 import type { MessageRecord } from "../../capture/record.ts";
 import { META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION } from "../../protocol/revision.ts";
 import { isObject } from "../../util/json.ts";
-import { inputMethod, type ClientRequest, type Envelope, type EnvelopeDefects, type MrtrLink, type RetryDefects } from "./scope.ts";
+import {
+  inputMethod,
+  type ClientRequest,
+  type Envelope,
+  type EnvelopeDefects,
+  type MrtrLink,
+  type RetryDefects,
+} from "./scope.ts";
 
 export function readEnvelope(params: Record<string, unknown>, record: MessageRecord): Envelope {
   const meta = params._meta;
@@ -20,7 +27,8 @@ export function readEnvelope(params: Record<string, unknown>, record: MessageRec
 /** The defects of an envelope, or undefined for a well-formed one. */
 export function envelopeDefects(e: Envelope): EnvelopeDefects | undefined {
   const missingMeta = e.noVersion || e.noCaps;
-  const headerMismatch = e.postHeader && e.header !== undefined && typeof e.metaVersion === "string" && e.header !== e.metaVersion;
+  const headerMismatch =
+    e.postHeader && e.header !== undefined && typeof e.metaVersion === "string" && e.header !== e.metaVersion;
   return missingMeta || headerMismatch ? { missingMeta, headerMismatch } : undefined;
 }
 
@@ -35,7 +43,13 @@ export const matchesInputType = (method: string | undefined, v: unknown): boolea
 
 export function retryDefects(req: ClientRequest, link: MrtrLink): RetryDefects {
   const params = req.params;
-  const defects: RetryDefects = { missingKeys: false, extraKeys: false, malformed: false, tampered: false, declined: false };
+  const defects: RetryDefects = {
+    missingKeys: false,
+    extraKeys: false,
+    malformed: false,
+    tampered: false,
+    declined: false,
+  };
   if (link.hasState && params.requestState !== link.state) defects.tampered = "requestState" in params;
   const responses = params.inputResponses;
   if (responses !== undefined && !isObject(responses)) defects.malformed = true;

@@ -144,5 +144,10 @@ export function inputMethod(link: MrtrLink, key: string): string | undefined {
   const ir = link.inputRequests;
   if (!Object.prototype.hasOwnProperty.call(ir, key)) return undefined;
   const entry = ir[key];
-  return typeof entry === "object" && entry !== null && !Array.isArray(entry) && typeof (entry as { method?: unknown }).method === "string" ? (entry as { method: string }).method : undefined;
+  return typeof entry === "object" &&
+    entry !== null &&
+    !Array.isArray(entry) &&
+    typeof (entry as { method?: unknown }).method === "string"
+    ? (entry as { method: string }).method
+    : undefined;
 }

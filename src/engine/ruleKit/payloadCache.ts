@@ -45,7 +45,12 @@ export function createPayloadCache(check: Check) {
         byPointer.set(at, (seen = []));
       }
       const findings: FindingInput[] = [];
-      check(ep, at, { revision: ctx.revision, report: (input) => (findings.push(input), ctx.report(input)), on: ctx.on }, where);
+      check(
+        ep,
+        at,
+        { revision: ctx.revision, report: (input) => (findings.push(input), ctx.report(input)), on: ctx.on },
+        where,
+      );
       if (seen.length >= PER_POINTER) seen.shift();
       const tokens: unknown[] = [];
       flatten(ep, tokens);

@@ -15,7 +15,13 @@ export const has = (o: Json, key: string): boolean => Object.prototype.hasOwnPro
 
 /** The JSON type name a developer reads in a message. */
 export const jsonType = (v: unknown): string =>
-  v === null ? "null" : Array.isArray(v) ? "array" : typeof v === "number" && Number.isInteger(v) ? "integer" : typeof v;
+  v === null
+    ? "null"
+    : Array.isArray(v)
+      ? "array"
+      : typeof v === "number" && Number.isInteger(v)
+        ? "integer"
+        : typeof v;
 
 /**
  * The elicitation shape in force. Revisions before 2025-06-18 have no elicitation at all
@@ -43,7 +49,8 @@ export function isAbsoluteUri(s: string): boolean {
   }
 }
 
-const EMAIL = /^[a-z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/i;
+const EMAIL =
+  /^[a-z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/i;
 export const isEmail = (s: string): boolean => EMAIL.test(s);
 
 export function isDate(s: string): boolean {
@@ -63,13 +70,26 @@ export function isDateTime(s: string): boolean {
   return h <= 23 && mi <= 59 && sec <= 60 && zoneOk;
 }
 
-const formatCheck: Record<string, (s: string) => boolean> = { email: isEmail, uri: isAbsoluteUri, date: isDate, "date-time": isDateTime };
+const formatCheck: Record<string, (s: string) => boolean> = {
+  email: isEmail,
+  uri: isAbsoluteUri,
+  date: isDate,
+  "date-time": isDateTime,
+};
 /** schema.ts StringSchema.format: "email" | "uri" | "date" | "date-time". */
 export const isFormat = (f: unknown): boolean => typeof f === "string" && has(formatCheck, f);
 
 // ---- property kinds (schema.ts PrimitiveSchemaDefinition) ----
 
-export type PropertyKind = "string" | "number" | "boolean" | "single-enum" | "titled-single" | "multi-enum" | "titled-multi" | "other";
+export type PropertyKind =
+  | "string"
+  | "number"
+  | "boolean"
+  | "single-enum"
+  | "titled-single"
+  | "multi-enum"
+  | "titled-multi"
+  | "other";
 
 export function propertyKind(def: Json): PropertyKind {
   switch (def.type) {
@@ -143,39 +163,80 @@ const addIssue = (issues: Issue[], code: IssueCode, message: string, pointer: st
  * given: it is built only when there is an issue to point at (answers are checked field by field, and
  * nearly every field is fine).
  */
-function validateInto(issues: Issue[], value: unknown, def: Json, name: string, base: string, key: string | undefined): void {
+function validateInto(
+  issues: Issue[],
+  value: unknown,
+  def: Json,
+  name: string,
+  base: string,
+  key: string | undefined,
+): void {
   // Issues are added without closures over the arguments: this runs for every field of every answer.
   const kind = propertyKind(def);
   // Only selects have options (enumOptions is null for every other kind).
-  const options = kind === "single-enum" || kind === "titled-single" || kind === "multi-enum" || kind === "titled-multi" ? enumOptions(def) : null;
+  const options =
+    kind === "single-enum" || kind === "titled-single" || kind === "multi-enum" || kind === "titled-multi"
+      ? enumOptions(def)
+      : null;
   if (kind === "multi-enum" || kind === "titled-multi") {
     if (!isStringArray(value)) {
-      addIssue(issues, "type", `"${name}" should be an array of strings but is ${jsonType(value)}.`, pointerOf(base, key));
+      addIssue(
+        issues,
+        "type",
+        `"${name}" should be an array of strings but is ${jsonType(value)}.`,
+        pointerOf(base, key),
+      );
       return;
     }
     const min = num(def.minItems);
     const max = num(def.maxItems);
-    if (min !== undefined && value.length < min) addIssue(issues, "bounds", `"${name}" has ${value.length} selections, fewer than minItems ${min}.`, pointerOf(base, key));
-    if (max !== undefined && value.length > max) addIssue(issues, "bounds", `"${name}" has ${value.length} selections, more than maxItems ${max}.`, pointerOf(base, key));
+    if (min !== undefined && value.length < min)
+      addIssue(
+        issues,
+        "bounds",
+        `"${name}" has ${value.length} selections, fewer than minItems ${min}.`,
+        pointerOf(base, key),
+      );
+    if (max !== undefined && value.length > max)
+      addIssue(
+        issues,
+        "bounds",
+        `"${name}" has ${value.length} selections, more than maxItems ${max}.`,
+        pointerOf(base, key),
+      );
     value.forEach((v, i) => {
-      if (options && !options.includes(v)) addIssue(issues, "enum", `"${name}" contains ${quote(v)}, which is not one of its options.`, ptr(pointerOf(base, key), i));
+      if (options && !options.includes(v))
+        addIssue(
+          issues,
+          "enum",
+          `"${name}" contains ${quote(v)}, which is not one of its options.`,
+          ptr(pointerOf(base, key), i),
+        );
     });
     return;
   }
   if (kind === "boolean") {
-    if (typeof value !== "boolean") addIssue(issues, "type", `"${name}" should be a boolean but is ${jsonType(value)}.`, pointerOf(base, key));
+    if (typeof value !== "boolean")
+      addIssue(issues, "type", `"${name}" should be a boolean but is ${jsonType(value)}.`, pointerOf(base, key));
     return;
   }
   if (kind === "number") {
     const integer = def.type === "integer";
     if (typeof value !== "number" || (integer && !Number.isInteger(value))) {
-      addIssue(issues, "type", `"${name}" should be ${integer ? "an integer" : "a number"} but is ${typeof value === "number" ? "a fraction" : jsonType(value)}.`, pointerOf(base, key));
+      addIssue(
+        issues,
+        "type",
+        `"${name}" should be ${integer ? "an integer" : "a number"} but is ${typeof value === "number" ? "a fraction" : jsonType(value)}.`,
+        pointerOf(base, key),
+      );
       return;
     }
     const min = num(def.minimum);
     const max = num(def.maximum);
-    if (min !== undefined && value < min) addIssue(issues, "bounds", `"${name}" is ${value}, below its minimum ${min}.`, pointerOf(base, key));
-    if (max !== undefined && value > max) addIssue(issues, "bounds", `"${name}" is ${value}, above its maximum ${max}.`, pointerOf(base, key));
+    if (min !== undefined && value < min)
+      addIssue(issues, "bounds", `"${name}" is ${value}, below its minimum ${min}.`, pointerOf(base, key));
+    if (max !== undefined && value > max)
+      addIssue(issues, "bounds", `"${name}" is ${value}, above its maximum ${max}.`, pointerOf(base, key));
     return;
   }
   if (kind === "other") return;
@@ -184,17 +245,36 @@ function validateInto(issues: Issue[], value: unknown, def: Json, name: string, 
     return;
   }
   if (options) {
-    if (!options.includes(value)) addIssue(issues, "enum", `"${name}" is ${quote(value)}, which is not one of its options.`, pointerOf(base, key));
+    if (!options.includes(value))
+      addIssue(issues, "enum", `"${name}" is ${quote(value)}, which is not one of its options.`, pointerOf(base, key));
     return;
   }
   // JSON Schema counts length in Unicode code points, not UTF-16 units.
   const length = codePoints(value);
   const min = num(def.minLength);
   const max = num(def.maxLength);
-  if (min !== undefined && length < min) addIssue(issues, "bounds", `"${name}" is ${length} characters long, shorter than minLength ${min}.`, pointerOf(base, key));
-  if (max !== undefined && length > max) addIssue(issues, "bounds", `"${name}" is ${length} characters long, longer than maxLength ${max}.`, pointerOf(base, key));
+  if (min !== undefined && length < min)
+    addIssue(
+      issues,
+      "bounds",
+      `"${name}" is ${length} characters long, shorter than minLength ${min}.`,
+      pointerOf(base, key),
+    );
+  if (max !== undefined && length > max)
+    addIssue(
+      issues,
+      "bounds",
+      `"${name}" is ${length} characters long, longer than maxLength ${max}.`,
+      pointerOf(base, key),
+    );
   const check = typeof def.format === "string" ? formatCheck[def.format] : undefined;
-  if (check && !check(value)) addIssue(issues, "format", `"${name}" is not a valid ${def.format} (format "${def.format}").`, pointerOf(base, key));
+  if (check && !check(value))
+    addIssue(
+      issues,
+      "format",
+      `"${name}" is not a valid ${def.format} (format "${def.format}").`,
+      pointerOf(base, key),
+    );
 }
 
 /** The length of a string in code points, as `[...s].length` counts them (a lone surrogate counts as one). */
@@ -218,19 +298,32 @@ const NOTHING_SKIPPED: ReadonlySet<string> = new Set();
  * Validates `content` (an object) against `requestedSchema`; pointers are built under `at` (the content).
  * Keys in `skip` count as present but their values are not checked (already reported as malformed).
  */
-export function validateContent(content: Json, schema: Json, at: string, skip: ReadonlySet<string> | undefined = NOTHING_SKIPPED): Issue[] {
+export function validateContent(
+  content: Json,
+  schema: Json,
+  at: string,
+  skip: ReadonlySet<string> | undefined = NOTHING_SKIPPED,
+): Issue[] {
   const properties = isObject(schema.properties) ? schema.properties : {};
   const issues: Issue[] = [];
   const required = isStringArray(schema.required) ? schema.required : [];
   if (required.some((k) => !has(content, k))) {
     const missing = required.filter((k) => !has(content, k));
-    issues.push({ code: "required", pointer: at, message: `Required field${missing.length > 1 ? "s" : ""} ${missing.map((k) => `"${k}"`).join(", ")} missing from the accepted content.` });
+    issues.push({
+      code: "required",
+      pointer: at,
+      message: `Required field${missing.length > 1 ? "s" : ""} ${missing.map((k) => `"${k}"`).join(", ")} missing from the accepted content.`,
+    });
   }
   for (const key of Object.keys(content)) {
     if (skip.has(key)) continue;
     const def = properties[key];
     if (!has(properties, key) || !isObject(def)) {
-      issues.push({ code: "extra", pointer: ptr(at, key), message: `Content field "${key}" is not in requestedSchema.properties.` });
+      issues.push({
+        code: "extra",
+        pointer: ptr(at, key),
+        message: `Content field "${key}" is not in requestedSchema.properties.`,
+      });
       continue;
     }
     validateInto(issues, content[key], def, key, at, key);

@@ -8,8 +8,28 @@ import { isObject, isR2Plus, ptr } from "../ruleKit/validate.ts";
 import type { Era, Json } from "../ruleKit/validate.ts";
 
 export const meta: readonly RuleMeta[] = [
-  { id: "form-secret-field", severity: "error", severityNote: "error (heuristic)", revisions: "all", violator: "server", detection: "heuristic", title: "Passwords, API keys, tokens or payment data requested in form mode", section: "3.5", spec: {revision: null, path: "client/elicitation"} },
-  { id: "form-clickable-url", severity: "warning", severityNote: "warning", revisions: "2025-11-25, 2026-07-28", violator: "server", detection: "exact (regex `\\b[a-z][a-z0-9+.-]*://\\S+` and `www\\.\\S+`)", title: "Clickable URL inside a form-mode request", section: "3.5", spec: {revision: null, path: "client/elicitation"} },
+  {
+    id: "form-secret-field",
+    severity: "error",
+    severityNote: "error (heuristic)",
+    revisions: "all",
+    violator: "server",
+    detection: "heuristic",
+    title: "Passwords, API keys, tokens or payment data requested in form mode",
+    section: "3.5",
+    spec: { revision: null, path: "client/elicitation" },
+  },
+  {
+    id: "form-clickable-url",
+    severity: "warning",
+    severityNote: "warning",
+    revisions: "2025-11-25, 2026-07-28",
+    violator: "server",
+    detection: "exact (regex `\\b[a-z][a-z0-9+.-]*://\\S+` and `www\\.\\S+`)",
+    title: "Clickable URL inside a form-mode request",
+    section: "3.5",
+    spec: { revision: null, path: "client/elicitation" },
+  },
 ];
 
 type FormCheck = (ep: Json, properties: Json, at: string, ctx: CheckContext, era: Era) => void;
@@ -36,9 +56,16 @@ const isSelect = (def: Json): boolean => def.type === "array" || "enum" in def |
 function checkSecretFields(ep: Json, properties: Json, at: string, ctx: CheckContext, era: Era): void {
   const r1 = era === "2025-06-18";
   // 2025-06-18 has no URL mode to send the user to; it forbids sensitive requests outright.
-  const remedy = r1 ? "2025-06-18 servers must not request sensitive information through elicitation" : "passwords, API keys, tokens and payment credentials must go through URL mode, not a form";
+  const remedy = r1
+    ? "2025-06-18 servers must not request sensitive information through elicitation"
+    : "passwords, API keys, tokens and payment credentials must go through URL mode, not a form";
   const report = (pointer: string, what: string, identity: boolean) =>
-    ctx.report({ rule: "form-secret-field", ...(identity ? { severity: "warning" as Severity } : {}), pointer, message: `${what}; ${identity ? "identity numbers are sensitive information, which 2025-06-18 servers must not request" : remedy}.` });
+    ctx.report({
+      rule: "form-secret-field",
+      ...(identity ? { severity: "warning" as Severity } : {}),
+      pointer,
+      message: `${what}; ${identity ? "identity numbers are sensitive information, which 2025-06-18 servers must not request" : remedy}.`,
+    });
   // Tries credentials first, then (2025-06-18 only) identity numbers at warning. Each text is split into words once.
   const find = (ws: readonly string[]): [string, boolean] | null => {
     const term = termIn(ws);
@@ -51,7 +78,11 @@ function checkSecretFields(ep: Json, properties: Json, at: string, ctx: CheckCon
     if (!isObject(def)) continue;
     if (def.writeOnly === true || def.format === "password") {
       fieldFlagged = true;
-      report(ptr(at, "requestedSchema", "properties", key), `Form field "${key}" is marked as a secret input (${def.writeOnly === true ? "writeOnly: true" : 'format "password"'})`, false);
+      report(
+        ptr(at, "requestedSchema", "properties", key),
+        `Form field "${key}" is marked as a secret input (${def.writeOnly === true ? "writeOnly: true" : 'format "password"'})`,
+        false,
+      );
       continue;
     }
     // A quantity, a yes/no or a choice among listed options is about a credential, not the credential.
@@ -74,10 +105,19 @@ function checkSecretFields(ep: Json, properties: Json, at: string, ctx: CheckCon
     }
     if (!hit) continue;
     fieldFlagged = true;
-    report(ptr(at, "requestedSchema", "properties", key), `Form field "${key}" asks for a secret: its ${where} matches "${hit[0]}"`, hit[1]);
+    report(
+      ptr(at, "requestedSchema", "properties", key),
+      `Form field "${key}" asks for a secret: its ${where} matches "${hit[0]}"`,
+      hit[1],
+    );
   }
   // The message alone counts only if the form has somewhere to type the answer, and it asks.
-  if (fieldFlagged || typeof ep.message !== "string" || !Object.values(properties).some((d) => isObject(d) && d.type === "string" && !isSelect(d))) return;
+  if (
+    fieldFlagged ||
+    typeof ep.message !== "string" ||
+    !Object.values(properties).some((d) => isObject(d) && d.type === "string" && !isSelect(d))
+  )
+    return;
   const hit = asksForInput(ep.message) ? find(words(ep.message)) : null;
   if (hit) report(ptr(at, "message"), `The form's message asks for a secret: it matches "${hit[0]}"`, hit[1]);
 }
@@ -93,7 +133,12 @@ function checkClickableUrls(ep: Json, properties: Json, at: string, ctx: CheckCo
     if (!m) return;
     const pointer = base + segments(...parts);
     const link = m[0].length > 60 ? m[0].slice(0, 60) + "…" : m[0];
-    ctx.report({ rule: "form-clickable-url", ...(isR2Plus(era) ? {} : { severity: "info" as Severity }), pointer, message: `${pointer.slice(at.length + 1)} contains a link (${link}); form-mode requests should not carry clickable URLs — use URL mode to send the user somewhere.` });
+    ctx.report({
+      rule: "form-clickable-url",
+      ...(isR2Plus(era) ? {} : { severity: "info" as Severity }),
+      pointer,
+      message: `${pointer.slice(at.length + 1)} contains a link (${link}); form-mode requests should not carry clickable URLs — use URL mode to send the user somewhere.`,
+    });
   };
   const options = (list: unknown, p: string, ...parts: string[]): void => {
     if (Array.isArray(list)) list.forEach((o, i) => check(o, p, ...parts, i));

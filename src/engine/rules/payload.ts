@@ -40,7 +40,13 @@ function askedChecks(on: (id: RuleId) => boolean): AskedCheck[] {
 }
 
 /** Runs `checks` on one EP (see checkElicitParams). */
-function checkAsked(checks: readonly AskedCheck[], ep: unknown, at: string, ctx: CheckContext, where: AskedWhere): void {
+function checkAsked(
+  checks: readonly AskedCheck[],
+  ep: unknown,
+  at: string,
+  ctx: CheckContext,
+  where: AskedWhere,
+): void {
   if (!isObject(ep)) {
     // A non-object -32042 entry or input request is err-url-required-shape's or mrtr-input-request-method's.
     if (where === "server-request") checkParamsObject(ep, at, ctx);
@@ -56,7 +62,13 @@ function checkAsked(checks: readonly AskedCheck[], ep: unknown, at: string, ctx:
  * ER = the ElicitResult: `result` of the client's JSON-RPC response (2025-xx, at "/result") or
  * params.inputResponses.<key> (2026-07-28). `ep` is the matching request params when known.
  */
-function checkElicitResult(er: unknown, ep: unknown | undefined, at: string, ctx: CheckContext, where: "response" | "input-response"): void {
+function checkElicitResult(
+  er: unknown,
+  ep: unknown | undefined,
+  at: string,
+  ctx: CheckContext,
+  where: "response" | "input-response",
+): void {
   const era = eraOf(ctx.revision);
   const mode = ep === undefined ? null : era === "2025-06-18" ? "form" : elicitMode(ep);
   checkResult(er, ep, mode, at, ctx, era, where === "input-response");

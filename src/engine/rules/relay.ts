@@ -6,17 +6,87 @@ import type { RuleMeta, RuleModule } from "../ruleKit/types.ts";
 
 const spec = { revision: null, path: "client/elicitation" };
 export const meta: readonly RuleMeta[] = [
-  { id: "relay-ask-not-shown", severity: "warning", severityNote: "warning (heuristic)", revisions: "all (hosted agent)", violator: "client", violatorNote: "client (agent)", detection: "stateful, heuristic", title: "An elicitation reached the agent but never the page", section: "3.13", spec },
-  { id: "relay-answer-lost", severity: "warning", severityNote: "warning", revisions: "all (hosted agent)", violator: "client", violatorNote: "client (agent)", detection: "stateful", title: "The user's answer in the page never reached the server", section: "3.13", spec },
-  { id: "relay-answer-altered", severity: "error", severityNote: "error / warning", revisions: "all (hosted agent)", violator: "client", violatorNote: "client (agent)", detection: "stateful", title: "The answer changed between the page and the server", section: "3.13", spec },
-  { id: "relay-url-opened-unasked", severity: "error", severityNote: "error (side-channel)", revisions: "2025-11-25, 2026-07-28 (hosted agent)", violator: "client", violatorNote: "client (agent)", detection: "side-channel, heuristic", title: "A relayed URL-mode ask's URL opened before the user accepted", section: "3.13", spec },
-  { id: "relay-schema-dropped", severity: "warning", severityNote: "warning", revisions: "all (hosted agent)", violator: "client", violatorNote: "client (agent)", detection: "stateful", title: "The relayed form drops fields or constraints of the server's schema", section: "3.13", spec },
+  {
+    id: "relay-ask-not-shown",
+    severity: "warning",
+    severityNote: "warning (heuristic)",
+    revisions: "all (hosted agent)",
+    violator: "client",
+    violatorNote: "client (agent)",
+    detection: "stateful, heuristic",
+    title: "An elicitation reached the agent but never the page",
+    section: "3.13",
+    spec,
+  },
+  {
+    id: "relay-answer-lost",
+    severity: "warning",
+    severityNote: "warning",
+    revisions: "all (hosted agent)",
+    violator: "client",
+    violatorNote: "client (agent)",
+    detection: "stateful",
+    title: "The user's answer in the page never reached the server",
+    section: "3.13",
+    spec,
+  },
+  {
+    id: "relay-answer-altered",
+    severity: "error",
+    severityNote: "error / warning",
+    revisions: "all (hosted agent)",
+    violator: "client",
+    violatorNote: "client (agent)",
+    detection: "stateful",
+    title: "The answer changed between the page and the server",
+    section: "3.13",
+    spec,
+  },
+  {
+    id: "relay-url-opened-unasked",
+    severity: "error",
+    severityNote: "error (side-channel)",
+    revisions: "2025-11-25, 2026-07-28 (hosted agent)",
+    violator: "client",
+    violatorNote: "client (agent)",
+    detection: "side-channel, heuristic",
+    title: "A relayed URL-mode ask's URL opened before the user accepted",
+    section: "3.13",
+    spec,
+  },
+  {
+    id: "relay-schema-dropped",
+    severity: "warning",
+    severityNote: "warning",
+    revisions: "all (hosted agent)",
+    violator: "client",
+    violatorNote: "client (agent)",
+    detection: "stateful",
+    title: "The relayed form drops fields or constraints of the server's schema",
+    section: "3.13",
+    spec,
+  },
 ];
 
 /** Keywords whose loss changes what the user may enter. */
-const CONSTRAINTS = ["enum", "oneOf", "anyOf", "minimum", "maximum", "minLength", "maxLength", "pattern", "format", "minItems", "maxItems"];
+const CONSTRAINTS = [
+  "enum",
+  "oneOf",
+  "anyOf",
+  "minimum",
+  "maximum",
+  "minLength",
+  "maxLength",
+  "pattern",
+  "format",
+  "minItems",
+  "maxItems",
+];
 
-const guess = (relay: Relay): string => (relay.inferred ? ` (joined by ${relay.joinedBy === "order" ? "order" : "a guess among alike asks"}: the page's ask may be another's)` : "");
+const guess = (relay: Relay): string =>
+  relay.inferred
+    ? ` (joined by ${relay.joinedBy === "order" ? "order" : "a guess among alike asks"}: the page's ask may be another's)`
+    : "";
 const quote = (value: unknown): string => {
   const text = JSON.stringify(value) ?? "undefined";
   return text.length > 80 ? `${text.slice(0, 77)}…` : text;
@@ -41,7 +111,8 @@ export function droppedFromSchema(server: unknown, relayed: unknown): string[] {
     for (const keyword of CONSTRAINTS) {
       if (!(keyword in property)) continue;
       if (!(keyword in mine)) out.push(`"${name}" lost ${keyword} ${quote(property[keyword])}`);
-      else if (canonicalJson(mine[keyword]) !== canonicalJson(property[keyword])) out.push(`"${name}" ${keyword} ${quote(property[keyword])} became ${quote(mine[keyword])}`);
+      else if (canonicalJson(mine[keyword]) !== canonicalJson(property[keyword]))
+        out.push(`"${name}" ${keyword} ${quote(property[keyword])} became ${quote(mine[keyword])}`);
     }
   }
   return out;
@@ -54,7 +125,8 @@ function contentChanges(user: unknown, sent: unknown): string[] {
   const out: string[] = [];
   for (const key of Object.keys(a)) {
     if (!(key in b)) out.push(`"${key}" removed`);
-    else if (canonicalJson(a[key]) !== canonicalJson(b[key])) out.push(`"${key}" ${quote(a[key])} became ${quote(b[key])}`);
+    else if (canonicalJson(a[key]) !== canonicalJson(b[key]))
+      out.push(`"${key}" ${quote(a[key])} became ${quote(b[key])}`);
   }
   for (const key of Object.keys(b)) if (!(key in a)) out.push(`"${key}" added (${quote(b[key])})`);
   return out;
@@ -67,7 +139,8 @@ export const relay: RuleModule = {
       relayJoined({ el, relay: r }) {
         if (!on("relay-schema-dropped") || el.mode === "url") return;
         const lost = droppedFromSchema(el.schema, r.params.requestedSchema);
-        if (r.params.message !== el.message) lost.unshift(`the message ${quote(el.message)} became ${quote(r.params.message)}`);
+        if (r.params.message !== el.message)
+          lost.unshift(`the message ${quote(el.message)} became ${quote(r.params.message)}`);
         if (lost.length === 0) return;
         report({
           rule: "relay-schema-dropped",
@@ -98,7 +171,10 @@ export const relay: RuleModule = {
         });
       },
       relayLost({ relay: r, why }) {
-        const when = why === "answered-before" ? "the agent had answered the server before the user answered" : "the server's flow ended without it";
+        const when =
+          why === "answered-before"
+            ? "the agent had answered the server before the user answered"
+            : "the server's flow ended without it";
         report({
           rule: "relay-answer-lost",
           pointer: "/result",
@@ -114,7 +190,10 @@ export const relay: RuleModule = {
       },
       relayUrlOpened({ page, entry, at }) {
         const r = entry.el.relay;
-        const answer = r?.action === undefined ? "before the user answered in the page" : `after the user answered "${r.action}" in the page`;
+        const answer =
+          r?.action === undefined
+            ? "before the user answered in the page"
+            : `after the user answered "${r.action}" in the page`;
         report({
           rule: "relay-url-opened-unasked",
           pointer: "",

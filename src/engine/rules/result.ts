@@ -6,61 +6,200 @@ import { has, isObject, isR2Plus, jsonType, ptr, validateContent } from "../rule
 import type { Era, Json } from "../ruleKit/validate.ts";
 
 export const meta: readonly RuleMeta[] = [
-  { id: "result-action-enum", severity: "error", severityNote: "error", revisions: "all", violator: "client", detection: "exact", title: "`action` missing or ∉ {accept, decline, cancel}", section: "3.7", spec: {revision: null, path: "client/elicitation"} },
-  { id: "result-content-only-on-accept", severity: "warning", severityNote: "warning", revisions: "all", violator: "client", detection: "exact", title: "`content` sent with decline or cancel", section: "3.7", spec: {revision: null, path: "client/elicitation"} },
-  { id: "result-url-accept-no-content", severity: "warning", severityNote: "warning", revisions: "2025-11-25, 2026-07-28", violator: "client", detection: "stateful (needs the EP mode)", title: "URL-mode answer carries `content`", section: "3.7", spec: {revision: null, path: "client/elicitation"} },
-  { id: "result-content-value-types", severity: "error", severityNote: "error", revisions: "all", violator: "client", detection: "exact", title: "Content values not string, number or boolean (plus string[] from 2025-11-25)", section: "3.7", spec: {revision: null, path: "client/elicitation"} },
-  { id: "result-content-matches-schema", severity: "warning", severityNote: "warning", revisions: "all", violator: "client", detection: "stateful (join ER to its EP)", title: "Content does not validate against `requestedSchema`", section: "3.7", spec: {revision: null, path: "client/elicitation"} },
-  { id: "result-form-accept-missing-content", severity: "warning", severityNote: "warning", revisions: "all", violator: "client", detection: "stateful", title: "Form accept without `content` although fields are required", section: "3.7", spec: {revision: null, path: "client/elicitation"} },
-  { id: "result-defaults-applied", severity: "info", severityNote: "info", revisions: "2025-11-25, 2026-07-28", violator: "client", detection: "stateful", title: "Defaulted optional field omitted from an accepted answer", section: "3.7", spec: {revision: null, path: "client/elicitation"} },
-  { id: "result-r3-extra-fields", severity: "info", severityNote: "info", revisions: "2026-07-28", violator: "client", detection: "exact", title: "`resultType`, `_meta` or JSON-RPC envelope inside an ElicitResult", section: "3.7", spec: {revision: null, path: "client/elicitation"} },
-  { id: "form-secret-value", severity: "warning", severityNote: "warning (heuristic)", revisions: "all", violator: "client", detection: "heuristic", title: "A credential-looking value typed into accepted form content (project rule)", section: "3.5", spec: {revision: null, path: "client/elicitation"} },
+  {
+    id: "result-action-enum",
+    severity: "error",
+    severityNote: "error",
+    revisions: "all",
+    violator: "client",
+    detection: "exact",
+    title: "`action` missing or ∉ {accept, decline, cancel}",
+    section: "3.7",
+    spec: { revision: null, path: "client/elicitation" },
+  },
+  {
+    id: "result-content-only-on-accept",
+    severity: "warning",
+    severityNote: "warning",
+    revisions: "all",
+    violator: "client",
+    detection: "exact",
+    title: "`content` sent with decline or cancel",
+    section: "3.7",
+    spec: { revision: null, path: "client/elicitation" },
+  },
+  {
+    id: "result-url-accept-no-content",
+    severity: "warning",
+    severityNote: "warning",
+    revisions: "2025-11-25, 2026-07-28",
+    violator: "client",
+    detection: "stateful (needs the EP mode)",
+    title: "URL-mode answer carries `content`",
+    section: "3.7",
+    spec: { revision: null, path: "client/elicitation" },
+  },
+  {
+    id: "result-content-value-types",
+    severity: "error",
+    severityNote: "error",
+    revisions: "all",
+    violator: "client",
+    detection: "exact",
+    title: "Content values not string, number or boolean (plus string[] from 2025-11-25)",
+    section: "3.7",
+    spec: { revision: null, path: "client/elicitation" },
+  },
+  {
+    id: "result-content-matches-schema",
+    severity: "warning",
+    severityNote: "warning",
+    revisions: "all",
+    violator: "client",
+    detection: "stateful (join ER to its EP)",
+    title: "Content does not validate against `requestedSchema`",
+    section: "3.7",
+    spec: { revision: null, path: "client/elicitation" },
+  },
+  {
+    id: "result-form-accept-missing-content",
+    severity: "warning",
+    severityNote: "warning",
+    revisions: "all",
+    violator: "client",
+    detection: "stateful",
+    title: "Form accept without `content` although fields are required",
+    section: "3.7",
+    spec: { revision: null, path: "client/elicitation" },
+  },
+  {
+    id: "result-defaults-applied",
+    severity: "info",
+    severityNote: "info",
+    revisions: "2025-11-25, 2026-07-28",
+    violator: "client",
+    detection: "stateful",
+    title: "Defaulted optional field omitted from an accepted answer",
+    section: "3.7",
+    spec: { revision: null, path: "client/elicitation" },
+  },
+  {
+    id: "result-r3-extra-fields",
+    severity: "info",
+    severityNote: "info",
+    revisions: "2026-07-28",
+    violator: "client",
+    detection: "exact",
+    title: "`resultType`, `_meta` or JSON-RPC envelope inside an ElicitResult",
+    section: "3.7",
+    spec: { revision: null, path: "client/elicitation" },
+  },
+  {
+    id: "form-secret-value",
+    severity: "warning",
+    severityNote: "warning (heuristic)",
+    revisions: "all",
+    violator: "client",
+    detection: "heuristic",
+    title: "A credential-looking value typed into accepted form content (project rule)",
+    section: "3.5",
+    spec: { revision: null, path: "client/elicitation" },
+  },
 ];
 
 const ACTIONS = new Set(["accept", "decline", "cancel"]);
 
 /** `mode` is mode(EP), or null when the request was not seen. */
-export function checkResult(er: unknown, ep: unknown, mode: string | null, at: string, ctx: CheckContext, era: Era, inputResponse: boolean): void {
+export function checkResult(
+  er: unknown,
+  ep: unknown,
+  mode: string | null,
+  at: string,
+  ctx: CheckContext,
+  era: Era,
+  inputResponse: boolean,
+): void {
   const { report, on } = ctx;
   if (!isObject(er)) {
-    report({ rule: "result-action-enum", pointer: at, message: `The ElicitResult is ${jsonType(er)}, not an object with an action.` });
+    report({
+      rule: "result-action-enum",
+      pointer: at,
+      message: `The ElicitResult is ${jsonType(er)}, not an object with an action.`,
+    });
     return;
   }
   // 2026-07-28 schema.ts: ElicitResult no longer extends Result (no resultType, no _meta).
   if (era === "2026-07-28" && inputResponse && on("result-r3-extra-fields")) {
     for (const key of ["resultType", "_meta", "jsonrpc", "id"]) {
-      if (has(er, key)) report({ rule: "result-r3-extra-fields", pointer: ptr(at, key), message: `The ElicitResult in inputResponses carries ${key}; in 2026-07-28 it is just {action, content}.` });
+      if (has(er, key))
+        report({
+          rule: "result-r3-extra-fields",
+          pointer: ptr(at, key),
+          message: `The ElicitResult in inputResponses carries ${key}; in 2026-07-28 it is just {action, content}.`,
+        });
     }
   }
   const action = er.action;
-  if (!has(er, "action")) report({ rule: "result-action-enum", pointer: at, message: 'The ElicitResult has no action; it must be "accept", "decline" or "cancel".' });
-  else if (typeof action !== "string" || !ACTIONS.has(action)) report({ rule: "result-action-enum", pointer: ptr(at, "action"), message: `action is ${JSON.stringify(action)}; it must be "accept", "decline" or "cancel".` });
+  if (!has(er, "action"))
+    report({
+      rule: "result-action-enum",
+      pointer: at,
+      message: 'The ElicitResult has no action; it must be "accept", "decline" or "cancel".',
+    });
+  else if (typeof action !== "string" || !ACTIONS.has(action))
+    report({
+      rule: "result-action-enum",
+      pointer: ptr(at, "action"),
+      message: `action is ${JSON.stringify(action)}; it must be "accept", "decline" or "cancel".`,
+    });
 
   const hasContent = has(er, "content");
   const content = er.content;
   const refused = action === "decline" || action === "cancel";
   // § "Response Actions" 2-3: "The content field is typically omitted".
-  if (hasContent && refused) report({ rule: "result-content-only-on-accept", pointer: ptr(at, "content"), message: `The ${String(action)} result carries content; content belongs only to an accepted form.` });
+  if (hasContent && refused)
+    report({
+      rule: "result-content-only-on-accept",
+      pointer: ptr(at, "content"),
+      message: `The ${String(action)} result carries content; content belongs only to an accepted form.`,
+    });
   // § "Response Actions" 1: "For URL mode: The content field is omitted" (URL data never reaches the client).
   if (mode === "url" && isR2Plus(era) && hasContent && !refused) {
     const n = isObject(content) ? Object.keys(content).length : 0;
-    report({ rule: "result-url-accept-no-content", pointer: ptr(at, "content"), message: `The answer to a URL-mode request carries content${n ? ` with ${n} field${n > 1 ? "s" : ""}` : ""}; URL-mode data must stay out of the client.` });
+    report({
+      rule: "result-url-accept-no-content",
+      pointer: ptr(at, "content"),
+      message: `The answer to a URL-mode request carries content${n ? ` with ${n} field${n > 1 ? "s" : ""}` : ""}; URL-mode data must stay out of the client.`,
+    });
   }
   // One pointer for the content's checks below, made once (answers are checked on every retry).
   const contentAt = hasContent ? ptr(at, "content") : "";
   // The values of the wrong type, which result-content-matches-schema does not judge again.
-  const bad = hasContent && (on("result-content-value-types") || on("result-content-matches-schema")) ? checkValueTypes(content, contentAt, ctx, era) : undefined;
+  const bad =
+    hasContent && (on("result-content-value-types") || on("result-content-matches-schema"))
+      ? checkValueTypes(content, contentAt, ctx, era)
+      : undefined;
   if (action === "accept" && isObject(content) && on("form-secret-value")) checkSecretValues(content, contentAt, ctx);
   if (action !== "accept" || mode !== "form" || !isObject(ep) || !isObject(ep.requestedSchema)) return;
 
   const schema = ep.requestedSchema;
   if (!hasContent) {
     const required = Array.isArray(schema.required) ? schema.required : [];
-    if (required.length) report({ rule: "result-form-accept-missing-content", pointer: at, message: `The form was accepted without content although it requires ${required.map((k) => JSON.stringify(k)).join(", ")}.` });
+    if (required.length)
+      report({
+        rule: "result-form-accept-missing-content",
+        pointer: at,
+        message: `The form was accepted without content although it requires ${required.map((k) => JSON.stringify(k)).join(", ")}.`,
+      });
   } else if (isObject(content) && isObject(schema.properties) && on("result-content-matches-schema")) {
     // Both parties SHOULD validate against the requested schema (§ "Form Mode Security" 2-3).
     for (const issue of validateContent(content, schema, contentAt, bad)) {
-      report({ rule: "result-content-matches-schema", ...(issue.code === "extra" ? { severity: "info" as const } : {}), pointer: issue.pointer, message: issue.message });
+      report({
+        rule: "result-content-matches-schema",
+        ...(issue.code === "extra" ? { severity: "info" as const } : {}),
+        pointer: issue.pointer,
+        message: issue.message,
+      });
     }
   }
   if (!isR2Plus(era) || !on("result-defaults-applied")) return;
@@ -76,7 +215,11 @@ function checkValueTypes(content: unknown, at: string, ctx: CheckContext, era: E
   // Run for result-content-matches-schema too, which needs the keys: then it only reports while its own rule is on.
   const report = ctx.on("result-content-value-types") ? ctx.report : () => {};
   if (!isObject(content)) {
-    report({ rule: "result-content-value-types", pointer: at, message: `content is ${jsonType(content)}; it must be an object of field values.` });
+    report({
+      rule: "result-content-value-types",
+      pointer: at,
+      message: `content is ${jsonType(content)}; it must be an object of field values.`,
+    });
     return undefined;
   }
   let bad: Set<string> | undefined;
@@ -88,11 +231,19 @@ function checkValueTypes(content: unknown, at: string, ctx: CheckContext, era: E
       const i = value.findIndex((v) => typeof v !== "string");
       if (i < 0) continue;
       (bad ??= new Set()).add(key);
-      report({ rule: "result-content-value-types", pointer: ptr(at, key, i), message: `content.${key}[${i}] is ${jsonType(value[i])}; multi-select values are arrays of strings.` });
+      report({
+        rule: "result-content-value-types",
+        pointer: ptr(at, key, i),
+        message: `content.${key}[${i}] is ${jsonType(value[i])}; multi-select values are arrays of strings.`,
+      });
       continue;
     }
     (bad ??= new Set()).add(key);
-    report({ rule: "result-content-value-types", pointer: ptr(at, key), message: `content.${key} is ${jsonType(value)}; values must be a string, number or boolean${arrays ? " (or an array of strings)" : " in 2025-06-18"}.` });
+    report({
+      rule: "result-content-value-types",
+      pointer: ptr(at, key),
+      message: `content.${key} is ${jsonType(value)}; values must be a string, number or boolean${arrays ? " (or an array of strings)" : " in 2025-06-18"}.`,
+    });
   }
   return bad;
 }
@@ -101,7 +252,11 @@ function checkValueTypes(content: unknown, at: string, ctx: CheckContext, era: E
 // model); the message says what it looks like and never repeats it.
 function checkSecretValues(content: Json, at: string, ctx: CheckContext): void {
   const found = (key: string, pointer: string, looks: string) =>
-    ctx.report({ rule: "form-secret-value", pointer, message: `Form field "${key}" holds a value that looks like ${looks}; ask for credentials through URL mode so they never pass through the client.` });
+    ctx.report({
+      rule: "form-secret-value",
+      pointer,
+      message: `Form field "${key}" holds a value that looks like ${looks}; ask for credentials through URL mode so they never pass through the client.`,
+    });
   // Pointers are made only for the values that look like secrets.
   for (const [key, value] of Object.entries(content)) {
     if (Array.isArray(value)) {
@@ -126,6 +281,10 @@ function checkDefaultsApplied(schema: Json, content: Json, at: string, ctx: Chec
     if (!isObject(def) || !has(def, "default")) continue;
     required ??= new Set(Array.isArray(schema.required) ? schema.required : []);
     if (required.has(key) || has(content, key)) continue;
-    ctx.report({ rule: "result-defaults-applied", pointer: at, message: `The accepted answer omits "${key}", which has the default ${JSON.stringify(def.default)}; clients should pre-fill defaults and send them back.` });
+    ctx.report({
+      rule: "result-defaults-applied",
+      pointer: at,
+      message: `The accepted answer omits "${key}", which has the default ${JSON.stringify(def.default)}; clients should pre-fill defaults and send them back.`,
+    });
   }
 }

@@ -9,9 +9,41 @@ import type { EnvelopeDefects } from "../model/scope.ts";
 import type { Report, RuleMeta, RuleModule } from "../ruleKit/types.ts";
 
 export const meta: readonly RuleMeta[] = [
-  { id: "rev-meta-required", severity: "error", severityNote: "error", revisions: "2026-07-28", violator: "client", violatorNote: "client (+server if not rejected)", detection: "exact", title: "Request lacks `_meta` protocolVersion or clientCapabilities; server must answer -32602 with HTTP 400", section: "1.4", spec: {revision: "2026-07-28", path: "basic/index"} },
-  { id: "rev-header-meta-mismatch", severity: "error", severityNote: "error", revisions: "2026-07-28 HTTP", violator: "client", violatorNote: "client (+server)", detection: "exact", title: "`MCP-Protocol-Version` header ≠ `_meta` version; server must answer 400 with -32020", section: "1.4", spec: {revision: "2026-07-28", path: "basic/transports/streamable-http"} },
-  { id: "rev-header-missing", severity: "error", severityNote: "error", revisions: "2025-06-18, 2025-11-25, 2026-07-28 (HTTP)", violator: "client", detection: "exact (HTTP only)", title: "`MCP-Protocol-Version` header missing", section: "1.4", spec: {revision: "2026-07-28", path: "basic/transports/streamable-http"} },
+  {
+    id: "rev-meta-required",
+    severity: "error",
+    severityNote: "error",
+    revisions: "2026-07-28",
+    violator: "client",
+    violatorNote: "client (+server if not rejected)",
+    detection: "exact",
+    title: "Request lacks `_meta` protocolVersion or clientCapabilities; server must answer -32602 with HTTP 400",
+    section: "1.4",
+    spec: { revision: "2026-07-28", path: "basic/index" },
+  },
+  {
+    id: "rev-header-meta-mismatch",
+    severity: "error",
+    severityNote: "error",
+    revisions: "2026-07-28 HTTP",
+    violator: "client",
+    violatorNote: "client (+server)",
+    detection: "exact",
+    title: "`MCP-Protocol-Version` header ≠ `_meta` version; server must answer 400 with -32020",
+    section: "1.4",
+    spec: { revision: "2026-07-28", path: "basic/transports/streamable-http" },
+  },
+  {
+    id: "rev-header-missing",
+    severity: "error",
+    severityNote: "error",
+    revisions: "2025-06-18, 2025-11-25, 2026-07-28 (HTTP)",
+    violator: "client",
+    detection: "exact (HTTP only)",
+    title: "`MCP-Protocol-Version` header missing",
+    section: "1.4",
+    spec: { revision: "2026-07-28", path: "basic/transports/streamable-http" },
+  },
 ];
 
 /** rev-meta-required, rev-header-meta-mismatch, rev-header-missing for a 2026-07-28 request (basic/index.mdx § "_meta"; streamable-http.mdx § "Protocol Version Header"). */
@@ -31,7 +63,11 @@ function checkModernRequest(params: Record<string, unknown>, record: MessageReco
   }
   if (!e.postHeader) return;
   if (e.header === undefined) {
-    report({ rule: "rev-header-missing", pointer: at || "", message: "POST has no MCP-Protocol-Version header; every 2026-07-28 POST must include it." });
+    report({
+      rule: "rev-header-missing",
+      pointer: at || "",
+      message: "POST has no MCP-Protocol-Version header; every 2026-07-28 POST must include it.",
+    });
   } else if (typeof e.metaVersion === "string" && e.header !== e.metaVersion) {
     report({
       rule: "rev-header-meta-mismatch",
@@ -47,24 +83,55 @@ function checkModernRequest(params: Record<string, unknown>, record: MessageReco
  * a malformed request must be rejected with that code and status, not answered normally.
  * `code` is undefined for a result; `status` is the HTTP status of the exchange that carried the answer.
  */
-function checkEnvelopeAnswer(defects: EnvelopeDefects, code: unknown, status: number | undefined, at: string, report: Report): void {
+function checkEnvelopeAnswer(
+  defects: EnvelopeDefects,
+  code: unknown,
+  status: number | undefined,
+  at: string,
+  report: Report,
+): void {
   const judge = (rule: "rev-meta-required" | "rev-header-meta-mismatch", expected: number, what: string) => {
     if (code === undefined) {
-      report({ rule, violator: "server", pointer: `${at}/result`, message: `Server answered a request that ${what} normally; it must reject it with ${expected} (HTTP 400).` });
+      report({
+        rule,
+        violator: "server",
+        pointer: `${at}/result`,
+        message: `Server answered a request that ${what} normally; it must reject it with ${expected} (HTTP 400).`,
+      });
     } else if (code !== expected || (status !== undefined && status !== 400)) {
-      const got = [code !== expected ? `error ${String(code)}` : "", status !== undefined && status !== 400 ? `HTTP ${status}` : ""].filter(Boolean).join(" and ");
-      report({ rule, violator: "server", pointer: `${at}/error/code`, message: `Server rejected a request that ${what} with ${got}; it must answer ${expected} with HTTP 400.` });
+      const got = [
+        code !== expected ? `error ${String(code)}` : "",
+        status !== undefined && status !== 400 ? `HTTP ${status}` : "",
+      ]
+        .filter(Boolean)
+        .join(" and ");
+      report({
+        rule,
+        violator: "server",
+        pointer: `${at}/error/code`,
+        message: `Server rejected a request that ${what} with ${got}; it must answer ${expected} with HTTP 400.`,
+      });
     }
   };
   if (defects.missingMeta) judge("rev-meta-required", -32602, "lacked the required _meta");
-  if (defects.headerMismatch) judge("rev-header-meta-mismatch", -32020, "had a MCP-Protocol-Version header different from _meta");
+  if (defects.headerMismatch)
+    judge("rev-header-meta-mismatch", -32020, "had a MCP-Protocol-Version header different from _meta");
 }
 
 /** rev-header-missing for 2025-06-18 / 2025-11-25: every HTTP request after initialize carries the header. */
 function checkLegacyHeader(record: MessageRecord, at: string, report: Report): void {
   // An enveloped message's headers were the host's request's, not an MCP POST's (stream "envelope").
-  if (record.transport !== "http" || record.stream === "envelope" || record.headers?.["mcp-protocol-version"] !== undefined) return;
-  report({ rule: "rev-header-missing", pointer: at, message: "HTTP request after initialize has no MCP-Protocol-Version header." });
+  if (
+    record.transport !== "http" ||
+    record.stream === "envelope" ||
+    record.headers?.["mcp-protocol-version"] !== undefined
+  )
+    return;
+  report({
+    rule: "rev-header-missing",
+    pointer: at,
+    message: "HTTP request after initialize has no MCP-Protocol-Version header.",
+  });
 }
 
 export const revision: RuleModule = {
@@ -83,7 +150,14 @@ export const revision: RuleModule = {
       if (msg.scope.initializeSeen && !isModern(msg.scope.revision)) checkLegacyHeader(msg.record, msg.at, report);
     },
     serverResponse({ msg, req, error }) {
-      if (req.envelope) checkEnvelopeAnswer(req.envelope, error === undefined ? undefined : error.code, msg.exchange?.status, msg.at, report);
+      if (req.envelope)
+        checkEnvelopeAnswer(
+          req.envelope,
+          error === undefined ? undefined : error.code,
+          msg.exchange?.status,
+          msg.at,
+          report,
+        );
     },
   }),
 };

@@ -3,7 +3,18 @@
 import type { RuleMeta, RuleModule } from "../ruleKit/types.ts";
 
 export const meta: readonly RuleMeta[] = [
-  { id: "rev-feature-not-in-revision", severity: "error", severityNote: "error", revisions: "all", violator: "either", violatorNote: "sender", detection: "stateful (needs the negotiated revision)", title: "Elicitation feature used in a revision that lacks it (catch-all)", section: "1.4", spec: {revision: "2026-07-28", path: "basic/index"} },
+  {
+    id: "rev-feature-not-in-revision",
+    severity: "error",
+    severityNote: "error",
+    revisions: "all",
+    violator: "either",
+    violatorNote: "sender",
+    detection: "stateful (needs the negotiated revision)",
+    title: "Elicitation feature used in a revision that lacks it (catch-all)",
+    section: "1.4",
+    spec: { revision: "2026-07-28", path: "basic/index" },
+  },
 ];
 
 export const revisionFeature: RuleModule = {
@@ -12,7 +23,12 @@ export const revisionFeature: RuleModule = {
     elicitationAsked({ where, msg }) {
       const negotiated = msg.scope.revision;
       if (where !== "server-request" || negotiated === null || negotiated >= "2025-06-18") return;
-      report({ rule: "rev-feature-not-in-revision", violator: "server", pointer: `${msg.at}/method`, message: `elicitation/create in a session negotiated at ${negotiated}, which has no elicitation.` });
+      report({
+        rule: "rev-feature-not-in-revision",
+        violator: "server",
+        pointer: `${msg.at}/method`,
+        message: `elicitation/create in a session negotiated at ${negotiated}, which has no elicitation.`,
+      });
     },
   }),
 };

@@ -3,8 +3,30 @@
 import type { RuleId, RuleMeta, RuleModule } from "../ruleKit/types.ts";
 
 export const meta: readonly RuleMeta[] = [
-  { id: "url-accept-is-consent", severity: "info", severityNote: "info", revisions: "2025-11-25, 2026-07-28", violator: "none", violatorNote: "n/a", detection: "n/a", title: "Interpretation: `accept` means consent, not completion", section: "3.6", spec: {revision: null, path: "client/elicitation"} },
-  { id: "task-r3-extension", severity: "info", severityNote: "info", revisions: "2026-07-28 (extension)", violator: "none", violatorNote: "n/a", detection: "n/a", title: "Pointer to the tasks extension rules", section: "3.11", spec: {revision: "2026-07-28", path: "changelog"} },
+  {
+    id: "url-accept-is-consent",
+    severity: "info",
+    severityNote: "info",
+    revisions: "2025-11-25, 2026-07-28",
+    violator: "none",
+    violatorNote: "n/a",
+    detection: "n/a",
+    title: "Interpretation: `accept` means consent, not completion",
+    section: "3.6",
+    spec: { revision: null, path: "client/elicitation" },
+  },
+  {
+    id: "task-r3-extension",
+    severity: "info",
+    severityNote: "info",
+    revisions: "2026-07-28 (extension)",
+    violator: "none",
+    violatorNote: "n/a",
+    detection: "n/a",
+    title: "Pointer to the tasks extension rules",
+    section: "3.11",
+    spec: { revision: "2026-07-28", path: "changelog" },
+  },
 ];
 
 /** Why each is not checked. */

@@ -6,9 +6,39 @@ import type { UrlElicitation } from "../facts.ts";
 import type { RuleMeta, RuleModule } from "../ruleKit/types.ts";
 
 export const meta: readonly RuleMeta[] = [
-  { id: "url-elicitation-id-unique", severity: "warning", severityNote: "warning", revisions: "2025-11-25", violator: "server", detection: "stateful", title: "One `elicitationId` reused for different elicitations", section: "3.6", spec: {revision: null, path: "client/elicitation"} },
-  { id: "url-no-prefetch", severity: "error", severityNote: "error (side-channel)", revisions: "2025-11-25, 2026-07-28", violator: "client", detection: "side-channel, heuristic", title: "URL fetched before the user consented", section: "3.6", spec: {revision: null, path: "client/elicitation"} },
-  { id: "url-not-mcp-authorization", severity: "warning", severityNote: "warning (heuristic)", revisions: "2025-11-25, 2026-07-28", violator: "server", detection: "heuristic, stateful", title: "URL elicitation used for the MCP server's own authorization", section: "3.6", spec: {revision: null, path: "client/elicitation"} },
+  {
+    id: "url-elicitation-id-unique",
+    severity: "warning",
+    severityNote: "warning",
+    revisions: "2025-11-25",
+    violator: "server",
+    detection: "stateful",
+    title: "One `elicitationId` reused for different elicitations",
+    section: "3.6",
+    spec: { revision: null, path: "client/elicitation" },
+  },
+  {
+    id: "url-no-prefetch",
+    severity: "error",
+    severityNote: "error (side-channel)",
+    revisions: "2025-11-25, 2026-07-28",
+    violator: "client",
+    detection: "side-channel, heuristic",
+    title: "URL fetched before the user consented",
+    section: "3.6",
+    spec: { revision: null, path: "client/elicitation" },
+  },
+  {
+    id: "url-not-mcp-authorization",
+    severity: "warning",
+    severityNote: "warning (heuristic)",
+    revisions: "2025-11-25, 2026-07-28",
+    violator: "server",
+    detection: "heuristic, stateful",
+    title: "URL elicitation used for the MCP server's own authorization",
+    section: "3.6",
+    spec: { revision: null, path: "client/elicitation" },
+  },
 ];
 
 const trimSlash = (url: string): string => (url.endsWith("/") ? url.slice(0, -1) : url);
@@ -46,7 +76,11 @@ export const urlFlow: RuleModule = {
     return {
       elicitationIdIssued({ ep, pointer: p, prior }) {
         if (prior && (prior.url !== ep.url || prior.message !== ep.message)) {
-          report({ rule: "url-elicitation-id-unique", pointer: `${p}/elicitationId`, message: `elicitationId "${String(ep.elicitationId)}" was already used for a different elicitation (record ${prior.record}).` });
+          report({
+            rule: "url-elicitation-id-unique",
+            pointer: `${p}/elicitationId`,
+            message: `elicitationId "${String(ep.elicitationId)}" was already used for a different elicitation (record ${prior.record}).`,
+          });
         }
       },
       urlElicitation({ entry }) {
@@ -70,7 +104,8 @@ export const urlFlow: RuleModule = {
             learned = true;
           }
         }
-        const endpoint = meta.authorizationEndpoint === undefined ? undefined : originAndPath(meta.authorizationEndpoint);
+        const endpoint =
+          meta.authorizationEndpoint === undefined ? undefined : originAndPath(meta.authorizationEndpoint);
         if (meta.issuer !== undefined && endpoint !== undefined) {
           authorizeAt.set(trimSlash(meta.issuer), endpoint);
           learned = true;
@@ -78,8 +113,13 @@ export const urlFlow: RuleModule = {
         if (learned) for (const list of entries.values()) for (const entry of list) checkOwnAuthorization(entry);
       },
       urlFetched({ page, entry, at }) {
-        const answer = entry.el.action === null ? "before the user answered" : `after the user answered "${entry.el.action}"`;
-        report({ rule: "url-no-prefetch", pointer: "", message: `The page requested the elicitation's URL (${page.method} ${at}) ${answer}: the client must not fetch or open it without the user's consent (elicitation asked in record ${entry.el.askRecord}).` });
+        const answer =
+          entry.el.action === null ? "before the user answered" : `after the user answered "${entry.el.action}"`;
+        report({
+          rule: "url-no-prefetch",
+          pointer: "",
+          message: `The page requested the elicitation's URL (${page.method} ${at}) ${answer}: the client must not fetch or open it without the user's consent (elicitation asked in record ${entry.el.askRecord}).`,
+        });
       },
     };
   },

@@ -44,7 +44,8 @@ export async function startAiSdkAgent(options: AiSdkAgentOptions): Promise<AiSdk
     const url = options.servers[body.server ?? ""];
     const last = body.messages?.at(-1);
     const text = last?.parts?.flatMap((p) => (p.type === "text" && p.text ? [p.text] : [])).join("") ?? "";
-    if (!url || !text) return void res.writeHead(400, { "content-type": "text/plain" }).end("unknown server or empty message");
+    if (!url || !text)
+      return void res.writeHead(400, { "content-type": "text/plain" }).end("unknown server or empty message");
 
     const client = await createMCPClient({
       transport: { type: "http", url },
@@ -60,7 +61,11 @@ export async function startAiSdkAgent(options: AiSdkAgentOptions): Promise<AiSdk
           else {
             const answered = new Promise<ElicitResult>((resolve) => pending.set(id, resolve));
             const { message, requestedSchema } = request.params;
-            writer.write({ type: "data-elicitation", id, data: { state: "pending", message, requestedSchema, mode: "form" } });
+            writer.write({
+              type: "data-elicitation",
+              id,
+              data: { state: "pending", message, requestedSchema, mode: "form" },
+            });
             answer = await answered;
             writer.write({ type: "data-elicitation", id, data: { state: "answered" } });
             if (options.fault === "alter") answer = alterAnswer(answer);
@@ -68,7 +73,12 @@ export async function startAiSdkAgent(options: AiSdkAgentOptions): Promise<AiSdk
           forwarded.push(answer);
           return answer;
         });
-        const result = streamText({ model: toolCallingModel(), tools: await client.tools(), prompt: text, stopWhen: stepCountIs(3) });
+        const result = streamText({
+          model: toolCallingModel(),
+          tools: await client.tools(),
+          prompt: text,
+          stopWhen: stepCountIs(3),
+        });
         writer.merge(result.toUIMessageStream());
         await result.consumeStream();
       },
@@ -94,7 +104,11 @@ export async function startAiSdkAgent(options: AiSdkAgentOptions): Promise<AiSdk
     const path = new URL(req.url ?? "/", "http://127.0.0.1").pathname;
     const route =
       req.method === "GET" && path === "/"
-        ? Promise.resolve(void res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(chatPage(Object.keys(options.servers))))
+        ? Promise.resolve(
+            void res
+              .writeHead(200, { "content-type": "text/html; charset=utf-8" })
+              .end(chatPage(Object.keys(options.servers))),
+          )
         : req.method === "POST" && path === "/api/chat"
           ? chat(req, res)
           : req.method === "POST" && path.startsWith("/api/elicit/")

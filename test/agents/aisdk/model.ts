@@ -25,7 +25,8 @@ export function toolCallingModel(): MockLanguageModelV4 {
           ]),
         };
       }
-      const asked = last?.role === "user" ? last.content.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("") : "";
+      const asked =
+        last?.role === "user" ? last.content.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("") : "";
       return {
         stream: convertArrayToReadableStream([
           { type: "tool-call", toolCallId: `call-${++calls}`, toolName: asked.trim(), input: "{}" },

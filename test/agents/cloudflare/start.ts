@@ -30,17 +30,34 @@ const wrangler = join(root, "node_modules", "wrangler", "bin", "wrangler.js");
  * `routes`: route → { server name → MCP URL }. A route named after a fault (`swallow`, `alter`, `open-url`) makes its
  * agents make that fault; any other route is a faithful agent.
  */
-export async function startCloudflareAgent(routes: Record<RelayFault | string, Record<string, string>>): Promise<CloudflareAgent> {
+export async function startCloudflareAgent(
+  routes: Record<RelayFault | string, Record<string, string>>,
+): Promise<CloudflareAgent> {
   if (!existsSync(node) || !existsSync(wrangler)) {
-    throw new Error(`the Cloudflare stack is not installed: run \`npm ci --prefix test/agents/cloudflare\` (missing ${existsSync(node) ? wrangler : node})`);
+    throw new Error(
+      `the Cloudflare stack is not installed: run \`npm ci --prefix test/agents/cloudflare\` (missing ${existsSync(node) ? wrangler : node})`,
+    );
   }
   await rm(join(root, ".wrangler"), { recursive: true, force: true });
   const home = await mkdtemp(join(tmpdir(), "mcp-cf-agent-"));
   const port = await freePort();
   const args = [
-    wrangler, "dev", "--local", "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", "0",
-    "--show-interactive-dev-session=false", "--persist-to", join(home, "state"), "--log-level", "warn",
-    "--var", `ROUTES:${JSON.stringify(routes)}`,
+    wrangler,
+    "dev",
+    "--local",
+    "--ip",
+    "127.0.0.1",
+    "--port",
+    String(port),
+    "--inspector-port",
+    "0",
+    "--show-interactive-dev-session=false",
+    "--persist-to",
+    join(home, "state"),
+    "--log-level",
+    "warn",
+    "--var",
+    `ROUTES:${JSON.stringify(routes)}`,
   ];
   const env = {
     ...process.env,
@@ -77,7 +94,10 @@ export async function startCloudflareAgent(routes: Record<RelayFault | string, R
       await close();
       throw new Error(`wrangler dev exited (${child.exitCode}) before it was ready:\n${output}`);
     }
-    const ready = await fetch(`${origin}/`).then((r) => r.ok, () => false);
+    const ready = await fetch(`${origin}/`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ready) break;
     if (Date.now() > deadline) {
       await close();

@@ -9,7 +9,9 @@ import type { CaptureRecord } from "../../../src/capture/record.ts";
  * a tools/call that elicits, the user's accept, the result; and one of the backend's `fetch_request` reports,
  * which holds the upstream HTTP exchange (JSON-RPC text inside) and is not a message.
  */
-export function inspectorSession(options: { sessionId?: string; upstream?: string; backend?: string; exchangePrefix?: string; start?: number } = {}) {
+export function inspectorSession(
+  options: { sessionId?: string; upstream?: string; backend?: string; exchangePrefix?: string; start?: number } = {},
+) {
   const sessionId = options.sessionId ?? "9b1d-session";
   const upstream = options.upstream ?? "http://127.0.0.1:3001/mcp";
   const backend = options.backend ?? "http://127.0.0.1:6274";
@@ -21,40 +23,185 @@ export function inspectorSession(options: { sessionId?: string; upstream?: strin
   const http = { transport: "http" as const, client };
   const post = (exchange: string, path: string, body: unknown, answer: unknown): void => {
     const url = `${backend}/api/mcp/${path}`;
-    records.push({ ...http, exchange, url, time: at(), kind: "message", direction: "c2s", stream: "body", method: "POST", headers: { "content-type": "application/json" }, text: JSON.stringify(body) });
-    records.push({ ...http, exchange, url, time: at(), kind: "response", status: 200, headers: { "content-type": "application/json" } });
-    records.push({ ...http, exchange, url, time: at(), kind: "message", direction: "s2c", stream: "body", method: "POST", text: JSON.stringify(answer) });
+    records.push({
+      ...http,
+      exchange,
+      url,
+      time: at(),
+      kind: "message",
+      direction: "c2s",
+      stream: "body",
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      text: JSON.stringify(body),
+    });
+    records.push({
+      ...http,
+      exchange,
+      url,
+      time: at(),
+      kind: "response",
+      status: 200,
+      headers: { "content-type": "application/json" },
+    });
+    records.push({
+      ...http,
+      exchange,
+      url,
+      time: at(),
+      kind: "message",
+      direction: "s2c",
+      stream: "body",
+      method: "POST",
+      text: JSON.stringify(answer),
+    });
     records.push({ ...http, exchange, url, time: at(), kind: "end" });
   };
   const events = `${backend}/api/mcp/events?sessionId=${encodeURIComponent(sessionId)}`;
   const event = (type: string, data: unknown): void =>
-    void records.push({ ...http, exchange: `${x}-events`, url: events, time: at(), kind: "message", direction: "s2c", stream: "get-sse", method: "GET", ...(type !== "message" && { event: type }), text: JSON.stringify({ type, data }) });
+    void records.push({
+      ...http,
+      exchange: `${x}-events`,
+      url: events,
+      time: at(),
+      kind: "message",
+      direction: "s2c",
+      stream: "get-sse",
+      method: "GET",
+      ...(type !== "message" && { event: type }),
+      text: JSON.stringify({ type, data }),
+    });
   const send = (n: number, message: Record<string, unknown>, answer?: () => void): void => {
     const exchange = `${x}-send-${n}`;
     const url = `${backend}/api/mcp/send`;
-    records.push({ ...http, exchange, url, time: at(), kind: "message", direction: "c2s", stream: "body", method: "POST", headers: { "content-type": "application/json" }, text: JSON.stringify({ sessionId, message, protocolVersion: "2025-11-25" }) });
+    records.push({
+      ...http,
+      exchange,
+      url,
+      time: at(),
+      kind: "message",
+      direction: "c2s",
+      stream: "body",
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      text: JSON.stringify({ sessionId, message, protocolVersion: "2025-11-25" }),
+    });
     answer?.();
-    records.push({ ...http, exchange, url, time: at(), kind: "response", status: 200, headers: { "content-type": "application/json" } });
-    records.push({ ...http, exchange, url, time: at(), kind: "message", direction: "s2c", stream: "body", method: "POST", text: '{"ok":true}' });
+    records.push({
+      ...http,
+      exchange,
+      url,
+      time: at(),
+      kind: "response",
+      status: 200,
+      headers: { "content-type": "application/json" },
+    });
+    records.push({
+      ...http,
+      exchange,
+      url,
+      time: at(),
+      kind: "message",
+      direction: "s2c",
+      stream: "body",
+      method: "POST",
+      text: '{"ok":true}',
+    });
     records.push({ ...http, exchange, url, time: at(), kind: "end" });
   };
 
   post(`${x}-connect`, "connect", { config: { type: "streamable-http", url: upstream } }, { sessionId });
-  records.push({ ...http, exchange: `${x}-events`, url: events, time: at(), kind: "response", status: 200, headers: { "content-type": "text/event-stream" } });
-  send(1, { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: { elicitation: { form: {} } }, clientInfo: { name: "mcp-inspector", version: "0.0.0" } } }, () => {
-    event("fetch_request", { id: "f1", method: "POST", url: upstream, requestBody: '{"jsonrpc":"2.0","id":0,"method":"initialize"}', responseBody: '{"jsonrpc":"2.0","id":0,"result":{}}' });
-    event("message", { jsonrpc: "2.0", id: 0, result: { protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "upstream", version: "1" } } });
+  records.push({
+    ...http,
+    exchange: `${x}-events`,
+    url: events,
+    time: at(),
+    kind: "response",
+    status: 200,
+    headers: { "content-type": "text/event-stream" },
   });
+  send(
+    1,
+    {
+      jsonrpc: "2.0",
+      id: 0,
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-11-25",
+        capabilities: { elicitation: { form: {} } },
+        clientInfo: { name: "mcp-inspector", version: "0.0.0" },
+      },
+    },
+    () => {
+      event("fetch_request", {
+        id: "f1",
+        method: "POST",
+        url: upstream,
+        requestBody: '{"jsonrpc":"2.0","id":0,"method":"initialize"}',
+        responseBody: '{"jsonrpc":"2.0","id":0,"result":{}}',
+      });
+      event("message", {
+        jsonrpc: "2.0",
+        id: 0,
+        result: {
+          protocolVersion: "2025-11-25",
+          capabilities: { tools: {} },
+          serverInfo: { name: "upstream", version: "1" },
+        },
+      });
+    },
+  );
   send(2, { jsonrpc: "2.0", method: "notifications/initialized" });
   const tools = `${x}-send-3`;
   const toolsUrl = `${backend}/api/mcp/send`;
   // tools/call: its send stays open while the server asks and the user answers (its {ok:true} comes after the result).
-  records.push({ ...http, exchange: tools, url: toolsUrl, time: at(), kind: "message", direction: "c2s", stream: "body", method: "POST", text: JSON.stringify({ sessionId, message: { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "book", arguments: {} } }, protocolVersion: "2025-11-25" }) });
-  event("message", { jsonrpc: "2.0", id: 7, method: "elicitation/create", params: { mode: "form", message: "Your name?", requestedSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] } } });
+  records.push({
+    ...http,
+    exchange: tools,
+    url: toolsUrl,
+    time: at(),
+    kind: "message",
+    direction: "c2s",
+    stream: "body",
+    method: "POST",
+    text: JSON.stringify({
+      sessionId,
+      message: { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "book", arguments: {} } },
+      protocolVersion: "2025-11-25",
+    }),
+  });
+  event("message", {
+    jsonrpc: "2.0",
+    id: 7,
+    method: "elicitation/create",
+    params: {
+      mode: "form",
+      message: "Your name?",
+      requestedSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
+    },
+  });
   send(4, { jsonrpc: "2.0", id: 7, result: { action: "accept", content: { name: "Ada" } } });
   event("message", { jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: "booked" }] } });
-  records.push({ ...http, exchange: tools, url: toolsUrl, time: at(), kind: "response", status: 200, headers: { "content-type": "application/json" } });
-  records.push({ ...http, exchange: tools, url: toolsUrl, time: at(), kind: "message", direction: "s2c", stream: "body", method: "POST", text: '{"ok":true}' });
+  records.push({
+    ...http,
+    exchange: tools,
+    url: toolsUrl,
+    time: at(),
+    kind: "response",
+    status: 200,
+    headers: { "content-type": "application/json" },
+  });
+  records.push({
+    ...http,
+    exchange: tools,
+    url: toolsUrl,
+    time: at(),
+    kind: "message",
+    direction: "s2c",
+    stream: "body",
+    method: "POST",
+    text: '{"ok":true}',
+  });
   records.push({ ...http, exchange: tools, url: toolsUrl, time: at(), kind: "end" });
   return { records, sessionId, upstream, backend };
 }
@@ -73,13 +220,66 @@ export function proxySessions(): Draft[] {
     const url = `${PROXY}?url=${encodeURIComponent(upstream)}&transportType=streamable-http`;
     const x = (k: string) => `${sid}-${k}`;
     const post = (k: string, body: unknown, headers: Record<string, string>) =>
-      drafts.push({ time: (time += 10), transport: "http", exchange: x(k), url, client: "page", kind: "message", direction: "c2s", stream: "body", method: "POST", headers, text: JSON.stringify(body) });
-    const head = (k: string, status: number, headers: Record<string, string> = {}) => drafts.push({ time: (time += 10), transport: "http", exchange: x(k), url, client: "page", kind: "response", status, headers, ...(status === 202 && { emptyBody: true }) });
-    const event = (k: string, body: unknown) => drafts.push({ time: (time += 10), transport: "http", exchange: x(k), url, client: "page", kind: "message", direction: "s2c", stream: "post-sse", method: "POST", text: JSON.stringify(body) });
-    const end = (k: string) => drafts.push({ time: (time += 10), transport: "http", exchange: x(k), url, client: "page", kind: "end" });
-    post("init", { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: { elicitation: {} }, clientInfo: { name: "inspector", version: "1" } } }, {});
+      drafts.push({
+        time: (time += 10),
+        transport: "http",
+        exchange: x(k),
+        url,
+        client: "page",
+        kind: "message",
+        direction: "c2s",
+        stream: "body",
+        method: "POST",
+        headers,
+        text: JSON.stringify(body),
+      });
+    const head = (k: string, status: number, headers: Record<string, string> = {}) =>
+      drafts.push({
+        time: (time += 10),
+        transport: "http",
+        exchange: x(k),
+        url,
+        client: "page",
+        kind: "response",
+        status,
+        headers,
+        ...(status === 202 && { emptyBody: true }),
+      });
+    const event = (k: string, body: unknown) =>
+      drafts.push({
+        time: (time += 10),
+        transport: "http",
+        exchange: x(k),
+        url,
+        client: "page",
+        kind: "message",
+        direction: "s2c",
+        stream: "post-sse",
+        method: "POST",
+        text: JSON.stringify(body),
+      });
+    const end = (k: string) =>
+      drafts.push({ time: (time += 10), transport: "http", exchange: x(k), url, client: "page", kind: "end" });
+    post(
+      "init",
+      {
+        jsonrpc: "2.0",
+        id: 0,
+        method: "initialize",
+        params: {
+          protocolVersion: "2025-11-25",
+          capabilities: { elicitation: {} },
+          clientInfo: { name: "inspector", version: "1" },
+        },
+      },
+      {},
+    );
     head("init", 200, { "content-type": "text/event-stream", "mcp-session-id": sid });
-    event("init", { jsonrpc: "2.0", id: 0, result: { protocolVersion: "2025-11-25", capabilities: {}, serverInfo: { name: "s", version: "1" } } });
+    event("init", {
+      jsonrpc: "2.0",
+      id: 0,
+      result: { protocolVersion: "2025-11-25", capabilities: {}, serverInfo: { name: "s", version: "1" } },
+    });
     end("init");
     const h = { "mcp-session-id": sid, ...(header && { "mcp-protocol-version": "2025-11-25" }) };
     post("ok", { jsonrpc: "2.0", method: "notifications/initialized" }, h);
@@ -87,7 +287,12 @@ export function proxySessions(): Draft[] {
     end("ok");
     post("call", { jsonrpc: "2.0", id: n, method: "tools/call", params: { name: "ask" } }, h);
     head("call", 200, { "content-type": "text/event-stream" });
-    event("call", { jsonrpc: "2.0", id: 100 + n, method: "elicitation/create", params: { message: "Go?", requestedSchema: { type: "object", properties: { go: { type: "boolean" } } } } });
+    event("call", {
+      jsonrpc: "2.0",
+      id: 100 + n,
+      method: "elicitation/create",
+      params: { message: "Go?", requestedSchema: { type: "object", properties: { go: { type: "boolean" } } } },
+    });
     post("answer", { jsonrpc: "2.0", id: 100 + n, result: { action: "decline" } }, h);
     head("answer", 202);
     end("answer");
@@ -103,15 +308,46 @@ export function proxySessions(): Draft[] {
 export function mcpBTab(): Draft[] {
   const origin = "http://127.0.0.1:5173";
   let time = 0;
-  const post = (direction: string, payload: unknown): Draft => ({ time: (time += 5), transport: "postMessage", exchange: `pm:${origin}>${origin}`, url: origin, client: origin, kind: "message", direction: "s2c", stream: "postMessage", text: JSON.stringify({ channel: "mcp-default", type: "mcp", direction, payload }) });
+  const post = (direction: string, payload: unknown): Draft => ({
+    time: (time += 5),
+    transport: "postMessage",
+    exchange: `pm:${origin}>${origin}`,
+    url: origin,
+    client: origin,
+    kind: "message",
+    direction: "s2c",
+    stream: "postMessage",
+    text: JSON.stringify({ channel: "mcp-default", type: "mcp", direction, payload }),
+  });
   const drafts = [
     post("client-to-server", "mcp-check-ready"),
     post("server-to-client", "mcp-server-ready"),
-    post("client-to-server", { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: { elicitation: {} }, clientInfo: { name: "c", version: "1" } } }),
-    post("server-to-client", { jsonrpc: "2.0", id: 0, result: { protocolVersion: "2025-06-18", capabilities: {}, serverInfo: { name: "s", version: "1" } } }),
+    post("client-to-server", {
+      jsonrpc: "2.0",
+      id: 0,
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-06-18",
+        capabilities: { elicitation: {} },
+        clientInfo: { name: "c", version: "1" },
+      },
+    }),
+    post("server-to-client", {
+      jsonrpc: "2.0",
+      id: 0,
+      result: { protocolVersion: "2025-06-18", capabilities: {}, serverInfo: { name: "s", version: "1" } },
+    }),
     post("client-to-server", { jsonrpc: "2.0", method: "notifications/initialized" }),
     post("client-to-server", { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "signup" } }),
-    post("server-to-client", { jsonrpc: "2.0", id: 0, method: "elicitation/create", params: { message: "Please paste the API key of your account", requestedSchema: { type: "object", properties: { api_key: { type: "string" } } } } }),
+    post("server-to-client", {
+      jsonrpc: "2.0",
+      id: 0,
+      method: "elicitation/create",
+      params: {
+        message: "Please paste the API key of your account",
+        requestedSchema: { type: "object", properties: { api_key: { type: "string" } } },
+      },
+    }),
     post("client-to-server", { jsonrpc: "2.0", id: 0, result: { action: "cancel" } }),
     post("server-to-client", { jsonrpc: "2.0", id: 1, result: { content: [] } }),
   ];
@@ -119,13 +355,39 @@ export function mcpBTab(): Draft[] {
 }
 
 /** A made-up host for decode rules: POST /agent/turn `{"frame":{"rpc":"<JSON-RPC as a string>"}}` both ways, as a HAR. */
-export const AGENT_RULE = { id: "agent", url: "https://agent.example/agent/turn", method: "POST", pointer: "/frame/rpc", direction: "both" } as const;
+export const AGENT_RULE = {
+  id: "agent",
+  url: "https://agent.example/agent/turn",
+  method: "POST",
+  pointer: "/frame/rpc",
+  direction: "both",
+} as const;
 export function agentHar(): string {
   const entry = (i: number, request: unknown, answer: unknown) => ({
     startedDateTime: new Date(1_767_225_600_000 + i * 100).toISOString(),
     time: 10,
-    request: { method: "POST", url: "https://agent.example/agent/turn", httpVersion: "HTTP/1.1", headers: [], queryString: [], cookies: [], headersSize: -1, bodySize: -1, postData: { mimeType: "application/json", text: JSON.stringify(request) } },
-    response: { status: 200, statusText: "", httpVersion: "HTTP/1.1", headers: [], cookies: [], content: { size: -1, mimeType: "application/json", text: JSON.stringify(answer) }, redirectURL: "", headersSize: -1, bodySize: -1 },
+    request: {
+      method: "POST",
+      url: "https://agent.example/agent/turn",
+      httpVersion: "HTTP/1.1",
+      headers: [],
+      queryString: [],
+      cookies: [],
+      headersSize: -1,
+      bodySize: -1,
+      postData: { mimeType: "application/json", text: JSON.stringify(request) },
+    },
+    response: {
+      status: 200,
+      statusText: "",
+      httpVersion: "HTTP/1.1",
+      headers: [],
+      cookies: [],
+      content: { size: -1, mimeType: "application/json", text: JSON.stringify(answer) },
+      redirectURL: "",
+      headersSize: -1,
+      bodySize: -1,
+    },
     cache: {},
     timings: { send: 0, wait: 5, receive: 5 },
   });
@@ -135,9 +397,42 @@ export function agentHar(): string {
       version: "1.2",
       creator: { name: "test", version: "1" },
       entries: [
-        entry(0, wrap({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: { elicitation: {} }, clientInfo: { name: "c", version: "1" } } }), wrap({ jsonrpc: "2.0", id: 0, result: { protocolVersion: "2025-06-18", capabilities: {}, serverInfo: { name: "s", version: "1" } } })),
-        entry(1, wrap({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "go" } }), wrap({ jsonrpc: "2.0", id: 5, method: "elicitation/create", params: { message: "Which account should be charged?", requestedSchema: { type: "object", properties: { account: { type: "string" } } } } })),
-        entry(2, wrap({ jsonrpc: "2.0", id: 5, result: { action: "accept", content: { account: "main" } } }), wrap({ jsonrpc: "2.0", id: 1, result: { content: [] } })),
+        entry(
+          0,
+          wrap({
+            jsonrpc: "2.0",
+            id: 0,
+            method: "initialize",
+            params: {
+              protocolVersion: "2025-06-18",
+              capabilities: { elicitation: {} },
+              clientInfo: { name: "c", version: "1" },
+            },
+          }),
+          wrap({
+            jsonrpc: "2.0",
+            id: 0,
+            result: { protocolVersion: "2025-06-18", capabilities: {}, serverInfo: { name: "s", version: "1" } },
+          }),
+        ),
+        entry(
+          1,
+          wrap({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "go" } }),
+          wrap({
+            jsonrpc: "2.0",
+            id: 5,
+            method: "elicitation/create",
+            params: {
+              message: "Which account should be charged?",
+              requestedSchema: { type: "object", properties: { account: { type: "string" } } },
+            },
+          }),
+        ),
+        entry(
+          2,
+          wrap({ jsonrpc: "2.0", id: 5, result: { action: "accept", content: { account: "main" } } }),
+          wrap({ jsonrpc: "2.0", id: 1, result: { content: [] } }),
+        ),
       ],
     },
   });

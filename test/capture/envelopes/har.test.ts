@@ -19,37 +19,70 @@ import { AGENT_RULE, agentHar, inspectorSession, mcpBTab, proxySessions, store }
  */
 const fixture = (name: string): string => readFileSync(new URL(`../fixtures/${name}`, import.meta.url), "utf8");
 /** What the flow list shows of a flow (ids and times aside: a HAR has fewer times than a live capture). */
-const summary = (flows: readonly Flow[]) => flows.map((f) => ({ kind: f.kind, method: f.method, target: f.target, status: f.status, server: f.server, via: f.via, envelope: f.envelope, session: f.session, rounds: f.rounds.length, answers: f.elicitations.map((e) => [e.mode, e.action]) }));
-const raw = (drafts: readonly Draft[]): CaptureRecord[] => drafts.map((d, seq) => ({ ...d, v: 1, seq }) as CaptureRecord);
+const summary = (flows: readonly Flow[]) =>
+  flows.map((f) => ({
+    kind: f.kind,
+    method: f.method,
+    target: f.target,
+    status: f.status,
+    server: f.server,
+    via: f.via,
+    envelope: f.envelope,
+    session: f.session,
+    rounds: f.rounds.length,
+    answers: f.elicitations.map((e) => [e.mode, e.action]),
+  }));
+const raw = (drafts: readonly Draft[]): CaptureRecord[] =>
+  drafts.map((d, seq) => ({ ...d, v: 1, seq }) as CaptureRecord);
 
 test("a real Inspector v2 HAR whose events stream is in the file: its two flows on the upstream, via the backend, no findings", () => {
   const text = fixture("inspector-v2-complete.har");
   const { records, problems } = importHar(text, "inspector.har");
   assert.deepEqual(problems, []);
-  const upstream = JSON.parse(text).log.entries.find((e: { request: { url: string } }) => e.request.url.endsWith("/api/mcp/connect")).request.postData.text;
+  const upstream = JSON.parse(text).log.entries.find((e: { request: { url: string } }) =>
+    e.request.url.endsWith("/api/mcp/connect"),
+  ).request.postData.text;
   const server = JSON.parse(upstream).config.url as string;
   const r = analyze(records);
   assert.deepEqual(r.problems, []);
-  assert.deepEqual(r.findings.map((f) => f.rule), []);
-  assert.deepEqual(summary(r.flows).map((f) => [f.method, f.target, f.status, f.server, f.envelope, f.answers]), [
-    ["tools/call", "confirm_action", "complete", server, "inspector-v2", [["form", "accept"]]],
-    ["tools/call", "confirm_action", "complete", server, "inspector-v2", [["form", "decline"]]],
-  ]);
+  assert.deepEqual(
+    r.findings.map((f) => f.rule),
+    [],
+  );
+  assert.deepEqual(
+    summary(r.flows).map((f) => [f.method, f.target, f.status, f.server, f.envelope, f.answers]),
+    [
+      ["tools/call", "confirm_action", "complete", server, "inspector-v2", [["form", "accept"]]],
+      ["tools/call", "confirm_action", "complete", server, "inspector-v2", [["form", "decline"]]],
+    ],
+  );
   assert.match(r.flows[0]!.via!, /^http:\/\/127\.0\.0\.1:\d+\/api\/mcp$/);
   // Only MCP messages and the page's other requests: the wrappers, {ok:true} answers and backend reports are gone.
   const messages = records.filter((m) => m.kind === "message");
-  assert.ok(messages.every((m) => m.kind === "message" && m.stream === "envelope" && JSON.parse(m.text).jsonrpc === "2.0"));
+  assert.ok(
+    messages.every((m) => m.kind === "message" && m.stream === "envelope" && JSON.parse(m.text).jsonrpc === "2.0"),
+  );
   assert.equal(messages.length, 13);
   assert.ok(!records.some((x) => x.kind === "response" || x.kind === "end"));
-  assert.ok(!JSON.stringify(records).includes("fixture-token-not-a-secret"), "the backend's auth token is not in any record");
+  assert.ok(
+    !JSON.stringify(records).includes("fixture-token-not-a-secret"),
+    "the backend's auth token is not in any record",
+  );
 });
 
 test("a real Inspector v2 HAR saved with the events stream cut (as recorded): the loss is said; no half-checked findings", () => {
   const { records, problems } = importHar(fixture("inspector-v2-aborted.har"), "inspector.har");
   assert.equal(problems.length, 1);
-  assert.match(problems[0]!.message, /MCP Inspector v2 session [0-9a-f-]{36}: the HAR holds no body of its events stream .* its 7 client messages are left out/);
+  assert.match(
+    problems[0]!.message,
+    /MCP Inspector v2 session [0-9a-f-]{36}: the HAR holds no body of its events stream .* its 7 client messages are left out/,
+  );
   const r = analyze(records);
-  assert.deepEqual([r.flows.length, r.findings.length, r.problems.length], [0, 0, 0], "an answer to an elicitation the file does not hold is not a client error");
+  assert.deepEqual(
+    [r.flows.length, r.findings.length, r.problems.length],
+    [0, 0, 0],
+    "an answer to an elicitation the file does not hold is not a client error",
+  );
 });
 
 test("a HAR of an Inspector v2 session lints to the same flows as the live capture of it", () => {
@@ -61,19 +94,31 @@ test("a HAR of an Inspector v2 session lints to the same flows as the live captu
   assert.deepEqual(har.problems, []);
   const imported = analyze(har.records);
   assert.deepEqual(summary(imported.flows), summary(live.flows));
-  assert.deepEqual(imported.findings.map((f) => f.rule), live.findings.map((f) => f.rule));
+  assert.deepEqual(
+    imported.findings.map((f) => f.rule),
+    live.findings.map((f) => f.rule),
+  );
   assert.equal(live.flows.length, 1);
 });
 
 test("enveloped captures round-trip: HAR export → import and JSONL export → import give the same records and flows", () => {
-  for (const [name, drafts] of [["inspector v2", inspectorSession().records], ["proxy", proxySessions()], ["mcp-b", mcpBTab()]] as const) {
+  for (const [name, drafts] of [
+    ["inspector v2", inspectorSession().records],
+    ["proxy", proxySessions()],
+    ["mcp-b", mcpBTab()],
+  ] as const) {
     const records = store(drafts);
     const viaHar = importHar(exportHar(records), `${name}.har`);
     assert.deepEqual(viaHar.problems, [], name);
     if (name === "proxy") {
       // Proxied traffic is real Streamable HTTP: HAR entries again (exchange names and entry numbers are the
       // importer's), stamped again from their URLs.
-      const stamps = (rs: readonly CaptureRecord[]) => rs.flatMap((r) => (r.kind === "message" ? [[r.direction, r.stream, r.text, r.server, r.via, r.upstreamTransport, r.envelope]] : []));
+      const stamps = (rs: readonly CaptureRecord[]) =>
+        rs.flatMap((r) =>
+          r.kind === "message"
+            ? [[r.direction, r.stream, r.text, r.server, r.via, r.upstreamTransport, r.envelope]]
+            : [],
+        );
       assert.deepEqual(stamps(viaHar.records), stamps(records));
     } else assert.deepEqual(viaHar.records, records, `${name}: carried verbatim in log._mcpRecords`);
     const viaJsonl = importJsonl(exportJsonl(records), `${name}.jsonl`);
@@ -86,13 +131,18 @@ test("a JSONL capture still in its envelopes is unwrapped on import, keeping eac
   const { records: drafts } = inspectorSession();
   const { records, problems } = importJsonl(exportJsonl(raw(drafts)), "raw.jsonl");
   assert.deepEqual(problems, []);
-  assert.deepEqual(records, store(drafts).map((r, i) => ({ ...r, seq: records[i]!.seq })));
+  assert.deepEqual(
+    records,
+    store(drafts).map((r, i) => ({ ...r, seq: records[i]!.seq })),
+  );
   assert.ok(records.every((r, i) => i === 0 || r.seq > records[i - 1]!.seq));
   assert.deepEqual(summary(analyze(records).flows), summary(analyze(store(drafts)).flows));
 });
 
 test("redaction of enveloped records: the upstream's credentials go, the flows stay", () => {
-  const { records: drafts } = inspectorSession({ upstream: "https://mcp.example/mcp?token=sk-live-abcdefghijklmnop1234" });
+  const { records: drafts } = inspectorSession({
+    upstream: "https://mcp.example/mcp?token=sk-live-abcdefghijklmnop1234",
+  });
   const records = store(drafts);
   const redacted = redactRecords(records);
   assert.ok(!JSON.stringify(redacted).includes("sk-live-abcdefghijklmnop1234"));
@@ -107,5 +157,8 @@ test("importHar with a decode rule: a host the built-in adapters do not know", (
   const { records, problems } = importHar(har, "agent.har", { rules: [AGENT_RULE] });
   assert.deepEqual(problems, []);
   const r = analyze(records);
-  assert.deepEqual(r.flows.map((f) => [f.method, f.status, f.envelope, f.elicitations[0]?.action]), [["tools/call", "complete", "decode:agent", "accept"]]);
+  assert.deepEqual(
+    r.flows.map((f) => [f.method, f.status, f.envelope, f.elicitations[0]?.action]),
+    [["tools/call", "complete", "decode:agent", "accept"]],
+  );
 });

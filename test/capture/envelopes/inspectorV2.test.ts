@@ -42,7 +42,10 @@ test("Inspector v2: the backend's own event types and the {ok:true} answers are 
   const { records } = inspectorSession();
   const unwrap = createUnwrapper();
   const events = records.filter((r) => r.kind === "message" && r.direction === "s2c" && r.url?.includes("/events"));
-  assert.ok(events.some((e) => e.kind === "message" && e.event === "fetch_request" && e.text.includes('\\"jsonrpc\\"')), "the fixture has a fetch_request report with JSON-RPC text inside");
+  assert.ok(
+    events.some((e) => e.kind === "message" && e.event === "fetch_request" && e.text.includes('\\"jsonrpc\\"')),
+    "the fixture has a fetch_request report with JSON-RPC text inside",
+  );
   const out = records.flatMap((r) => unwrap.push(r));
   assert.ok(!messages(out).some((m) => m.text.includes('"fetch_request"') || m.text.includes('"ok"')));
   assert.equal(unwrap.counts().unreadable, undefined);
@@ -50,9 +53,23 @@ test("Inspector v2: the backend's own event types and the {ok:true} answers are 
 
 test("Inspector v2: bad JSON in a send body is dropped and counted; a cut body is kept whole for the engine to report", () => {
   const unwrap = createUnwrapper();
-  const base = { time: 1, transport: "http", url: "http://127.0.0.1:6274/api/mcp/send", client: "http://127.0.0.1:6274", kind: "message", direction: "c2s", stream: "body", method: "POST" } as const;
+  const base = {
+    time: 1,
+    transport: "http",
+    url: "http://127.0.0.1:6274/api/mcp/send",
+    client: "http://127.0.0.1:6274",
+    kind: "message",
+    direction: "c2s",
+    stream: "body",
+    method: "POST",
+  } as const;
   assert.deepEqual(unwrap.push({ ...base, exchange: "e1", text: '{"sessionId":"s","message":{"jsonrpc"' }), []);
-  const cut = unwrap.push({ ...base, exchange: "e2", text: '{"sessionId":"s","message":{"jsonrpc":"2.0","id":1,"method":"tools/ca', truncated: 1048576 });
+  const cut = unwrap.push({
+    ...base,
+    exchange: "e2",
+    text: '{"sessionId":"s","message":{"jsonrpc":"2.0","id":1,"method":"tools/ca',
+    truncated: 1048576,
+  });
   assert.equal(cut.length, 1);
   assert.equal(cut[0]!.kind === "message" && cut[0]!.truncated, 1048576);
   assert.equal(cut[0]!.kind === "message" && cut[0]!.envelope, "inspector-v2");
@@ -63,7 +80,16 @@ test("Inspector v2: bad JSON in a send body is dropped and counted; a cut body i
 
 test("Inspector v2: a reattached session (events and sends with no connect seen) still unwraps, without a server", () => {
   const unwrap = createUnwrapper();
-  const out = unwrap.push({ time: 1, transport: "http", exchange: "ev", url: "http://127.0.0.1:6274/api/mcp/events?sessionId=abc", kind: "message", direction: "s2c", stream: "get-sse", text: '{"type":"message","data":{"jsonrpc":"2.0","id":3,"result":{}}}' });
+  const out = unwrap.push({
+    time: 1,
+    transport: "http",
+    exchange: "ev",
+    url: "http://127.0.0.1:6274/api/mcp/events?sessionId=abc",
+    kind: "message",
+    direction: "s2c",
+    stream: "get-sse",
+    text: '{"type":"message","data":{"jsonrpc":"2.0","id":3,"result":{}}}',
+  });
   assert.equal(out.length, 1);
   const m = out[0]!;
   assert.ok(m.kind === "message");
@@ -83,7 +109,11 @@ test("Inspector v2: a fresh unwrapper given the stamped messages of a session (a
   assert.deepEqual(woken.counts(), {}, "relearning counts nothing");
   const later = messages(records.slice(half).flatMap((r) => woken.push(r)));
   assert.equal(later.length, 4);
-  for (const m of later) assert.deepEqual([m.server, m.upstreamTransport, m.via, m.exchange], [upstream, "streamable-http", `${backend}/api/mcp`, "iv2:9b1d-session"]);
+  for (const m of later)
+    assert.deepEqual(
+      [m.server, m.upstreamTransport, m.via, m.exchange],
+      [upstream, "streamable-http", `${backend}/api/mcp`, "iv2:9b1d-session"],
+    );
   // Without the replay the same sends lose their server: what the test above is about.
   const cold = messages(records.slice(half).flatMap((r) => createUnwrapper().push(r)));
   assert.ok(cold.every((m) => m.server === undefined));
@@ -94,15 +124,50 @@ test("Inspector v2: two backend sessions to two upstreams keep their own servers
   const b = inspectorSession({ sessionId: "sb", upstream: "http://127.0.0.1:4002/mcp", exchangePrefix: "b" });
   const unwrap = createUnwrapper();
   const out = messages([...a.records, ...b.records].flatMap((r) => unwrap.push(r)));
-  assert.deepEqual([...new Set(out.map((m) => `${m.exchange} ${m.server}`))], ["iv2:sa http://127.0.0.1:4001/mcp", "iv2:sb http://127.0.0.1:4002/mcp"]);
+  assert.deepEqual(
+    [...new Set(out.map((m) => `${m.exchange} ${m.server}`))],
+    ["iv2:sa http://127.0.0.1:4001/mcp", "iv2:sb http://127.0.0.1:4002/mcp"],
+  );
 });
 
 test("Inspector v2: nothing of the connect config but its type and url is kept (headers, env and tokens stay out)", () => {
   const unwrap = createUnwrapper();
   const url = "http://127.0.0.1:6274/api/mcp/connect";
-  unwrap.push({ time: 1, transport: "http", exchange: "c", url, kind: "message", direction: "c2s", stream: "body", method: "POST", text: JSON.stringify({ config: { type: "stdio", command: "node", args: ["server.js", "--key=sk-secret"], env: { API_KEY: "sk-secret" } }, authState: { oauthTokens: { access_token: "tok" } } }) });
-  unwrap.push({ time: 2, transport: "http", exchange: "c", url, kind: "message", direction: "s2c", stream: "body", text: '{"sessionId":"s1"}' });
-  const [m] = unwrap.push({ time: 3, transport: "http", exchange: "s", url: "http://127.0.0.1:6274/api/mcp/send", kind: "message", direction: "c2s", stream: "body", method: "POST", text: '{"sessionId":"s1","message":{"jsonrpc":"2.0","id":0,"method":"ping"}}' });
+  unwrap.push({
+    time: 1,
+    transport: "http",
+    exchange: "c",
+    url,
+    kind: "message",
+    direction: "c2s",
+    stream: "body",
+    method: "POST",
+    text: JSON.stringify({
+      config: { type: "stdio", command: "node", args: ["server.js", "--key=sk-secret"], env: { API_KEY: "sk-secret" } },
+      authState: { oauthTokens: { access_token: "tok" } },
+    }),
+  });
+  unwrap.push({
+    time: 2,
+    transport: "http",
+    exchange: "c",
+    url,
+    kind: "message",
+    direction: "s2c",
+    stream: "body",
+    text: '{"sessionId":"s1"}',
+  });
+  const [m] = unwrap.push({
+    time: 3,
+    transport: "http",
+    exchange: "s",
+    url: "http://127.0.0.1:6274/api/mcp/send",
+    kind: "message",
+    direction: "c2s",
+    stream: "body",
+    method: "POST",
+    text: '{"sessionId":"s1","message":{"jsonrpc":"2.0","id":0,"method":"ping"}}',
+  });
   assert.ok(m && m.kind === "message");
   assert.equal(m.server, "stdio:node");
   assert.equal(m.upstreamTransport, "stdio");

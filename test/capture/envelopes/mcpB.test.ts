@@ -19,14 +19,24 @@ const posted = (data: unknown, guess: "c2s" | "s2c" = "s2c", url = origin, clien
   stream: "postMessage",
   text: JSON.stringify(data),
 });
-const envelope = (direction: string, payload: unknown, channel = "mcp-default") => ({ channel, type: "mcp", direction, payload });
+const envelope = (direction: string, payload: unknown, channel = "mcp-default") => ({
+  channel,
+  type: "mcp",
+  direction,
+  payload,
+});
 
 test("MCP-B: the payload is the message, the direction the envelope's, one exchange per channel", () => {
   const unwrap = createUnwrapper();
-  const [c2s] = unwrap.push(posted(envelope("client-to-server", { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "t" } })));
+  const [c2s] = unwrap.push(
+    posted(envelope("client-to-server", { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "t" } })),
+  );
   const [s2c] = unwrap.push(posted(envelope("server-to-client", { jsonrpc: "2.0", id: 1, result: {} }, "mcp-iframe")));
   assert.ok(c2s?.kind === "message" && s2c?.kind === "message");
-  assert.deepEqual([c2s.direction, c2s.stream, c2s.transport, c2s.envelope, c2s.exchange], ["c2s", "envelope", "postMessage", "mcp-b", "mcp-b:mcp-default"]);
+  assert.deepEqual(
+    [c2s.direction, c2s.stream, c2s.transport, c2s.envelope, c2s.exchange],
+    ["c2s", "envelope", "postMessage", "mcp-b", "mcp-b:mcp-default"],
+  );
   assert.equal(c2s.text, '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t"}}');
   assert.deepEqual([s2c.direction, s2c.exchange], ["s2c", "mcp-b:mcp-iframe"]);
   assert.deepEqual(unwrap.counts(), { "mcp-b": 2 });
@@ -34,7 +44,8 @@ test("MCP-B: the payload is the message, the direction the envelope's, one excha
 
 test("MCP-B: handshake strings are dropped; a payload that is not JSON-RPC is dropped and counted", () => {
   const unwrap = createUnwrapper();
-  for (const s of ["mcp-check-ready", "mcp-server-ready", "mcp-server-stopped"]) assert.deepEqual(unwrap.push(posted(envelope("server-to-client", s))), []);
+  for (const s of ["mcp-check-ready", "mcp-server-ready", "mcp-server-stopped"])
+    assert.deepEqual(unwrap.push(posted(envelope("server-to-client", s))), []);
   assert.deepEqual(unwrap.push(posted(envelope("client-to-server", { jsonrpc: "2.0" }))), []);
   assert.deepEqual(unwrap.counts(), { unreadable: 1 });
 });
@@ -44,7 +55,9 @@ test("MCP-B across frames: a wrong guess of the sender is undone (url is the ser
   const child = "http://127.0.0.1:5174";
   const unwrap = createUnwrapper();
   // Received in the iframe (the server), guessed as coming from the server: url/client swapped by the tap.
-  const [m] = unwrap.push(posted(envelope("client-to-server", { jsonrpc: "2.0", id: 2, method: "ping" }, "mcp-iframe"), "s2c", parent, child));
+  const [m] = unwrap.push(
+    posted(envelope("client-to-server", { jsonrpc: "2.0", id: 2, method: "ping" }, "mcp-iframe"), "s2c", parent, child),
+  );
   assert.ok(m?.kind === "message");
   assert.deepEqual([m.direction, m.url, m.client], ["c2s", child, parent]);
 });

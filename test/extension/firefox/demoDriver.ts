@@ -22,10 +22,17 @@ const aria = (role: string, name: string): string => `::-p-aria([name=${quote(na
 export function driveDemo(page: Page, timeout = 15_000): DemoDriver {
   return {
     async run(scenario) {
-      await page.locator(aria("button", `Run: ${scenario}`)).setTimeout(timeout).click();
+      await page
+        .locator(aria("button", `Run: ${scenario}`))
+        .setTimeout(timeout)
+        .click();
     },
     async question(text) {
-      await page.waitForFunction((text) => [...document.querySelectorAll("#asks section.ask h3")].some((h) => h.textContent === text), { timeout, polling: 50 }, text);
+      await page.waitForFunction(
+        (text) => [...document.querySelectorAll("#asks section.ask h3")].some((h) => h.textContent === text),
+        { timeout, polling: 50 },
+        text,
+      );
     },
     async check(label) {
       await page.locator(aria("checkbox", label)).setTimeout(timeout).click();

@@ -67,7 +67,8 @@ async function readPanel(page: Page, expect: PanelCounts): Promise<PanelView> {
       (expect) =>
         document.querySelector('[aria-label="record count"]')?.textContent === `${expect.records} records` &&
         document.querySelector('section[aria-label="flows section"] h2')?.textContent === `Flows (${expect.flows})` &&
-        document.querySelector('section[aria-label="findings section"] h2')?.textContent === `Findings (${expect.findings})`,
+        document.querySelector('section[aria-label="findings section"] h2')?.textContent ===
+          `Findings (${expect.findings})`,
       { timeout: 15_000, polling: 100 },
       expect,
     )
@@ -80,17 +81,22 @@ async function readPanel(page: Page, expect: PanelCounts): Promise<PanelView> {
     heading: document.querySelector("h1")?.textContent ?? "",
     // The panel's columns by name (`data-col`), in the order flowRow and findingRow list them.
     flows: [...document.querySelectorAll("tr[data-flow]")].map((row) =>
-      ["id", "kind", "era", "method", "target", "status", "rounds"].map((c) => row.querySelector(`td[data-col="${c}"]`)?.textContent ?? ""),
+      ["id", "kind", "era", "method", "target", "status", "rounds"].map(
+        (c) => row.querySelector(`td[data-col="${c}"]`)?.textContent ?? "",
+      ),
     ),
     findings: [...document.querySelectorAll("tr[data-finding]")].map((row) =>
-      ["severity", "rule", "message", "flow", "entry"].map((c) => row.querySelector(`td[data-col="${c}"]`)?.textContent ?? ""),
+      ["severity", "rule", "message", "flow", "entry"].map(
+        (c) => row.querySelector(`td[data-col="${c}"]`)?.textContent ?? "",
+      ),
     ),
   }));
 }
 
 export async function launchFirefoxWithExtension(): Promise<FirefoxWithExtension> {
   // A missing browser fails the test: it never skips.
-  if (!existsSync(FIREFOX)) throw new Error(`${FIREFOX} is missing: apt-get install -y --no-install-recommends firefox-esr`);
+  if (!existsSync(FIREFOX))
+    throw new Error(`${FIREFOX} is missing: apt-get install -y --no-install-recommends firefox-esr`);
   const scratch = await mkdtemp(join(tmpdir(), "mcp-ext-firefox-"));
   let browser: Browser | undefined;
   try {
@@ -116,9 +122,16 @@ export async function launchFirefoxWithExtension(): Promise<FirefoxWithExtension
   }
   const b = browser;
   const origin = `moz-extension://${EXTENSION_UUID}/`;
-  const helper = await findPage(b, (href) => href === `${origin}panel.html`, "extension page (the test hook opens panel.html on install)");
+  const helper = await findPage(
+    b,
+    (href) => href === `${origin}panel.html`,
+    "extension page (the test hook opens panel.html on install)",
+  );
   // The page may be found before its document has the extension's APIs.
-  await helper.waitForFunction(() => typeof (globalThis as unknown as { browser?: typeof chrome }).browser?.storage?.local?.set === "function", { timeout: 15_000, polling: 100 });
+  await helper.waitForFunction(
+    () => typeof (globalThis as unknown as { browser?: typeof chrome }).browser?.storage?.local?.set === "function",
+    { timeout: 15_000, polling: 100 },
+  );
   await helper.evaluate(
     async (key, sites) => {
       const ext = (globalThis as unknown as { browser: typeof chrome }).browser;
@@ -137,14 +150,16 @@ export async function launchFirefoxWithExtension(): Promise<FirefoxWithExtension
           const port = ext.runtime.connect({ name: "mcp-elicit/panel" });
           const timer = setTimeout(() => reject(new Error("the background sent no records")), 10_000);
           const records: CaptureRecord[] = [];
-          port.onMessage.addListener((message: { kind?: string; tabId?: number; records?: CaptureRecord[]; more?: boolean }) => {
-            if (message.kind !== "records" || message.tabId !== tabId) return;
-            records.push(...(message.records ?? []));
-            if (message.more) return;
-            clearTimeout(timer);
-            port.disconnect();
-            resolve(records);
-          });
+          port.onMessage.addListener(
+            (message: { kind?: string; tabId?: number; records?: CaptureRecord[]; more?: boolean }) => {
+              if (message.kind !== "records" || message.tabId !== tabId) return;
+              records.push(...(message.records ?? []));
+              if (message.more) return;
+              clearTimeout(timer);
+              port.disconnect();
+              resolve(records);
+            },
+          );
           port.postMessage({ source: "mcp-elicitation-inspector/panel", v: 1, kind: "records", tabId });
         }),
       tabId,
@@ -183,7 +198,9 @@ export async function launchFirefoxWithExtension(): Promise<FirefoxWithExtension
       try {
         await page.evaluate(
           (name, text) => {
-            const input = document.querySelector<HTMLInputElement>('input[type="file"][aria-label="Import HAR or JSONL file"]')!;
+            const input = document.querySelector<HTMLInputElement>(
+              'input[type="file"][aria-label="Import HAR or JSONL file"]',
+            )!;
             const files = new DataTransfer();
             files.items.add(new File([text], name, { type: "application/json" }));
             input.files = files.files;
@@ -192,7 +209,10 @@ export async function launchFirefoxWithExtension(): Promise<FirefoxWithExtension
           name,
           text,
         );
-        await page.waitForFunction(() => document.querySelector('[role="status"].source')?.textContent === "file", { timeout: 15_000, polling: 100 });
+        await page.waitForFunction(() => document.querySelector('[role="status"].source')?.textContent === "file", {
+          timeout: 15_000,
+          polling: 100,
+        });
         return await readPanel(page, expect);
       } finally {
         await page.close().catch(() => undefined);

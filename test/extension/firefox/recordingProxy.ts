@@ -18,7 +18,19 @@ export interface RecordingProxy {
 
 const MCP_PATHS = new Set(["/legacy/mcp", "/modern/mcp"]);
 // fetch refuses to set these itself, or they describe the hop rather than the message.
-const HOP = new Set(["host", "connection", "keep-alive", "transfer-encoding", "upgrade", "expect", "content-length", "accept-encoding", "te", "trailer", "proxy-connection"]);
+const HOP = new Set([
+  "host",
+  "connection",
+  "keep-alive",
+  "transfer-encoding",
+  "upgrade",
+  "expect",
+  "content-length",
+  "accept-encoding",
+  "te",
+  "trailer",
+  "proxy-connection",
+]);
 
 export async function startRecordingProxy(upstream: string): Promise<RecordingProxy> {
   const target = new URL(upstream);
@@ -47,7 +59,9 @@ export async function startRecordingProxy(upstream: string): Promise<RecordingPr
     const isMcp = MCP_PATHS.has(path.pathname);
     const init: RequestInit = { method: req.method ?? "GET", headers, signal: abort.signal, redirect: "manual" };
     if (body.length > 0) init.body = isMcp ? body.toString("utf8") : body;
-    const response = isMcp ? await recorder.fetch(`${origin}${path.pathname}${path.search}`, init) : await fetch(toUpstream(path.href), init);
+    const response = isMcp
+      ? await recorder.fetch(`${origin}${path.pathname}${path.search}`, init)
+      : await fetch(toUpstream(path.href), init);
 
     const out: Record<string, string> = {};
     response.headers.forEach((value, name) => {

@@ -37,7 +37,8 @@ export async function prepareTestBuild(into: string, from = resolve("dist/firefo
   const geckoId = manifest.browser_specific_settings?.gecko?.id;
   const scripts = manifest.background?.scripts;
   if (!geckoId) throw new Error("dist/firefox/manifest.json has no browser_specific_settings.gecko.id");
-  if (!scripts?.length) throw new Error("dist/firefox/manifest.json has no background.scripts (an event page is expected in Firefox)");
+  if (!scripts?.length)
+    throw new Error("dist/firefox/manifest.json has no background.scripts (an event page is expected in Firefox)");
   scripts.push(TEST_HOOK);
   await writeFile(join(dir, TEST_HOOK), hook);
   await writeFile(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);

@@ -7,7 +7,13 @@ import type { CaptureRecord } from "../../../src/capture/record.ts";
 import { PANEL_PORT, PANEL_SOURCE, PROTOCOL_VERSION } from "../../../src/shared/tags.ts";
 import type { Ctx, McpTraffic, Observed } from "./behaviours/index.ts";
 
-const FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"];
+const FLAGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--no-first-run",
+];
 
 export interface BatteryBrowser {
   context: BrowserContext;
@@ -58,7 +64,10 @@ export async function launchTapped(): Promise<TappedBrowser> {
   try {
     const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent("serviceworker", { timeout: 15_000 }));
     const extensionId = new URL(worker.url()).host;
-    await worker.evaluate(({ key, sites }) => chrome.storage.local.set({ [key]: sites }), { key: RECORD_SITES_KEY, sites: TEST_SITES });
+    await worker.evaluate(({ key, sites }) => chrome.storage.local.set({ [key]: sites }), {
+      key: RECORD_SITES_KEY,
+      sites: TEST_SITES,
+    });
     await settle();
     let helper: Page | undefined;
     const extensionPage = async (): Promise<Page> => {
@@ -88,7 +97,10 @@ export async function launchTapped(): Promise<TappedBrowser> {
               });
               port.postMessage(message);
             }),
-          { port: PANEL_PORT, message: { source: PANEL_SOURCE, v: PROTOCOL_VERSION, kind: "addDecoder", tabId: 0, rule } },
+          {
+            port: PANEL_PORT,
+            message: { source: PANEL_SOURCE, v: PROTOCOL_VERSION, kind: "addDecoder", tabId: 0, rule },
+          },
         );
       },
       async recordsOfOpenTabs() {
@@ -104,14 +116,16 @@ export async function launchTapped(): Promise<TappedBrowser> {
                     const port = chrome.runtime.connect({ name });
                     const timer = setTimeout(() => reject(new Error("the worker did not answer")), 10_000);
                     const records: CaptureRecord[] = [];
-                    port.onMessage.addListener((message: { kind: string; records?: CaptureRecord[]; more?: boolean }) => {
-                      if (message.kind !== "records") return;
-                      records.push(...(message.records ?? []));
-                      if (message.more) return;
-                      clearTimeout(timer);
-                      port.disconnect();
-                      resolve(records);
-                    });
+                    port.onMessage.addListener(
+                      (message: { kind: string; records?: CaptureRecord[]; more?: boolean }) => {
+                        if (message.kind !== "records") return;
+                        records.push(...(message.records ?? []));
+                        if (message.more) return;
+                        clearTimeout(timer);
+                        port.disconnect();
+                        resolve(records);
+                      },
+                    );
                     port.postMessage({ source, v, kind: "records", tabId });
                   }),
               ),
@@ -130,13 +144,27 @@ export async function launchTapped(): Promise<TappedBrowser> {
 const RUN_TIMEOUT_MS = 30_000;
 
 /** Runs one behaviour in a fresh page of `context`; `beforeClose` looks at the page's tab before it goes. */
-export async function runBehaviour(context: BrowserContext, origin: string, name: string, ctx: Ctx, beforeClose?: (page: Page) => Promise<void>): Promise<Observed> {
+export async function runBehaviour(
+  context: BrowserContext,
+  origin: string,
+  name: string,
+  ctx: Ctx,
+  beforeClose?: (page: Page) => Promise<void>,
+): Promise<Observed> {
   const page = await context.newPage();
   let timer: NodeJS.Timeout | undefined;
   try {
     await page.goto(`${origin}/page.html`);
-    const run = page.evaluate(`window.__transparency.run(${JSON.stringify(name)}, ${JSON.stringify(ctx)})`) as Promise<Observed>;
-    const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`"${name}" did not finish within ${RUN_TIMEOUT_MS} ms`)), RUN_TIMEOUT_MS)));
+    const run = page.evaluate(
+      `window.__transparency.run(${JSON.stringify(name)}, ${JSON.stringify(ctx)})`,
+    ) as Promise<Observed>;
+    const timeout = new Promise<never>(
+      (_, reject) =>
+        (timer = setTimeout(
+          () => reject(new Error(`"${name}" did not finish within ${RUN_TIMEOUT_MS} ms`)),
+          RUN_TIMEOUT_MS,
+        )),
+    );
     const observed = await Promise.race([run, timeout]);
     await beforeClose?.(page);
     return observed;
@@ -151,7 +179,8 @@ export async function tapLeftAlone(browser: TappedBrowser, url: string): Promise
   await new Promise((resolve) => setTimeout(resolve, 1_000));
   for (const records of await browser.recordsOfOpenTabs()) {
     const touched = records.filter((r) => (r.url ?? "").includes(url));
-    if (touched.length > 0) throw new Error(`the tap recorded ${touched.length} records of ${url}: ${JSON.stringify(touched.slice(0, 3))}`);
+    if (touched.length > 0)
+      throw new Error(`the tap recorded ${touched.length} records of ${url}: ${JSON.stringify(touched.slice(0, 3))}`);
   }
 }
 
@@ -169,5 +198,7 @@ export async function tapRecords(browser: TappedBrowser, traffic: McpTraffic, ct
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  throw new Error(`the tap recorded no ${traffic.transport} traffic to ${url} (records of the busiest tab: ${JSON.stringify(seen.map((r) => [r.transport, r.kind, r.url]))})`);
+  throw new Error(
+    `the tap recorded no ${traffic.transport} traffic to ${url} (records of the busiest tab: ${JSON.stringify(seen.map((r) => [r.transport, r.kind, r.url]))})`,
+  );
 }

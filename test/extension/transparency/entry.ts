@@ -2,7 +2,10 @@
 // `__transparency.run(name, ctx)`; `early` is the page's global shape before any other script of the page ran.
 import { behaviours, type Ctx, type Observed } from "./behaviours/index.ts";
 
-const early = { window: Object.getOwnPropertyNames(window).sort(), windowSymbols: Object.getOwnPropertySymbols(window).map(String) };
+const early = {
+  window: Object.getOwnPropertyNames(window).sort(),
+  windowSymbols: Object.getOwnPropertySymbols(window).map(String),
+};
 
 Object.defineProperty(window, "__transparency", {
   value: {

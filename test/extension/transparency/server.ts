@@ -65,14 +65,20 @@ export async function startTransparencyServer(harness: string): Promise<Transpar
   const state = (k: string | null): RunState => {
     const key = k ?? "";
     let s = runs.get(key);
-    if (!s) runs.set(key, (s = { written: 0, closedEarly: false, finished: false, connections: 0, lastEventIds: [], wsReceived: [] }));
+    if (!s)
+      runs.set(
+        key,
+        (s = { written: 0, closedEarly: false, finished: false, connections: 0, lastEventIds: [], wsReceived: [] }),
+      );
     return s;
   };
 
   const handler = (req: IncomingMessage, res: ServerResponse): void => {
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
     const q = url.searchParams;
-    void readBody(req).then((body) => route({ url, q, req, res, body, run: state(q.get("k")), harness }).catch(() => res.destroy()));
+    void readBody(req).then((body) =>
+      route({ url, q, req, res, body, run: state(q.get("k")), harness }).catch(() => res.destroy()),
+    );
   };
   const main = createServer(handler);
   const cross = createServer(handler);
@@ -178,7 +184,9 @@ async function route({ url, q, req, res, body, run, harness }: Call): Promise<vo
       res.writeHead(200, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" }).end(FRAME_PAGE);
       return;
     case "/harness.js":
-      res.writeHead(200, { "content-type": "text/javascript; charset=utf-8", "cache-control": "no-store" }).end(harness);
+      res
+        .writeHead(200, { "content-type": "text/javascript; charset=utf-8", "cache-control": "no-store" })
+        .end(harness);
       return;
     case "/stats":
       res.writeHead(200, { "content-type": "application/json", "cache-control": "no-store" }).end(JSON.stringify(run));
@@ -190,27 +198,41 @@ async function route({ url, q, req, res, body, run, harness }: Call): Promise<vo
       const type = q.get("type");
       const headers = { ...CORS, "mcp-session-id": SESSION, "x-multi": ["a", "b"], "cache-control": "no-store" };
       if (type === "html") {
-        res.writeHead(200, { ...headers, "content-type": "text/html; charset=utf-8" }).end(`<!doctype html><html><head><title>doc</title></head><body><p id="x">hello <b>doc</b></p></body></html>`);
+        res
+          .writeHead(200, { ...headers, "content-type": "text/html; charset=utf-8" })
+          .end(
+            `<!doctype html><html><head><title>doc</title></head><body><p id="x">hello <b>doc</b></p></body></html>`,
+          );
       } else if (type === "broken") {
         // A JSON-RPC answer cut short: not JSON, though it says it is.
-        res.writeHead(200, { ...headers, "content-type": "application/json" }).end(`{"jsonrpc":"2.0","id":${JSON.stringify(idOf(body))},"result":{"a":1,,}`);
+        res
+          .writeHead(200, { ...headers, "content-type": "application/json" })
+          .end(`{"jsonrpc":"2.0","id":${JSON.stringify(idOf(body))},"result":{"a":1,,}`);
       } else if (type === "xml") {
-        res.writeHead(200, { ...headers, "content-type": "application/xml" }).end(`<?xml version="1.0"?><r><a n="1">one</a><a n="2">two</a></r>`);
+        res
+          .writeHead(200, { ...headers, "content-type": "application/xml" })
+          .end(`<?xml version="1.0"?><r><a n="1">one</a><a n="2">two</a></r>`);
       } else {
         const status = Number(q.get("status") ?? 200);
-        res.writeHead(status, { ...headers, "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id: idOf(body), result: { seen: seenRequest(req, body) } }));
+        res
+          .writeHead(status, { ...headers, "content-type": "application/json" })
+          .end(JSON.stringify({ jsonrpc: "2.0", id: idOf(body), result: { seen: seenRequest(req, body) } }));
       }
       run.finished = true;
       return;
     }
     case "/echo":
-      res.writeHead(200, { ...CORS, "content-type": "application/json", "mcp-session-id": SESSION }).end(JSON.stringify(seenRequest(req, body)));
+      res
+        .writeHead(200, { ...CORS, "content-type": "application/json", "mcp-session-id": SESSION })
+        .end(JSON.stringify(seenRequest(req, body)));
       return;
     case "/redirect":
       res.writeHead(Number(q.get("status") ?? 307), { ...CORS, location: q.get("to") ?? "/mcp" }).end();
       return;
     case "/api/json":
-      res.writeHead(200, { "content-type": "application/json", "x-multi": ["a", "b"] }).end(JSON.stringify({ ok: true, items: [1, 2, 3], text: "caf\u00e9 \u2713" }));
+      res
+        .writeHead(200, { "content-type": "application/json", "x-multi": ["a", "b"] })
+        .end(JSON.stringify({ ok: true, items: [1, 2, 3], text: "caf\u00e9 \u2713" }));
       return;
     case "/api/text":
       res.writeHead(200, { "content-type": "text/plain; charset=utf-8" }).end("hello\nworld \u2713\n");
@@ -222,12 +244,23 @@ async function route({ url, q, req, res, body, run, harness }: Call): Promise<vo
       return;
     }
     case "/form-response":
-      res.writeHead(200, { "content-type": "application/x-www-form-urlencoded", "mcp-session-id": SESSION }).end("a=1&b=two+words&a=3&c=%E2%9C%93");
+      res
+        .writeHead(200, { "content-type": "application/x-www-form-urlencoded", "mcp-session-id": SESSION })
+        .end("a=1&b=two+words&a=3&c=%E2%9C%93");
       return;
     case "/chunked": {
       // Transfer-Encoding: chunked (no Content-Length), each part a chunk on the wire, far enough apart to arrive alone.
-      res.writeHead(200, { "content-type": "application/json", "mcp-session-id": SESSION, "cache-control": "no-store" });
-      const parts = ['{"jsonrpc":"2.0",', `"id":${JSON.stringify(idOf(body))},`, '"result":{"parts":[1,2,', '3],"done":true}}'];
+      res.writeHead(200, {
+        "content-type": "application/json",
+        "mcp-session-id": SESSION,
+        "cache-control": "no-store",
+      });
+      const parts = [
+        '{"jsonrpc":"2.0",',
+        `"id":${JSON.stringify(idOf(body))},`,
+        '"result":{"parts":[1,2,',
+        '3],"done":true}}',
+      ];
       for (const part of parts) {
         res.write(part);
         await sleep(Number(q.get("gap") ?? 100));
@@ -242,7 +275,11 @@ async function route({ url, q, req, res, body, run, harness }: Call): Promise<vo
     case "/sse/plain": {
       res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-store" });
       res.write("retry: 5000\n\n");
-      for (const [i, line] of ["data: first\n\n", "event: tick\ndata: second\nid: t2\n\n", "data: third\ndata: line two\n\n"].entries()) {
+      for (const [i, line] of [
+        "data: first\n\n",
+        "event: tick\ndata: second\nid: t2\n\n",
+        "data: third\ndata: line two\n\n",
+      ].entries()) {
         await sleep(i === 0 ? 20 : 60);
         res.write(line);
       }
@@ -255,11 +292,21 @@ async function route({ url, q, req, res, body, run, harness }: Call): Promise<vo
     case "/chat/stream":
       return chatStream(q, res, run);
     case "/api/chat/history":
-      res.writeHead(200, { "content-type": "application/json", "cache-control": "no-store" }).end(JSON.stringify({ conversations: [{ id: "c1", title: "Trip to Porto", updated: 1767225600 }], cursor: null, seen: seenRequest(req, body) }));
+      res.writeHead(200, { "content-type": "application/json", "cache-control": "no-store" }).end(
+        JSON.stringify({
+          conversations: [{ id: "c1", title: "Trip to Porto", updated: 1767225600 }],
+          cursor: null,
+          seen: seenRequest(req, body),
+        }),
+      );
       return;
     case "/decoded/rpc":
       // Text, not JSON: a decode rule makes the tap keep it all the same.
-      res.writeHead(200, { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" }).end(JSON.stringify({ rpc: { jsonrpc: "2.0", id: idOf(body), result: { seen: body.toString("utf8").length } } }));
+      res
+        .writeHead(200, { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" })
+        .end(
+          JSON.stringify({ rpc: { jsonrpc: "2.0", id: idOf(body), result: { seen: body.toString("utf8").length } } }),
+        );
       return;
     case "/decoded/events":
     case "/decoded/sse": {
@@ -267,7 +314,9 @@ async function route({ url, q, req, res, body, run, harness }: Call): Promise<vo
       for (let i = 1; i <= 4; i++) {
         await sleep(40);
         if (res.destroyed) return;
-        res.write(`id: d${i}\ndata: ${JSON.stringify({ rpc: { jsonrpc: "2.0", method: "notifications/progress", params: { progress: i } } })}\n\n`);
+        res.write(
+          `id: d${i}\ndata: ${JSON.stringify({ rpc: { jsonrpc: "2.0", method: "notifications/progress", params: { progress: i } } })}\n\n`,
+        );
       }
       if (path === "/decoded/events") res.end();
       return; // /decoded/sse is held open: the page closes it
@@ -285,7 +334,12 @@ async function sse(q: URLSearchParams, res: ServerResponse, run: RunState): Prom
   const script = q.get("script") ?? "spaced";
   const n = Number(q.get("n") ?? 6);
   const gap = Number(q.get("gap") ?? 50);
-  res.writeHead(200, { ...CORS, "content-type": "text/event-stream", "cache-control": "no-store", "mcp-session-id": SESSION });
+  res.writeHead(200, {
+    ...CORS,
+    "content-type": "text/event-stream",
+    "cache-control": "no-store",
+    "mcp-session-id": SESSION,
+  });
   res.flushHeaders();
   const write = (text: string): boolean => {
     if (res.destroyed) return false;
@@ -293,7 +347,11 @@ async function sse(q: URLSearchParams, res: ServerResponse, run: RunState): Prom
     return res.write(text);
   };
   const event = (i: number): string => {
-    const data = JSON.stringify({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: "t", progress: i, total: n } });
+    const data = JSON.stringify({
+      jsonrpc: "2.0",
+      method: "notifications/progress",
+      params: { progressToken: "t", progress: i, total: n },
+    });
     switch (i % 4) {
       case 1:
         return `event: message\nid: e${i}\ndata: ${data}\n\n`;
@@ -347,7 +405,14 @@ const backends = new Map<string, { stream?: ServerResponse; queue: string[] }>()
  * stream), events: a priming comment, then `event: <type>` / `data: {"type","data"}` for the answer and, before
  * it, one of the backend's `fetch_request` reports.
  */
-async function inspectorBackend(path: string, q: URLSearchParams, req: IncomingMessage, res: ServerResponse, body: Buffer, run: RunState): Promise<void> {
+async function inspectorBackend(
+  path: string,
+  q: URLSearchParams,
+  req: IncomingMessage,
+  res: ServerResponse,
+  body: Buffer,
+  run: RunState,
+): Promise<void> {
   const json = { ...CORS, "content-type": "application/json", "cache-control": "no-store" };
   const key = q.get("k") ?? "";
   const backend = backends.get(key) ?? { queue: [] };
@@ -377,8 +442,18 @@ async function inspectorBackend(path: string, q: URLSearchParams, req: IncomingM
   }
   if (message.id !== undefined && typeof message.method === "string") {
     await sleep(30);
-    push("fetch_request", { id: "f1", method: "POST", url: "http://127.0.0.1:9/mcp", requestHeaders: { authorization: "Bearer upstream-secret" }, requestBody: JSON.stringify(message) });
-    push("message", { jsonrpc: "2.0", id: message.id, result: { method: message.method, contentType: req.headers["content-type"] ?? null } });
+    push("fetch_request", {
+      id: "f1",
+      method: "POST",
+      url: "http://127.0.0.1:9/mcp",
+      requestHeaders: { authorization: "Bearer upstream-secret" },
+      requestBody: JSON.stringify(message),
+    });
+    push("message", {
+      jsonrpc: "2.0",
+      id: message.id,
+      result: { method: message.method, contentType: req.headers["content-type"] ?? null },
+    });
     await sleep(20);
   }
   run.finished = true;
@@ -395,7 +470,8 @@ async function chatStream(q: URLSearchParams, res: ServerResponse, run: RunState
   res.flushHeaders();
   for (let i = 0; i < n; i += 50) {
     let burst = "";
-    for (let j = i; j < Math.min(n, i + 50); j++) burst += `data: ${JSON.stringify({ id: "chatcmpl-1", object: "chat.completion.chunk", choices: [{ index: 0, delta: { content: `tok${j} ` }, finish_reason: null }] })}\n\n`;
+    for (let j = i; j < Math.min(n, i + 50); j++)
+      burst += `data: ${JSON.stringify({ id: "chatcmpl-1", object: "chat.completion.chunk", choices: [{ index: 0, delta: { content: `tok${j} ` }, finish_reason: null }] })}\n\n`;
     if (res.destroyed) return;
     run.written += Buffer.byteLength(burst);
     if (!res.write(burst)) await drained(res);
@@ -463,9 +539,19 @@ function webSocketPeer(req: IncomingMessage, socket: Duplex, mode: string, run: 
     onClose: (code, reason) => void (run.wsClose = { code, reason }),
   });
   if (mode === "script") {
-    const rpc = JSON.stringify({ jsonrpc: "2.0", id: "ask-1", method: "elicitation/create", params: { mode: "form", message: "Proceed?", requestedSchema: { type: "object", properties: {} } } });
+    const rpc = JSON.stringify({
+      jsonrpc: "2.0",
+      id: "ask-1",
+      method: "elicitation/create",
+      params: { mode: "form", message: "Proceed?", requestedSchema: { type: "object", properties: {} } },
+    });
     peer.sendText(rpc);
-    peer.sendBinary(Buffer.from(JSON.stringify({ jsonrpc: "2.0", method: "notifications/message", params: { binary: true } }), "utf8"));
+    peer.sendBinary(
+      Buffer.from(
+        JSON.stringify({ jsonrpc: "2.0", method: "notifications/message", params: { binary: true } }),
+        "utf8",
+      ),
+    );
     peer.sendBinary(Buffer.from([0, 1, 2, 250, 255, 0x7b]));
     peer.sendText("plain text frame");
     peer.sendText(JSON.stringify({ jsonrpc: "2.0", id: 2, result: { ok: true } }));

@@ -23,7 +23,15 @@ export interface BusHost {
 }
 
 export async function startBusHost(): Promise<BusHost> {
-  const built = await esbuild.build({ entryPoints: ["test/hosts/decode/page.ts"], bundle: true, format: "iife", platform: "browser", target: "chrome120", write: false, logLevel: "warning" });
+  const built = await esbuild.build({
+    entryPoints: ["test/hosts/decode/page.ts"],
+    bundle: true,
+    format: "iife",
+    platform: "browser",
+    target: "chrome120",
+    write: false,
+    logLevel: "warning",
+  });
   const script = built.outputFiles[0]!.text;
   const wire: WireMessage[] = [];
   const servers = new Set<McpServer>();
@@ -32,7 +40,11 @@ export async function startBusHost(): Promise<BusHost> {
   const http = createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
     if (url.pathname === "/")
-      return void res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end('<!doctype html><meta charset="utf-8"><title>Bus host</title><h1>Bus host</h1><script src="/page.js"></script>');
+      return void res
+        .writeHead(200, { "content-type": "text/html; charset=utf-8" })
+        .end(
+          '<!doctype html><meta charset="utf-8"><title>Bus host</title><h1>Bus host</h1><script src="/page.js"></script>',
+        );
     if (url.pathname === "/page.js") return void res.writeHead(200, { "content-type": "text/javascript" }).end(script);
     res.writeHead(404).end();
   });

@@ -10,7 +10,10 @@ import { answerWithDialog, logEnvelopes, toolButtons } from "./ui.ts";
 logEnvelopes();
 window.mcpbReady = (async () => {
   const iframe = document.querySelector<HTMLIFrameElement>("iframe#server")!;
-  const client = new Client({ name: "mcpb-iframe-page", version: "1.0.0" }, { capabilities: { elicitation: { form: {} } } });
+  const client = new Client(
+    { name: "mcpb-iframe-page", version: "1.0.0" },
+    { capabilities: { elicitation: { form: {} } } },
+  );
   answerWithDialog(client);
   await client.connect(new IframeParentTransport({ iframe, targetOrigin: new URL(iframe.src).origin }));
   await toolButtons(client);

@@ -17,7 +17,15 @@ export interface McpbPages {
 }
 
 const bundle = async (entry: string): Promise<string> => {
-  const out = await esbuild.build({ entryPoints: [entry], bundle: true, format: "iife", platform: "browser", target: "chrome120", write: false, logLevel: "warning" });
+  const out = await esbuild.build({
+    entryPoints: [entry],
+    bundle: true,
+    format: "iife",
+    platform: "browser",
+    target: "chrome120",
+    write: false,
+    logLevel: "warning",
+  });
   return out.outputFiles[0]!.text;
 };
 
@@ -31,16 +39,30 @@ async function listen(handler: Parameters<typeof createServer>[1]): Promise<{ se
 }
 
 export async function startMcpbPages(): Promise<McpbPages> {
-  const [tab, parent, child] = await Promise.all([bundle("test/hosts/mcpb/tabPage.ts"), bundle("test/hosts/mcpb/iframeParent.ts"), bundle("test/hosts/mcpb/iframeChild.ts")]);
+  const [tab, parent, child] = await Promise.all([
+    bundle("test/hosts/mcpb/tabPage.ts"),
+    bundle("test/hosts/mcpb/iframeParent.ts"),
+    bundle("test/hosts/mcpb/iframeChild.ts"),
+  ]);
   let frameOrigin = "";
   let hostOrigin = "";
-  const js = (res: import("node:http").ServerResponse, text: string) => res.writeHead(200, { "content-type": "text/javascript" }).end(text);
-  const page = (res: import("node:http").ServerResponse, text: string) => res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(text);
+  const js = (res: import("node:http").ServerResponse, text: string) =>
+    res.writeHead(200, { "content-type": "text/javascript" }).end(text);
+  const page = (res: import("node:http").ServerResponse, text: string) =>
+    res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(text);
   const host = await listen((req, res) => {
     const path = new URL(req.url ?? "/", "http://x").pathname;
     if (path === "/tab") return page(res, html("MCP-B tab", "", "/tab.js"));
     if (path === "/tab.js") return js(res, tab);
-    if (path === "/iframe") return page(res, html("MCP-B iframe host", `<iframe id="server" src="${frameOrigin}/server?parent=${encodeURIComponent(hostOrigin)}"></iframe>`, "/parent.js"));
+    if (path === "/iframe")
+      return page(
+        res,
+        html(
+          "MCP-B iframe host",
+          `<iframe id="server" src="${frameOrigin}/server?parent=${encodeURIComponent(hostOrigin)}"></iframe>`,
+          "/parent.js",
+        ),
+      );
     if (path === "/parent.js") return js(res, parent);
     res.writeHead(404).end();
   });

@@ -14,7 +14,10 @@ window.mcpbReady = (async () => {
   const server = new McpServer({ name: "mcpb-tab", version: "1.0.0" });
   registerHostTools(server, "mcpb-tab");
   await server.connect(new TabServerTransport({ allowedOrigins: [location.origin] }));
-  const client = new Client({ name: "mcpb-tab-page", version: "1.0.0" }, { capabilities: { elicitation: { form: {} } } });
+  const client = new Client(
+    { name: "mcpb-tab-page", version: "1.0.0" },
+    { capabilities: { elicitation: { form: {} } } },
+  );
   answerWithDialog(client);
   await client.connect(new TabClientTransport({ targetOrigin: location.origin }));
   await toolButtons(client);

@@ -28,11 +28,20 @@ export function logEnvelopes(): void {
   window.addEventListener("message", (event: MessageEvent) => {
     const data = event.data as { type?: unknown; channel?: unknown; direction?: unknown; payload?: unknown } | null;
     if (data === null || typeof data !== "object" || data.type !== "mcp") return;
-    window.mcpbWire.push({ channel: data.channel, direction: data.direction, payload: JSON.parse(JSON.stringify(data.payload)) as unknown, at: performance.timeOrigin + performance.now() });
+    window.mcpbWire.push({
+      channel: data.channel,
+      direction: data.direction,
+      payload: JSON.parse(JSON.stringify(data.payload)) as unknown,
+      at: performance.timeOrigin + performance.now(),
+    });
   });
 }
 
-const el = <K extends keyof HTMLElementTagNameMap>(tag: K, props: Partial<HTMLElementTagNameMap[K]> = {}, ...children: (Node | string)[]): HTMLElementTagNameMap[K] => {
+const el = <K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  props: Partial<HTMLElementTagNameMap[K]> = {},
+  ...children: (Node | string)[]
+): HTMLElementTagNameMap[K] => {
   const node = Object.assign(document.createElement(tag), props);
   node.append(...children);
   return node;
@@ -41,12 +50,23 @@ const el = <K extends keyof HTMLElementTagNameMap>(tag: K, props: Partial<HTMLEl
 /** Answers elicitation/create with a dialog in the page: one labelled input per schema property, Accept and Decline. */
 export function answerWithDialog(client: Client): void {
   client.setRequestHandler(ElicitRequestSchema, (request) => {
-    const params = request.params as { message: string; requestedSchema?: { properties: Record<string, { type?: string; title?: string }> } };
+    const params = request.params as {
+      message: string;
+      requestedSchema?: { properties: Record<string, { type?: string; title?: string }> };
+    };
     return new Promise<ElicitResult>((resolve) => {
       const inputs: [string, HTMLInputElement, string | undefined][] = [];
       const form = el("form", { method: "dialog" });
       for (const [name, property] of Object.entries(params.requestedSchema?.properties ?? {})) {
-        const input = el("input", { name, type: property.type === "boolean" ? "checkbox" : property.type === "string" && /key|secret|password|token/i.test(name) ? "password" : "text" });
+        const input = el("input", {
+          name,
+          type:
+            property.type === "boolean"
+              ? "checkbox"
+              : property.type === "string" && /key|secret|password|token/i.test(name)
+                ? "password"
+                : "text",
+        });
         inputs.push([name, input, property.type]);
         form.append(el("label", {}, property.title ?? name, input));
       }
@@ -59,7 +79,13 @@ export function answerWithDialog(client: Client): void {
       const accept = el("button", { type: "button", textContent: "Accept", value: "accept" });
       accept.addEventListener("click", () => {
         const content: Record<string, string | number | boolean> = {};
-        for (const [name, input, type] of inputs) content[name] = type === "boolean" ? input.checked : type === "integer" || type === "number" ? Number(input.value) : input.value;
+        for (const [name, input, type] of inputs)
+          content[name] =
+            type === "boolean"
+              ? input.checked
+              : type === "integer" || type === "number"
+                ? Number(input.value)
+                : input.value;
         close({ action: "accept", content });
       });
       const decline = el("button", { type: "button", textContent: "Decline", value: "decline" });
@@ -84,7 +110,10 @@ export async function toolButtons(client: Client): Promise<void> {
     button.addEventListener("click", () => {
       output.textContent = "…";
       client.callTool({ name: tool.name, arguments: {} }).then(
-        (result) => (output.textContent = (result.content as { type: string; text?: string }[]).map((c) => c.text ?? "").join("\n")),
+        (result) =>
+          (output.textContent = (result.content as { type: string; text?: string }[])
+            .map((c) => c.text ?? "")
+            .join("\n")),
         (error: unknown) => (output.textContent = `error: ${String(error)}`),
       );
     });

@@ -19,7 +19,9 @@ const EXTENSION_RESULT_TYPES: Record<string, string[]> = { "io.modelcontextproto
 /** basic/index.mdx § "ResultType": core values plus those of the extensions the request's capabilities advertise. */
 function advertisedResultType(rt: unknown, caps: unknown): boolean {
   const extensions = isObject(caps) && isObject(caps.extensions) ? caps.extensions : {};
-  return Object.entries(EXTENSION_RESULT_TYPES).some(([ext, types]) => ext in extensions && types.includes(rt as string));
+  return Object.entries(EXTENSION_RESULT_TYPES).some(
+    ([ext, types]) => ext in extensions && types.includes(rt as string),
+  );
 }
 
 /** Server-side checks of a 2026-07-28 result (basic/index.mdx § "ResultType"; mrtr.mdx). `caps`: the request's clientCapabilities. */
@@ -35,7 +37,11 @@ export function checkResultType(result: Record<string, unknown>, at: string, rep
         : "2026-07-28 result has no resultType; servers of this revision must include it.",
     });
   } else if (rt !== "complete" && rt !== "input_required" && !advertisedResultType(rt, caps)) {
-    report({ rule: "mrtr-result-type-known", pointer: `${at}/result/resultType`, message: `resultType ${JSON.stringify(rt)} is neither "complete" nor "input_required" and no extension declares it.` });
+    report({
+      rule: "mrtr-result-type-known",
+      pointer: `${at}/result/resultType`,
+      message: `resultType ${JSON.stringify(rt)} is neither "complete" nor "input_required" and no extension declares it.`,
+    });
   }
 }
 
@@ -111,48 +117,104 @@ export function duplicateInputRequestKeys(text: string): string[] {
 }
 
 /** Server-side checks of an InputRequiredResult, apart from the elicitation payloads themselves. */
-export function checkIrr(result: Record<string, unknown>, at: string, req: ClientRequest, text: string, report: Report): void {
+export function checkIrr(
+  result: Record<string, unknown>,
+  at: string,
+  req: ClientRequest,
+  text: string,
+  report: Report,
+): void {
   if (!MRTR_METHODS.has(req.method)) {
-    report({ rule: "mrtr-supported-methods", pointer: `${at}/result/resultType`, message: `InputRequiredResult in reply to ${req.method}; only tools/call, prompts/get and resources/read may return one.` });
+    report({
+      rule: "mrtr-supported-methods",
+      pointer: `${at}/result/resultType`,
+      message: `InputRequiredResult in reply to ${req.method}; only tools/call, prompts/get and resources/read may return one.`,
+    });
   }
   const { inputRequests, requestState } = result;
   if (inputRequests === undefined && requestState === undefined) {
-    report({ rule: "mrtr-irr-not-empty", pointer: `${at}/result`, message: "InputRequiredResult has neither inputRequests nor requestState." });
+    report({
+      rule: "mrtr-irr-not-empty",
+      pointer: `${at}/result`,
+      message: "InputRequiredResult has neither inputRequests nor requestState.",
+    });
   } else if (isObject(inputRequests) && Object.keys(inputRequests).length === 0 && requestState === undefined) {
-    report({ rule: "mrtr-irr-not-empty", severity: "warning", pointer: `${at}/result/inputRequests`, message: "InputRequiredResult has an empty inputRequests and no requestState." });
+    report({
+      rule: "mrtr-irr-not-empty",
+      severity: "warning",
+      pointer: `${at}/result/inputRequests`,
+      message: "InputRequiredResult has an empty inputRequests and no requestState.",
+    });
   }
   if (requestState !== undefined && typeof requestState !== "string") {
-    report({ rule: "mrtr-request-state-string", violator: "server", pointer: `${at}/result/requestState`, message: `requestState is ${requestState === null ? "null" : typeof requestState}; it must be an opaque string.` });
+    report({
+      rule: "mrtr-request-state-string",
+      violator: "server",
+      pointer: `${at}/result/requestState`,
+      message: `requestState is ${requestState === null ? "null" : typeof requestState}; it must be an opaque string.`,
+    });
   }
   const finals = FINAL_FIELDS[req.method];
   const mixed = finals === undefined ? [] : finals.filter((f) => f in result);
   if (mixed.length) {
-    report({ rule: "mrtr-irr-mixed-payload", pointer: `${at}/result/${mixed[0]}`, message: `InputRequiredResult also carries final-result field${mixed.length > 1 ? "s" : ""} ${mixed.join(", ")}.` });
+    report({
+      rule: "mrtr-irr-mixed-payload",
+      pointer: `${at}/result/${mixed[0]}`,
+      message: `InputRequiredResult also carries final-result field${mixed.length > 1 ? "s" : ""} ${mixed.join(", ")}.`,
+    });
   }
   for (const key of duplicateInputRequestKeys(text)) {
-    report({ rule: "mrtr-input-request-keys-unique", pointer: join(`${at}/result/inputRequests`, key), message: `inputRequests key "${key}" appears more than once in the raw JSON; keys must be unique.` });
+    report({
+      rule: "mrtr-input-request-keys-unique",
+      pointer: join(`${at}/result/inputRequests`, key),
+      message: `inputRequests key "${key}" appears more than once in the raw JSON; keys must be unique.`,
+    });
   }
   if (inputRequests === undefined) return;
   if (!isObject(inputRequests)) {
-    report({ rule: "mrtr-input-request-method", pointer: `${at}/result/inputRequests`, message: "inputRequests is not an object of key → request." });
+    report({
+      rule: "mrtr-input-request-method",
+      pointer: `${at}/result/inputRequests`,
+      message: "inputRequests is not an object of key → request.",
+    });
     return;
   }
   for (const [key, entry] of Object.entries(inputRequests)) {
     const p = join(`${at}/result/inputRequests`, key);
     if (!isObject(entry)) {
-      report({ rule: "mrtr-input-request-method", pointer: p, message: `inputRequests.${key} is not a request object.` });
+      report({
+        rule: "mrtr-input-request-method",
+        pointer: p,
+        message: `inputRequests.${key} is not a request object.`,
+      });
       continue;
     }
     if (!(INPUT_METHODS as readonly unknown[]).includes(entry.method)) {
-      report({ rule: "mrtr-input-request-method", pointer: `${p}/method`, message: `inputRequests.${key}.method ${JSON.stringify(entry.method)} is not elicitation/create, sampling/createMessage or roots/list.` });
+      report({
+        rule: "mrtr-input-request-method",
+        pointer: `${p}/method`,
+        message: `inputRequests.${key}.method ${JSON.stringify(entry.method)} is not elicitation/create, sampling/createMessage or roots/list.`,
+      });
     } else if (entry.method === "elicitation/create" && !isObject(entry.params)) {
-      report({ rule: "mrtr-input-request-method", pointer: `${p}/params`, message: `inputRequests.${key} (elicitation/create) has no params object.` });
+      report({
+        rule: "mrtr-input-request-method",
+        pointer: `${p}/params`,
+        message: `inputRequests.${key} (elicitation/create) has no params object.`,
+      });
     }
     if (entry.method === "sampling/createMessage" || entry.method === "roots/list") {
-      report({ rule: "mrtr-deprecated-input-kinds", pointer: `${p}/method`, message: `inputRequests.${key} uses ${entry.method}, deprecated in 2026-07-28 (SEP-2577).` });
+      report({
+        rule: "mrtr-deprecated-input-kinds",
+        pointer: `${p}/method`,
+        message: `inputRequests.${key} uses ${entry.method}, deprecated in 2026-07-28 (SEP-2577).`,
+      });
     }
     if ("jsonrpc" in entry || "id" in entry) {
-      report({ rule: "mrtr-input-request-shape", pointer: "id" in entry ? `${p}/id` : `${p}/jsonrpc`, message: `inputRequests.${key} carries JSON-RPC envelope fields; an input request is {method, params}, keyed by its key.` });
+      report({
+        rule: "mrtr-input-request-shape",
+        pointer: "id" in entry ? `${p}/id` : `${p}/jsonrpc`,
+        message: `inputRequests.${key} carries JSON-RPC envelope fields; an input request is {method, params}, keyed by its key.`,
+      });
     }
   }
 }

@@ -51,7 +51,9 @@ export class ElicitAgent extends Agent {
       const text = (result.content ?? []).flatMap((c) => (c.type === "text" ? [c.text] : [])).join(" ");
       connection.send(JSON.stringify({ type: "tool_result", turn: frame.turn, text }));
     } catch (error) {
-      connection.send(JSON.stringify({ type: "tool_result", turn: frame.turn, text: `error: ${error?.message ?? error}` }));
+      connection.send(
+        JSON.stringify({ type: "tool_result", turn: frame.turn, text: `error: ${error?.message ?? error}` }),
+      );
     }
   }
 
@@ -72,7 +74,10 @@ export class ElicitAgent extends Agent {
 export default {
   async fetch(request, env) {
     const url = new URL(request.url);
-    if (url.pathname === "/") return new Response(agentPage(Object.keys(Object.values(JSON.parse(env.ROUTES ?? "{}"))[0] ?? {})), { headers: { "content-type": "text/html; charset=utf-8" } });
+    if (url.pathname === "/")
+      return new Response(agentPage(Object.keys(Object.values(JSON.parse(env.ROUTES ?? "{}"))[0] ?? {})), {
+        headers: { "content-type": "text/html; charset=utf-8" },
+      });
     return (await routeAgentRequest(request, env)) ?? new Response("Not found", { status: 404 });
   },
 };

@@ -42,7 +42,9 @@ export const errorBehaviours: Behaviour[] = [
         xhr.send(rpc("tools/call", {}, 1));
         await ended;
 
-        void fetch(`/mcp?k=${ctx.token}`, { method: "POST", headers: mcpHeaders(), body: rpc("ping", {}, 2) }).then(() => boom("fetch then"));
+        void fetch(`/mcp?k=${ctx.token}`, { method: "POST", headers: mcpHeaders(), body: rpc("ping", {}, 2) }).then(
+          () => boom("fetch then"),
+        );
         await until(() => seen.length >= 3, "the fetch rejection");
 
         const socket = new WebSocket(`${ctx.origin.replace(/^http/, "ws")}/ws?mode=echo&k=${ctx.token}`);
@@ -90,9 +92,13 @@ export const errorBehaviours: Behaviour[] = [
             x.send(rpc("ping", {}, 2));
           }),
           fetchIllegal: await stackOf(() => fetch.call({}, "/api/json")),
-          fetchBadMethod: await stackOf(() => fetch(`/mcp?k=${ctx.token}`, { method: "b a d", body: rpc("ping", {}, 3) })),
+          fetchBadMethod: await stackOf(() =>
+            fetch(`/mcp?k=${ctx.token}`, { method: "b a d", body: rpc("ping", {}, 3) }),
+          ),
           webSocketScheme: await stackOf(() => new WebSocket("ftp://127.0.0.1/")),
-          webSocketSendEarly: await stackOf(() => new WebSocket(`${ctx.origin.replace(/^http/, "ws")}/ws?k=${ctx.token}`).send(rpc("ping", {}, 4))),
+          webSocketSendEarly: await stackOf(() =>
+            new WebSocket(`${ctx.origin.replace(/^http/, "ws")}/ws?k=${ctx.token}`).send(rpc("ping", {}, 4)),
+          ),
           eventSourceUrl: await stackOf(() => new EventSource("http://[::1")),
         },
       };

@@ -5,8 +5,23 @@ function watch(source: EventSource, types: string[]): unknown[] {
   const log: unknown[] = [];
   source.onopen = () => log.push({ on: "open", readyState: source.readyState });
   source.onerror = (e) => log.push({ on: "error", readyState: source.readyState, isEvent: e.constructor.name });
-  source.onmessage = (e) => log.push({ on: "message", data: e.data as unknown, lastEventId: e.lastEventId, origin: e.origin, readyState: source.readyState });
-  for (const type of types) source.addEventListener(type, (e) => log.push({ listener: type, data: (e as MessageEvent).data as unknown, lastEventId: (e as MessageEvent).lastEventId, ctor: e.constructor.name }));
+  source.onmessage = (e) =>
+    log.push({
+      on: "message",
+      data: e.data as unknown,
+      lastEventId: e.lastEventId,
+      origin: e.origin,
+      readyState: source.readyState,
+    });
+  for (const type of types)
+    source.addEventListener(type, (e) =>
+      log.push({
+        listener: type,
+        data: (e as MessageEvent).data as unknown,
+        lastEventId: (e as MessageEvent).lastEventId,
+        ctor: e.constructor.name,
+      }),
+    );
   return log;
 }
 
@@ -19,12 +34,24 @@ export const eventSourceBehaviours: Behaviour[] = [
       const source = new EventSource(`/legacy/sse?k=${ctx.token}`);
       const states = [source.readyState];
       const log = watch(source, ["endpoint", "ping", "message"]);
-      await until(() => log.some((e) => (e as { lastEventId?: string }).lastEventId === "5"), "event 5 after the reconnect");
+      await until(
+        () => log.some((e) => (e as { lastEventId?: string }).lastEventId === "5"),
+        "event 5 after the reconnect",
+      );
       source.close();
       states.push(source.readyState);
       await sleep(200);
       const server = await stats(ctx);
-      return { seen: { log, states, url: source.url, withCredentials: source.withCredentials, lastEventIds: server.lastEventIds, connections: server.connections } };
+      return {
+        seen: {
+          log,
+          states,
+          url: source.url,
+          withCredentials: source.withCredentials,
+          lastEventIds: server.lastEventIds,
+          connections: server.connections,
+        },
+      };
     },
   },
   {
@@ -50,7 +77,14 @@ export const eventSourceBehaviours: Behaviour[] = [
       source.close();
       const afterClose = source.readyState;
       await sleep(200);
-      return { seen: { log, afterClose, url: source.url.replace(ctx.token, "<token>"), constants: [EventSource.CONNECTING, EventSource.OPEN, EventSource.CLOSED, source.CLOSED] } };
+      return {
+        seen: {
+          log,
+          afterClose,
+          url: source.url.replace(ctx.token, "<token>"),
+          constants: [EventSource.CONNECTING, EventSource.OPEN, EventSource.CLOSED, source.CLOSED],
+        },
+      };
     },
   },
   {

@@ -1,4 +1,15 @@
-import { attempt, type Behaviour, describeError, headerList, mcpHeaders, readChunks, responseHead, rpc, SESSION, settle } from "./kit.ts";
+import {
+  attempt,
+  type Behaviour,
+  describeError,
+  headerList,
+  mcpHeaders,
+  readChunks,
+  responseHead,
+  rpc,
+  SESSION,
+  settle,
+} from "./kit.ts";
 
 const http = (url: string) => ({ transport: "http" as const, url: () => url });
 
@@ -8,7 +19,11 @@ export const fetchBodies: Behaviour[] = [
     name: "fetch: JSON-RPC POST with a JSON response",
     mcp: http("/mcp"),
     async run({ token }) {
-      const r = await fetch(`/mcp?k=${token}`, { method: "POST", headers: mcpHeaders(), body: rpc("tools/call", { name: "deploy" }, 1) });
+      const r = await fetch(`/mcp?k=${token}`, {
+        method: "POST",
+        headers: mcpHeaders(),
+        body: rpc("tools/call", { name: "deploy" }, 1),
+      });
       const head = responseHead(r);
       const json: unknown = await r.json();
       return { seen: { head, json, bodyUsed: r.bodyUsed } };
@@ -19,10 +34,21 @@ export const fetchBodies: Behaviour[] = [
     timing: true,
     mcp: http("/chunked"),
     async run({ token }) {
-      const r = await fetch(`/chunked?k=${token}`, { method: "POST", headers: mcpHeaders(), body: rpc("tools/list", {}, 2) });
+      const r = await fetch(`/chunked?k=${token}`, {
+        method: "POST",
+        headers: mcpHeaders(),
+        body: rpc("tools/list", {}, 2),
+      });
       const { chunks, done } = await readChunks(r.body!);
       if (chunks.length < 3) throw new Error(`the chunks merged: ${chunks.length}`);
-      return { seen: { head: responseHead(r), chunks: chunks.map(({ text, bytes }) => ({ text, bytes })), done, json: JSON.parse(chunks.map((c) => c.text).join("")) as unknown } };
+      return {
+        seen: {
+          head: responseHead(r),
+          chunks: chunks.map(({ text, bytes }) => ({ text, bytes })),
+          done,
+          json: JSON.parse(chunks.map((c) => c.text).join("")) as unknown,
+        },
+      };
     },
   },
   {
@@ -34,16 +60,36 @@ export const fetchBodies: Behaviour[] = [
       const again = await fetch(`/bin?k=${token}`, { headers: { "Mcp-Session-Id": SESSION } });
       const bytes = await (again as Response & { bytes(): Promise<Uint8Array> }).bytes();
       const plain = new Uint8Array(await (await fetch("/bin")).arrayBuffer());
-      return { seen: { byteLength: buffer.byteLength, bytes: [...new Uint8Array(buffer)], viaBytes: [...bytes], tag: Object.prototype.toString.call(bytes), plain: [...plain] } };
+      return {
+        seen: {
+          byteLength: buffer.byteLength,
+          bytes: [...new Uint8Array(buffer)],
+          viaBytes: [...bytes],
+          tag: Object.prototype.toString.call(bytes),
+          plain: [...plain],
+        },
+      };
     },
   },
   {
     name: "fetch: blob()",
     mcp: http("/mcp"),
     async run({ token }) {
-      const r = await fetch(`/mcp?k=${token}`, { method: "POST", headers: mcpHeaders(), body: rpc("resources/read", { uri: "x" }, 3) });
+      const r = await fetch(`/mcp?k=${token}`, {
+        method: "POST",
+        headers: mcpHeaders(),
+        body: rpc("resources/read", { uri: "x" }, 3),
+      });
       const blob = await r.blob();
-      return { seen: { size: blob.size, type: blob.type, text: await blob.text(), isBlob: blob instanceof Blob, bodyUsed: r.bodyUsed } };
+      return {
+        seen: {
+          size: blob.size,
+          type: blob.type,
+          text: await blob.text(),
+          isBlob: blob instanceof Blob,
+          bodyUsed: r.bodyUsed,
+        },
+      };
     },
   },
   {
@@ -53,12 +99,25 @@ export const fetchBodies: Behaviour[] = [
       const form = new FormData();
       form.append("a", "1");
       form.append("file", new Blob(["hello ✓"], { type: "text/plain" }), "x.txt");
-      const withForm = await (await fetch(`/echo?k=${token}`, { method: "POST", headers: { "Mcp-Session-Id": SESSION }, body: form })).json();
+      const withForm = await (
+        await fetch(`/echo?k=${token}`, { method: "POST", headers: { "Mcp-Session-Id": SESSION }, body: form })
+      ).json();
       const params = new URLSearchParams({ q: "a b", jsonrpc: "2.0" });
-      const withParams = await (await fetch(`/echo?k=${token}`, { method: "POST", headers: { "Mcp-Session-Id": SESSION }, body: params })).json();
-      const blobBody = await (await fetch(`/echo?k=${token}`, { method: "POST", body: new Blob([rpc("ping", {}, 4)], { type: "application/json" }) })).json();
-      const bufferBody = await (await fetch(`/echo?k=${token}`, { method: "POST", body: new TextEncoder().encode(rpc("ping", {}, 5)) })).json();
-      const responseForm = await (await fetch(`/form-response?k=${token}`, { headers: { "Mcp-Session-Id": SESSION } })).formData();
+      const withParams = await (
+        await fetch(`/echo?k=${token}`, { method: "POST", headers: { "Mcp-Session-Id": SESSION }, body: params })
+      ).json();
+      const blobBody = await (
+        await fetch(`/echo?k=${token}`, {
+          method: "POST",
+          body: new Blob([rpc("ping", {}, 4)], { type: "application/json" }),
+        })
+      ).json();
+      const bufferBody = await (
+        await fetch(`/echo?k=${token}`, { method: "POST", body: new TextEncoder().encode(rpc("ping", {}, 5)) })
+      ).json();
+      const responseForm = await (
+        await fetch(`/form-response?k=${token}`, { headers: { "Mcp-Session-Id": SESSION } })
+      ).formData();
       return { seen: { withForm, withParams, blobBody, bufferBody, responseForm: [...responseForm] } };
     },
   },
@@ -69,14 +128,23 @@ export const fetchBodies: Behaviour[] = [
     timing: true,
     mcp: http("/mcp"),
     async run({ token }) {
-      const broken = await fetch(`/mcp?k=${token}&type=broken`, { method: "POST", headers: mcpHeaders(), body: rpc("tools/call", { name: "x" }, 21) });
+      const broken = await fetch(`/mcp?k=${token}&type=broken`, {
+        method: "POST",
+        headers: mcpHeaders(),
+        body: rpc("tools/call", { name: "x" }, 21),
+      });
       await new Promise((resolve) => setTimeout(resolve, 100));
       let seen: unknown;
       try {
         await broken.json();
       } catch (error) {
         const e = error as Error;
-        seen = { error: describeError(e), stack: e.stack, own: Object.getOwnPropertyNames(e), syntaxError: e instanceof SyntaxError };
+        seen = {
+          error: describeError(e),
+          stack: e.stack,
+          own: Object.getOwnPropertyNames(e),
+          syntaxError: e instanceof SyntaxError,
+        };
       }
       return { seen: { seen, bodyUsed: broken.bodyUsed, again: await settle(broken.text()) } };
     },
@@ -85,23 +153,49 @@ export const fetchBodies: Behaviour[] = [
     name: "fetch: response.clone() then both bodies read",
     mcp: http("/mcp"),
     async run({ token }) {
-      const r = await fetch(`/mcp?k=${token}`, { method: "POST", headers: mcpHeaders(), body: rpc("tools/call", { name: "a" }, 6) });
+      const r = await fetch(`/mcp?k=${token}`, {
+        method: "POST",
+        headers: mcpHeaders(),
+        body: rpc("tools/call", { name: "a" }, 6),
+      });
       const c = r.clone();
       const flags = [r.bodyUsed, c.bodyUsed, c === r, c.body === r.body];
       const [text, json] = await Promise.all([r.text(), c.json()]);
-      return { seen: { flags, text, json, after: [r.bodyUsed, c.bodyUsed], sameHeaders: JSON.stringify(headerList(r.headers)) === JSON.stringify(headerList(c.headers)), cloneAfterUse: attempt(() => r.clone()) } };
+      return {
+        seen: {
+          flags,
+          text,
+          json,
+          after: [r.bodyUsed, c.bodyUsed],
+          sameHeaders: JSON.stringify(headerList(r.headers)) === JSON.stringify(headerList(c.headers)),
+          cloneAfterUse: attempt(() => r.clone()),
+        },
+      };
     },
   },
   {
     name: "fetch: a body read twice rejects the same way",
     mcp: http("/mcp"),
     async run({ token }) {
-      const r = await fetch(`/mcp?k=${token}`, { method: "POST", headers: mcpHeaders(), body: rpc("tools/list", {}, 7) });
+      const r = await fetch(`/mcp?k=${token}`, {
+        method: "POST",
+        headers: mcpHeaders(),
+        body: rpc("tools/list", {}, 7),
+      });
       const first = await settle(r.json());
       const second = await settle(r.text());
       const third = await settle(r.arrayBuffer());
       const reader = attempt(() => r.body?.getReader());
-      return { seen: { first, second, third, bodyUsed: r.bodyUsed, locked: r.body?.locked, reader: typeof reader === "object" && reader && "threw" in reader ? reader : "got a reader" } };
+      return {
+        seen: {
+          first,
+          second,
+          third,
+          bodyUsed: r.bodyUsed,
+          locked: r.body?.locked,
+          reader: typeof reader === "object" && reader && "threw" in reader ? reader : "got a reader",
+        },
+      };
     },
   },
   {
@@ -115,8 +209,21 @@ export const fetchBodies: Behaviour[] = [
       const after = request.bodyUsed;
       const reuse = await settle(fetch(request));
       const viaInit = await (await fetch(`/mcp?k=${token}`, { method: "POST", headers: mcpHeaders(), body })).json();
-      const overridden = await (await fetch(new Request(`/mcp?k=${token}`, { method: "POST", headers: mcpHeaders(), body }), { headers: { "X-App": "override", "Content-Type": "application/json" } })).json();
-      return { seen: { before, after, viaRequest, reuse, same: JSON.stringify(viaRequest) === JSON.stringify(viaInit), overridden } };
+      const overridden = await (
+        await fetch(new Request(`/mcp?k=${token}`, { method: "POST", headers: mcpHeaders(), body }), {
+          headers: { "X-App": "override", "Content-Type": "application/json" },
+        })
+      ).json();
+      return {
+        seen: {
+          before,
+          after,
+          viaRequest,
+          reuse,
+          same: JSON.stringify(viaRequest) === JSON.stringify(viaInit),
+          overridden,
+        },
+      };
     },
   },
   {
@@ -128,7 +235,17 @@ export const fetchBodies: Behaviour[] = [
       const r = await fetch(`/mcp?k=${token}`, { method: "POST", headers, body: rpc("ping", {}, 9) });
       const after = [...headers];
       const seenByServer = ((await r.clone().json()) as { result: unknown }).result;
-      const pairs = await (await fetch(`/mcp?k=${token}`, { method: "POST", headers: [["Content-Type", "application/json"], ["Mcp-Session-Id", SESSION], ["X-App", "pairs"]], body: rpc("ping", {}, 10) })).json();
+      const pairs = await (
+        await fetch(`/mcp?k=${token}`, {
+          method: "POST",
+          headers: [
+            ["Content-Type", "application/json"],
+            ["Mcp-Session-Id", SESSION],
+            ["X-App", "pairs"],
+          ],
+          body: rpc("ping", {}, 10),
+        })
+      ).json();
       const h = r.headers;
       return {
         seen: {
@@ -158,17 +275,40 @@ export const fetchBodies: Behaviour[] = [
       const j = await fetch("/api/json");
       const t = await fetch("/api/text");
       const missing = await fetch("/nope");
-      return { seen: { json: [responseHead(j), await j.json()], text: [responseHead(t), await t.text()], missing: [responseHead(missing), await missing.text()] } };
+      return {
+        seen: {
+          json: [responseHead(j), await j.json()],
+          text: [responseHead(t), await t.text()],
+          missing: [responseHead(missing), await missing.text()],
+        },
+      };
     },
   },
   {
     name: "fetch: redirects followed and manual, a no-cors opaque response",
     mcp: http("/mcp"),
     async run({ token, cross }) {
-      const followed = await fetch(`/redirect?k=${token}&to=${encodeURIComponent(`/mcp?k=${token}`)}`, { method: "POST", headers: mcpHeaders(), body: rpc("ping", {}, 11) });
-      const manual = await fetch(`/redirect?k=${token}&to=/mcp`, { method: "POST", headers: mcpHeaders(), body: rpc("ping", {}, 12), redirect: "manual" });
-      const opaque = await fetch(`${cross}/mcp?k=${token}`, { method: "POST", mode: "no-cors", body: rpc("ping", {}, 13) });
-      const cors = await fetch(`${cross}/mcp?k=${token}`, { method: "POST", headers: mcpHeaders(), body: rpc("ping", {}, 14) });
+      const followed = await fetch(`/redirect?k=${token}&to=${encodeURIComponent(`/mcp?k=${token}`)}`, {
+        method: "POST",
+        headers: mcpHeaders(),
+        body: rpc("ping", {}, 11),
+      });
+      const manual = await fetch(`/redirect?k=${token}&to=/mcp`, {
+        method: "POST",
+        headers: mcpHeaders(),
+        body: rpc("ping", {}, 12),
+        redirect: "manual",
+      });
+      const opaque = await fetch(`${cross}/mcp?k=${token}`, {
+        method: "POST",
+        mode: "no-cors",
+        body: rpc("ping", {}, 13),
+      });
+      const cors = await fetch(`${cross}/mcp?k=${token}`, {
+        method: "POST",
+        headers: mcpHeaders(),
+        body: rpc("ping", {}, 14),
+      });
       return {
         seen: {
           followed: [responseHead(followed), await followed.json()],
@@ -188,7 +328,10 @@ export const fetchBodies: Behaviour[] = [
           controller.close();
         },
       });
-      const outcome = await settle(fetch(`/echo?k=${token}`, { method: "POST", headers: mcpHeaders(), body, duplex: "half" } as RequestInit), async (r) => r.status);
+      const outcome = await settle(
+        fetch(`/echo?k=${token}`, { method: "POST", headers: mcpHeaders(), body, duplex: "half" } as RequestInit),
+        async (r) => r.status,
+      );
       return { seen: { outcome, locked: body.locked } };
     },
   },
@@ -202,16 +345,16 @@ export const fetchBodies: Behaviour[] = [
       const input = { toString: () => (log.push("input.toString"), url) };
       const init = {
         get method() {
-          return log.push("init.method"), "POST";
+          return (log.push("init.method"), "POST");
         },
         get headers() {
-          return log.push("init.headers"), mcpHeaders();
+          return (log.push("init.headers"), mcpHeaders());
         },
         get body() {
-          return log.push("init.body"), rpc("ping", {}, 16);
+          return (log.push("init.body"), rpc("ping", {}, 16));
         },
         get signal() {
-          return log.push("init.signal"), undefined;
+          return (log.push("init.signal"), undefined);
         },
       };
       await (await fetch(input as unknown as string, init)).text();
@@ -226,29 +369,48 @@ export const fetchBodies: Behaviour[] = [
           super.forEach(cb);
         }
       }
-      await (await fetch(url, { method: "POST", headers: new LoggingHeaders(mcpHeaders()), body: rpc("ping", {}, 17) })).text();
+      await (
+        await fetch(url, { method: "POST", headers: new LoggingHeaders(mcpHeaders()), body: rpc("ping", {}, 17) })
+      ).text();
       log.push("--");
       class LoggingRequest extends Request {
         override get url(): string {
-          return log.push("Request.url"), super.url;
+          return (log.push("Request.url"), super.url);
         }
         override get method(): string {
-          return log.push("Request.method"), super.method;
+          return (log.push("Request.method"), super.method);
         }
         override get headers(): Headers {
-          return log.push("Request.headers"), super.headers;
+          return (log.push("Request.headers"), super.headers);
         }
       }
-      await (await fetch(new LoggingRequest(url, { method: "POST", headers: mcpHeaders(), body: rpc("ping", {}, 18) }))).text();
-      return { seen: { log, bad: describeError(await fetch({ toString: () => "http://[bad" } as unknown as string).catch((e: unknown) => e)) } };
+      await (
+        await fetch(new LoggingRequest(url, { method: "POST", headers: mcpHeaders(), body: rpc("ping", {}, 18) }))
+      ).text();
+      return {
+        seen: {
+          log,
+          bad: describeError(
+            await fetch({ toString: () => "http://[bad" } as unknown as string).catch((e: unknown) => e),
+          ),
+        },
+      };
     },
   },
   {
     name: "fetch: resource timing entries of MCP and ordinary requests",
     mcp: http("/mcp"),
     async run({ token }) {
-      await (await fetch(`/mcp?k=${token}`, { method: "POST", headers: mcpHeaders(), body: rpc("ping", {}, 19) })).text();
-      await (await fetch(`/mcp/sse?k=${token}&n=2&gap=20`, { method: "POST", headers: mcpHeaders(), body: rpc("ping", {}, 20) })).text();
+      await (
+        await fetch(`/mcp?k=${token}`, { method: "POST", headers: mcpHeaders(), body: rpc("ping", {}, 19) })
+      ).text();
+      await (
+        await fetch(`/mcp/sse?k=${token}&n=2&gap=20`, {
+          method: "POST",
+          headers: mcpHeaders(),
+          body: rpc("ping", {}, 20),
+        })
+      ).text();
       await (await fetch("/api/json")).text();
       await new Promise((resolve) => setTimeout(resolve, 100));
       const entries = performance.getEntriesByType("resource") as PerformanceResourceTiming[];

@@ -1,4 +1,17 @@
-import { type Behaviour, type Ctx, describeError, gaps, mcpHeaders, readChunks, responseHead, rpc, settle, sha256, sleep, stats } from "./kit.ts";
+import {
+  type Behaviour,
+  type Ctx,
+  describeError,
+  gaps,
+  mcpHeaders,
+  readChunks,
+  responseHead,
+  rpc,
+  settle,
+  sha256,
+  sleep,
+  stats,
+} from "./kit.ts";
 
 const http = (url: string) => ({ transport: "http" as const, url: () => url });
 
@@ -6,7 +19,12 @@ const http = (url: string) => ({ transport: "http" as const, url: () => url });
 const FLOOD_CAP = 24 << 20;
 
 const ssePost = (ctx: Ctx, query: string, init: RequestInit = {}): Promise<Response> =>
-  fetch(`/mcp/sse?k=${ctx.token}&${query}`, { method: "POST", headers: mcpHeaders(), body: rpc("tools/call", { name: "stream" }, 1), ...init });
+  fetch(`/mcp/sse?k=${ctx.token}&${query}`, {
+    method: "POST",
+    headers: mcpHeaders(),
+    body: rpc("tools/call", { name: "stream" }, 1),
+    ...init,
+  });
 
 const plainChunks = (chunks: { text: string; bytes: number }[]) => chunks.map(({ text, bytes }) => ({ text, bytes }));
 
@@ -34,7 +52,10 @@ export const fetchStreams: Behaviour[] = [
       const start = performance.now();
       const r = await ssePost(ctx, "n=10&gap=80");
       const { chunks } = await readChunks(r.body!);
-      return { seen: { chunks: chunks.map((c) => c.text) }, measured: { gaps: gaps(chunks), first: Math.round(chunks[0]!.at - start), count: chunks.length } };
+      return {
+        seen: { chunks: chunks.map((c) => c.text) },
+        measured: { gaps: gaps(chunks), first: Math.round(chunks[0]!.at - start), count: chunks.length },
+      };
     },
   },
   {
@@ -45,7 +66,14 @@ export const fetchStreams: Behaviour[] = [
       const { chunks } = await readChunks(r.body!, () => sleep(3));
       const text = chunks.map((c) => c.text).join("");
       const ids = [...text.matchAll(/^id: (.+)$/gm)].map((m) => m[1]);
-      return { seen: { bytes: chunks.reduce((n, c) => n + c.bytes, 0), sha: await sha256(new TextEncoder().encode(text)), ids, server: (await stats(ctx)).finished } };
+      return {
+        seen: {
+          bytes: chunks.reduce((n, c) => n + c.bytes, 0),
+          sha: await sha256(new TextEncoder().encode(text)),
+          ids,
+          server: (await stats(ctx)).finished,
+        },
+      };
     },
   },
   {
@@ -59,7 +87,10 @@ export const fetchStreams: Behaviour[] = [
       await sleep(1500); // the page stops reading; the stream must stop too, not be drained behind its back
       const server = await stats(ctx);
       await reader.cancel();
-      return { seen: { firstDone: first.done, stalled: server.written < FLOOD_CAP && !server.finished }, measured: { written: server.written } };
+      return {
+        seen: { firstDone: first.done, stalled: server.written < FLOOD_CAP && !server.finished },
+        measured: { written: server.written },
+      };
     },
   },
   {
@@ -73,7 +104,16 @@ export const fetchStreams: Behaviour[] = [
       const next = await reader.read();
       await sleep(400);
       const server = await stats(ctx);
-      return { seen: { read: plainChunks(chunks).length > 0, cancelled, next, locked: r.body!.locked, closedByClient: server.closedEarly, serverFinished: server.finished } };
+      return {
+        seen: {
+          read: plainChunks(chunks).length > 0,
+          cancelled,
+          next,
+          locked: r.body!.locked,
+          closedByClient: server.closedEarly,
+          serverFinished: server.finished,
+        },
+      };
     },
   },
   {
@@ -160,14 +200,26 @@ export const fetchStreams: Behaviour[] = [
       const { reader } = await readChunks(r.body!, undefined, (soFar) => soFar.includes("id: e1"));
       const pending = reader.read().then(
         (v) => (order.push("read fulfilled"), { fulfilled: v.done }),
-        (error: unknown) => (order.push("read rejected"), { rejected: describeError(error), isReason: error === controller.signal.reason }),
+        (error: unknown) => (
+          order.push("read rejected"), { rejected: describeError(error), isReason: error === controller.signal.reason }
+        ),
       );
       controller.abort();
       order.push("abort() returned");
       const read = await pending;
       const text = await settle(r.text());
       await sleep(300);
-      return { seen: { read, order, aborted: controller.signal.aborted, reason: describeError(controller.signal.reason), text, bodyUsed: r.bodyUsed, closedByClient: (await stats(ctx)).closedEarly } };
+      return {
+        seen: {
+          read,
+          order,
+          aborted: controller.signal.aborted,
+          reason: describeError(controller.signal.reason),
+          text,
+          bodyUsed: r.bodyUsed,
+          closedByClient: (await stats(ctx)).closedEarly,
+        },
+      };
     },
   },
   {
@@ -198,10 +250,17 @@ export const fetchStreams: Behaviour[] = [
         const controller = new AbortController();
         const order: string[] = [];
         controller.signal.onabort = () => order.push("onabort");
-        const p = fetch(`/slow?k=${ctx.token}&delay=800`, { method: "POST", headers: mcpHeaders(), body: rpc("tools/call", {}, 2), signal: controller.signal });
+        const p = fetch(`/slow?k=${ctx.token}&delay=800`, {
+          method: "POST",
+          headers: mcpHeaders(),
+          body: rpc("tools/call", {}, 2),
+          signal: controller.signal,
+        });
         const settled = p.then(
           () => (order.push("fulfilled"), "fulfilled"),
-          (error: unknown) => (order.push("rejected"), { error: describeError(error), isReason: error === controller.signal.reason }),
+          (error: unknown) => (
+            order.push("rejected"), { error: describeError(error), isReason: error === controller.signal.reason }
+          ),
         );
         await sleep(150);
         controller.abort(reason);
@@ -216,7 +275,12 @@ export const fetchStreams: Behaviour[] = [
     name: "fetch: an already-aborted signal and AbortSignal.timeout()",
     mcp: http("/slow"),
     async run(ctx) {
-      const init = (signal: AbortSignal): RequestInit => ({ method: "POST", headers: mcpHeaders(), body: rpc("ping", {}, 3), signal });
+      const init = (signal: AbortSignal): RequestInit => ({
+        method: "POST",
+        headers: mcpHeaders(),
+        body: rpc("ping", {}, 3),
+        signal,
+      });
       const pre = AbortSignal.abort();
       const already = await settle(fetch(`/mcp?k=${ctx.token}`, init(pre)));
       const custom = AbortSignal.abort(new TypeError("nope"));
@@ -232,9 +296,13 @@ export const fetchStreams: Behaviour[] = [
   {
     name: "fetch: network error (connection refused)",
     async run(ctx) {
-      const mcp = await settle(fetch(`${ctx.refused}/mcp`, { method: "POST", headers: mcpHeaders(), body: rpc("initialize", {}, 1) }));
+      const mcp = await settle(
+        fetch(`${ctx.refused}/mcp`, { method: "POST", headers: mcpHeaders(), body: rpc("initialize", {}, 1) }),
+      );
       const plain = await settle(fetch(`${ctx.refused}/api/json`));
-      const instance = await fetch(`${ctx.refused}/mcp`, { method: "POST", body: rpc("ping", {}, 2) }).catch((error: unknown) => [error instanceof TypeError, Object.getPrototypeOf(error) === TypeError.prototype]);
+      const instance = await fetch(`${ctx.refused}/mcp`, { method: "POST", body: rpc("ping", {}, 2) }).catch(
+        (error: unknown) => [error instanceof TypeError, Object.getPrototypeOf(error) === TypeError.prototype],
+      );
       return { seen: { mcp, plain, instance } };
     },
   },
@@ -247,11 +315,16 @@ export const fetchStreams: Behaviour[] = [
         e.preventDefault();
         events.push({ type: e.type, reason: describeError(e.reason), samePromise: e.promise === promise });
       };
-      const onHandled = (e: PromiseRejectionEvent): void => void events.push({ type: e.type, reason: describeError(e.reason), samePromise: e.promise === promise });
+      const onHandled = (e: PromiseRejectionEvent): void =>
+        void events.push({ type: e.type, reason: describeError(e.reason), samePromise: e.promise === promise });
       addEventListener("unhandledrejection", onUnhandled);
       addEventListener("rejectionhandled", onHandled);
       try {
-        promise = fetch(`${ctx.refused}/mcp`, { method: "POST", headers: mcpHeaders(), body: rpc("initialize", {}, 1) });
+        promise = fetch(`${ctx.refused}/mcp`, {
+          method: "POST",
+          headers: mcpHeaders(),
+          body: rpc("initialize", {}, 1),
+        });
         await sleep(1000);
         promise.catch(() => undefined);
         await sleep(200);

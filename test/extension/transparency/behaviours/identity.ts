@@ -14,7 +14,16 @@ const wrapped = (): [string, unknown][] => [
 
 const descriptor = (owner: object, key: string): unknown => {
   const d = Object.getOwnPropertyDescriptor(owner, key);
-  return d && { writable: d.writable, enumerable: d.enumerable, configurable: d.configurable, type: typeof d.value, get: typeof d.get, set: typeof d.set };
+  return (
+    d && {
+      writable: d.writable,
+      enumerable: d.enumerable,
+      configurable: d.configurable,
+      type: typeof d.value,
+      get: typeof d.get,
+      set: typeof d.set,
+    }
+  );
 };
 
 /** Own property names of the objects the tap touches: nothing added, nothing removed. */
@@ -60,10 +69,34 @@ export const identityBehaviours: Behaviour[] = [
         seen: {
           members: wrapped().map(([name, f]) => {
             const g = f as { name: string; length: number; prototype?: unknown };
-            return { name, fnName: g.name, length: g.length, hasPrototype: "prototype" in g, proto: Object.getPrototypeOf(g) === Function.prototype, own: Reflect.ownKeys(g).map(String).sort(), typeof: typeof f };
+            return {
+              name,
+              fnName: g.name,
+              length: g.length,
+              hasPrototype: "prototype" in g,
+              proto: Object.getPrototypeOf(g) === Function.prototype,
+              own: Reflect.ownKeys(g).map(String).sort(),
+              typeof: typeof f,
+            };
           }),
-          equal: [window.fetch === globalThis.fetch, self.fetch === fn, fn === window.fetch, XMLHttpRequest.prototype.open === new XMLHttpRequest().open, EventSource.prototype.constructor === EventSource, WebSocket.prototype.constructor === WebSocket],
-          descriptors: [descriptor(window, "fetch"), descriptor(window, "EventSource"), descriptor(window, "WebSocket"), descriptor(window, "XMLHttpRequest"), descriptor(XMLHttpRequest.prototype, "open"), descriptor(XMLHttpRequest.prototype, "send"), descriptor(WebSocket.prototype, "send"), descriptor(EventSource.prototype, "close")],
+          equal: [
+            window.fetch === globalThis.fetch,
+            self.fetch === fn,
+            fn === window.fetch,
+            XMLHttpRequest.prototype.open === new XMLHttpRequest().open,
+            EventSource.prototype.constructor === EventSource,
+            WebSocket.prototype.constructor === WebSocket,
+          ],
+          descriptors: [
+            descriptor(window, "fetch"),
+            descriptor(window, "EventSource"),
+            descriptor(window, "WebSocket"),
+            descriptor(window, "XMLHttpRequest"),
+            descriptor(XMLHttpRequest.prototype, "open"),
+            descriptor(XMLHttpRequest.prototype, "send"),
+            descriptor(WebSocket.prototype, "send"),
+            descriptor(EventSource.prototype, "close"),
+          ],
           newFetch: attempt(() => new (fn as unknown as new () => unknown)()),
           newOpen: attempt(() => new (XMLHttpRequest.prototype.open as unknown as new () => unknown)()),
           callEventSource: attempt(() => (EventSource as unknown as () => unknown)()),
@@ -87,9 +120,26 @@ export const identityBehaviours: Behaviour[] = [
       const s = new MySource(`/sse/plain?k=${ctx.token}`);
       const w = new MySocket(`${ctx.origin.replace(/^http/, "ws")}/ws?mode=echo&k=${ctx.token}`, "mcp");
       const seen = {
-        source: [s instanceof MySource, s instanceof EventSource, s.constructor === MySource, Object.getPrototypeOf(MySource) === EventSource, s.tag, Object.prototype.toString.call(s)],
-        socket: [w instanceof MySocket, w instanceof WebSocket, w.constructor === MySocket, Object.getPrototypeOf(MySocket) === WebSocket, w.tag, Object.prototype.toString.call(w)],
-        plain: [new XMLHttpRequest().constructor === XMLHttpRequest, Object.getPrototypeOf(new XMLHttpRequest()) === XMLHttpRequest.prototype],
+        source: [
+          s instanceof MySource,
+          s instanceof EventSource,
+          s.constructor === MySource,
+          Object.getPrototypeOf(MySource) === EventSource,
+          s.tag,
+          Object.prototype.toString.call(s),
+        ],
+        socket: [
+          w instanceof MySocket,
+          w instanceof WebSocket,
+          w.constructor === MySocket,
+          Object.getPrototypeOf(MySocket) === WebSocket,
+          w.tag,
+          Object.prototype.toString.call(w),
+        ],
+        plain: [
+          new XMLHttpRequest().constructor === XMLHttpRequest,
+          Object.getPrototypeOf(new XMLHttpRequest()) === XMLHttpRequest.prototype,
+        ],
       };
       await new Promise((resolve) => (w.onopen = resolve));
       w.send(rpc("ping", {}, 1));
@@ -104,19 +154,41 @@ export const identityBehaviours: Behaviour[] = [
     mcp: { transport: "http", url: () => "/mcp" },
     async run(ctx) {
       const describe = async (p: Promise<Response>) => {
-        const isPromise = [p instanceof Promise, Object.getPrototypeOf(p) === Promise.prototype, p.constructor === Promise, Object.prototype.toString.call(p)];
+        const isPromise = [
+          p instanceof Promise,
+          Object.getPrototypeOf(p) === Promise.prototype,
+          p.constructor === Promise,
+          Object.prototype.toString.call(p),
+        ];
         const r = await p;
         return {
           isPromise,
-          response: [r instanceof Response, r.constructor === Response, Object.getPrototypeOf(r) === Response.prototype, Object.prototype.toString.call(r)],
-          body: [r.body instanceof ReadableStream, Object.prototype.toString.call(r.body), r.headers instanceof Headers],
+          response: [
+            r instanceof Response,
+            r.constructor === Response,
+            Object.getPrototypeOf(r) === Response.prototype,
+            Object.prototype.toString.call(r),
+          ],
+          body: [
+            r.body instanceof ReadableStream,
+            Object.prototype.toString.call(r.body),
+            r.headers instanceof Headers,
+          ],
           text: await r.text(),
         };
       };
       return {
         seen: {
-          mcp: await describe(fetch(`/mcp?k=${ctx.token}`, { method: "POST", headers: mcpHeaders(), body: rpc("ping", {}, 1) })),
-          sse: await describe(fetch(`/mcp/sse?k=${ctx.token}&n=1&gap=10`, { method: "POST", headers: mcpHeaders(), body: rpc("ping", {}, 2) })),
+          mcp: await describe(
+            fetch(`/mcp?k=${ctx.token}`, { method: "POST", headers: mcpHeaders(), body: rpc("ping", {}, 1) }),
+          ),
+          sse: await describe(
+            fetch(`/mcp/sse?k=${ctx.token}&n=1&gap=10`, {
+              method: "POST",
+              headers: mcpHeaders(),
+              body: rpc("ping", {}, 2),
+            }),
+          ),
           plain: await describe(fetch("/api/json")),
           thenable: await settle(Promise.resolve(fetch("/api/text")).then((r) => r.text())),
         },
@@ -129,7 +201,9 @@ export const identityBehaviours: Behaviour[] = [
     mcp: { transport: "http", url: () => "/mcp" },
     async run(ctx) {
       const early = (window as unknown as { __transparency: { early: unknown } }).__transparency.early;
-      await (await fetch(`/mcp?k=${ctx.token}`, { method: "POST", headers: mcpHeaders(), body: rpc("ping", {}, 1) })).text();
+      await (
+        await fetch(`/mcp?k=${ctx.token}`, { method: "POST", headers: mcpHeaders(), body: rpc("ping", {}, 1) })
+      ).text();
       const xhr = new XMLHttpRequest();
       xhr.open("POST", `/mcp?k=${ctx.token}`, false);
       xhr.send(rpc("ping", {}, 2));
@@ -146,7 +220,10 @@ export const identityBehaviours: Behaviour[] = [
       document.body.append(frame);
       const look = (w: Window & typeof globalThis) => ({
         fetch: Function.prototype.toString.call(w.fetch),
-        sameAsPage: [w.fetch === window.fetch, w.Function.prototype.toString.call(w.fetch) === Function.prototype.toString.call(window.fetch)],
+        sameAsPage: [
+          w.fetch === window.fetch,
+          w.Function.prototype.toString.call(w.fetch) === Function.prototype.toString.call(window.fetch),
+        ],
         symbols: Object.getOwnPropertySymbols(w).map(String),
         names: Object.getOwnPropertyNames(w).length,
       });

@@ -63,7 +63,8 @@ export const mcpHeaders = (): Record<string, string> => ({
 
 /** An error as a page sees it, without `stack` (the stack has a behaviour of its own). */
 export function describeError(error: unknown): unknown {
-  if (error === null || (typeof error !== "object" && typeof error !== "function")) return { thrown: typeof error, value: String(error) };
+  if (error === null || (typeof error !== "object" && typeof error !== "function"))
+    return { thrown: typeof error, value: String(error) };
   const e = error as { name?: unknown; message?: unknown; code?: unknown; constructor?: { name?: unknown } };
   return {
     tag: Object.prototype.toString.call(error),
@@ -95,7 +96,8 @@ export function attempt(fn: () => unknown): unknown {
 }
 
 /** Response headers in iteration order; `date` (a clock) is left out. */
-export const headerList = (headers: Headers): [string, string][] => [...headers].filter(([name]) => name !== "date" && name !== "keep-alive");
+export const headerList = (headers: Headers): [string, string][] =>
+  [...headers].filter(([name]) => name !== "date" && name !== "keep-alive");
 
 export function responseHead(r: Response): unknown {
   return {
@@ -118,7 +120,11 @@ export interface Chunk {
 }
 
 /** Reads a body with reader.read(), keeping each result as the page got it; `pause` runs after every read. */
-export async function readChunks(body: ReadableStream<Uint8Array>, pause?: () => Promise<void>, until?: (soFar: string) => boolean): Promise<{ chunks: Chunk[]; reader: ReadableStreamDefaultReader<Uint8Array>; done: boolean }> {
+export async function readChunks(
+  body: ReadableStream<Uint8Array>,
+  pause?: () => Promise<void>,
+  until?: (soFar: string) => boolean,
+): Promise<{ chunks: Chunk[]; reader: ReadableStreamDefaultReader<Uint8Array>; done: boolean }> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
   const chunks: Chunk[] = [];
@@ -135,10 +141,19 @@ export async function readChunks(body: ReadableStream<Uint8Array>, pause?: () =>
 }
 
 /** Gaps between consecutive chunk arrivals, ms. */
-export const gaps = (chunks: Chunk[]): number[] => chunks.slice(1).map((c, i) => Math.round((c.at - chunks[i]!.at) * 10) / 10);
+export const gaps = (chunks: Chunk[]): number[] =>
+  chunks.slice(1).map((c, i) => Math.round((c.at - chunks[i]!.at) * 10) / 10);
 
 /** The server's view of this run (`/stats`), fetched with an ordinary, non-MCP request. */
-export async function stats(ctx: Ctx): Promise<{ written: number; closedEarly: boolean; finished: boolean; connections: number; lastEventIds: (string | null)[]; wsClose?: { code?: number; reason: string }; wsReceived: { kind: string; value: string }[] }> {
+export async function stats(ctx: Ctx): Promise<{
+  written: number;
+  closedEarly: boolean;
+  finished: boolean;
+  connections: number;
+  lastEventIds: (string | null)[];
+  wsClose?: { code?: number; reason: string };
+  wsReceived: { kind: string; value: string }[];
+}> {
   const r = await fetch(`/stats?k=${ctx.token}`, { cache: "no-store" });
   return r.json();
 }
@@ -149,7 +164,12 @@ export async function sha256(bytes: Uint8Array<ArrayBuffer>): Promise<string> {
 }
 
 /** Resolves on the first event of `type` on `target` for which `accept` holds. */
-export function once<E extends Event>(target: EventTarget, type: string, accept: (event: E) => boolean = () => true, timeoutMs = 8000): Promise<E> {
+export function once<E extends Event>(
+  target: EventTarget,
+  type: string,
+  accept: (event: E) => boolean = () => true,
+  timeoutMs = 8000,
+): Promise<E> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no ${type} event within ${timeoutMs} ms`)), timeoutMs);
     const listener = (event: Event): void => {

@@ -25,7 +25,13 @@ function spy(targets: Target[]): { counts: Map<string, number>; restore(): void 
     saved.push([owner, key, d]);
     if (d.get) {
       const get = d.get;
-      Object.defineProperty(owner, key, { ...d, get: function (this: unknown) { count(label); return apply(get, this, []); } });
+      Object.defineProperty(owner, key, {
+        ...d,
+        get: function (this: unknown) {
+          count(label);
+          return apply(get, this, []);
+        },
+      });
     } else if (typeof d.value === "function") {
       const original = d.value as (...args: unknown[]) => unknown;
       const wrapper = new Proxy(original, {
@@ -51,13 +57,25 @@ function spy(targets: Target[]): { counts: Map<string, number>; restore(): void 
 
 /** MCP traffic of every kind the tap watches; the page's own calls are the same in both browsers. */
 async function traffic(ctx: Ctx): Promise<void> {
-  const r = await fetch(`/mcp?k=${ctx.token}`, { method: "POST", headers: mcpHeaders(), body: rpc("tools/call", { name: "a" }, 1) });
+  const r = await fetch(`/mcp?k=${ctx.token}`, {
+    method: "POST",
+    headers: mcpHeaders(),
+    body: rpc("tools/call", { name: "a" }, 1),
+  });
   await r.text();
-  const sse = await fetch(`/mcp/sse?k=${ctx.token}&n=3&gap=100`, { method: "POST", headers: mcpHeaders(), body: rpc("tools/call", { name: "b" }, 2) });
+  const sse = await fetch(`/mcp/sse?k=${ctx.token}&n=3&gap=100`, {
+    method: "POST",
+    headers: mcpHeaders(),
+    body: rpc("tools/call", { name: "b" }, 2),
+  });
   const reader = sse.body!.getReader();
   while (!(await reader.read()).done);
-  await (await fetch(new Request(`/mcp?k=${ctx.token}`, { method: "POST", headers: mcpHeaders(), body: rpc("ping", {}, 3) }))).text();
-  await (await fetch(`/mcp?k=${ctx.token}`, { method: "POST", headers: mcpHeaders(), body: new Blob([rpc("ping", {}, 4)]) })).text();
+  await (
+    await fetch(new Request(`/mcp?k=${ctx.token}`, { method: "POST", headers: mcpHeaders(), body: rpc("ping", {}, 3) }))
+  ).text();
+  await (
+    await fetch(`/mcp?k=${ctx.token}`, { method: "POST", headers: mcpHeaders(), body: new Blob([rpc("ping", {}, 4)]) })
+  ).text();
 
   const xhr = new XMLHttpRequest();
   xhr.open("POST", `/mcp?k=${ctx.token}`);
@@ -91,7 +109,8 @@ async function toJsonLookups(run: () => Promise<void>): Promise<Record<string, n
     [Object.prototype, "Object.prototype.toJSON"],
     [Array.prototype, "Array.prototype.toJSON"],
   ];
-  for (const [proto, label] of protos) Object.defineProperty(proto, "toJSON", { configurable: true, get: () => void counts[label]!++ });
+  for (const [proto, label] of protos)
+    Object.defineProperty(proto, "toJSON", { configurable: true, get: () => void counts[label]!++ });
   try {
     await run();
   } finally {
@@ -100,7 +119,8 @@ async function toJsonLookups(run: () => Promise<void>): Promise<Record<string, n
   return counts;
 }
 
-const sorted = (counts: Map<string, number>): Record<string, number> => Object.fromEntries([...counts].sort(([a], [b]) => (a < b ? -1 : 1)));
+const sorted = (counts: Map<string, number>): Record<string, number> =>
+  Object.fromEntries([...counts].sort(([a], [b]) => (a < b ? -1 : 1)));
 
 export const pageCodeBehaviours: Behaviour[] = [
   {
@@ -118,9 +138,17 @@ export const pageCodeBehaviours: Behaviour[] = [
         },
       });
       try {
-        const r = await fetch(`/mcp?k=${ctx.token}`, { method: "POST", headers: mcpHeaders(), body: rpc("tools/call", { name: "a" }, 1) });
+        const r = await fetch(`/mcp?k=${ctx.token}`, {
+          method: "POST",
+          headers: mcpHeaders(),
+          body: rpc("tools/call", { name: "a" }, 1),
+        });
         const json = await r.text();
-        const sse = await fetch(`/mcp/sse?k=${ctx.token}&n=3&gap=20`, { method: "POST", headers: mcpHeaders(), body: rpc("tools/call", { name: "b" }, 2) });
+        const sse = await fetch(`/mcp/sse?k=${ctx.token}&n=3&gap=20`, {
+          method: "POST",
+          headers: mcpHeaders(),
+          body: rpc("tools/call", { name: "b" }, 2),
+        });
         const text = await sse.text();
         await new Promise((resolve) => setTimeout(resolve, 400)); // past the tap's post (src/page/emit.ts)
         return { seen: { calls, json: json.length > 0, text: text.length > 0 } };
@@ -141,7 +169,11 @@ export const pageCodeBehaviours: Behaviour[] = [
         return original.call(this);
       };
       try {
-        const r = await fetch(`/api/mcp/send?k=${ctx.token}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ message: JSON.parse(rpc("tools/list", {}, 1)) }) });
+        const r = await fetch(`/api/mcp/send?k=${ctx.token}`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ message: JSON.parse(rpc("tools/list", {}, 1)) }),
+        });
         const status = r.status;
         await r.text();
         await new Promise((resolve) => setTimeout(resolve, 400));
@@ -182,9 +214,17 @@ export const pageCodeBehaviours: Behaviour[] = [
     mcp: { transport: "http", url: () => "/mcp" },
     async run(ctx) {
       const seen = await toJsonLookups(async () => {
-        const r = await fetch(`/mcp?k=${ctx.token}`, { method: "POST", headers: mcpHeaders(), body: rpc("tools/call", { name: "a" }, 1) });
+        const r = await fetch(`/mcp?k=${ctx.token}`, {
+          method: "POST",
+          headers: mcpHeaders(),
+          body: rpc("tools/call", { name: "a" }, 1),
+        });
         await r.json();
-        const sse = await fetch(`/mcp/sse?k=${ctx.token}&n=3&gap=20`, { method: "POST", headers: mcpHeaders(), body: rpc("tools/call", { name: "b" }, 2) });
+        const sse = await fetch(`/mcp/sse?k=${ctx.token}&n=3&gap=20`, {
+          method: "POST",
+          headers: mcpHeaders(),
+          body: rpc("tools/call", { name: "b" }, 2),
+        });
         const reader = sse.body!.getReader();
         while (!(await reader.read()).done);
         await sleep(400); // past the tap's post (src/page/emit.ts: within 250 ms)
@@ -207,7 +247,10 @@ export const pageCodeBehaviours: Behaviour[] = [
         const loaded = once(xhr, "loadend");
         xhr.send(rpc("tools/call", { name: "a" }, 1));
         await loaded;
-        postMessage(JSON.parse(rpc("tools/call", { name: "b", arguments: { list: [1, [2, { deep: true }]] } }, 2)), "*");
+        postMessage(
+          JSON.parse(rpc("tools/call", { name: "b", arguments: { list: [1, [2, { deep: true }]] } }, 2)),
+          "*",
+        );
         await once(window, "message");
         await sleep(400); // past the tap's post (src/page/emit.ts: within 250 ms)
       });
@@ -221,7 +264,9 @@ export const pageCodeBehaviours: Behaviour[] = [
     mcp: { transport: "http", url: () => "/mcp" },
     async run(ctx) {
       const targets: Target[] = [
-        ...["status", "headers", "body", "ok", "url", "type"].map((k): Target => [Response.prototype, k, `Response.${k}`]),
+        ...["status", "headers", "body", "ok", "url", "type"].map(
+          (k): Target => [Response.prototype, k, `Response.${k}`],
+        ),
         ...["clone", "text", "json", "arrayBuffer"].map((k): Target => [Response.prototype, k, `Response.${k}()`]),
         ...["url", "method", "headers", "body"].map((k): Target => [Request.prototype, k, `Request.${k}`]),
         ...["clone", "text"].map((k): Target => [Request.prototype, k, `Request.${k}()`]),
@@ -229,10 +274,16 @@ export const pageCodeBehaviours: Behaviour[] = [
         [Headers.prototype, "forEach", "Headers.forEach()"] as Target,
         ...["text", "arrayBuffer"].map((k): Target => [Blob.prototype, k, `Blob.${k}()`]),
         ...["size", "type"].map((k): Target => [Blob.prototype, k, `Blob.${k}`]),
-        ...["readyState", "status", "responseText", "responseType", "response", "responseURL"].map((k): Target => [XMLHttpRequest.prototype, k, `XMLHttpRequest.${k}`]),
+        ...["readyState", "status", "responseText", "responseType", "response", "responseURL"].map(
+          (k): Target => [XMLHttpRequest.prototype, k, `XMLHttpRequest.${k}`],
+        ),
         [XMLHttpRequest.prototype, "getResponseHeader", "XMLHttpRequest.getResponseHeader()"] as Target,
-        ...["data", "origin", "source", "lastEventId"].map((k): Target => [MessageEvent.prototype, k, `MessageEvent.${k}`]),
-        ...["url", "protocol", "readyState", "binaryType"].map((k): Target => [WebSocket.prototype, k, `WebSocket.${k}`]),
+        ...["data", "origin", "source", "lastEventId"].map(
+          (k): Target => [MessageEvent.prototype, k, `MessageEvent.${k}`],
+        ),
+        ...["url", "protocol", "readyState", "binaryType"].map(
+          (k): Target => [WebSocket.prototype, k, `WebSocket.${k}`],
+        ),
         ...["url", "readyState"].map((k): Target => [EventSource.prototype, k, `EventSource.${k}`]),
         [CloseEvent.prototype, "wasClean", "CloseEvent.wasClean"] as Target,
         ...["getReader", "cancel", "tee"].map((k): Target => [ReadableStream.prototype, k, `ReadableStream.${k}()`]),
@@ -268,7 +319,9 @@ export const pageCodeBehaviours: Behaviour[] = [
         [Math, "min", "Math.min"],
         [Symbol, "for", "Symbol.for"],
         ...["push", "includes", "slice", "indexOf", "join"].map((k): Target => [Array.prototype, k, `Array.${k}()`]),
-        ...["includes", "toLowerCase", "toUpperCase", "split", "slice", "trim", "indexOf", "startsWith", "replace"].map((k): Target => [String.prototype, k, `String.${k}()`]),
+        ...["includes", "toLowerCase", "toUpperCase", "split", "slice", "trim", "indexOf", "startsWith", "replace"].map(
+          (k): Target => [String.prototype, k, `String.${k}()`],
+        ),
         ...["add", "has"].map((k): Target => [Set.prototype, k, `Set.${k}()`]),
         ...["get", "set", "has"].map((k): Target => [WeakMap.prototype, k, `WeakMap.${k}()`]),
         ...["add", "has"].map((k): Target => [WeakSet.prototype, k, `WeakSet.${k}()`]),

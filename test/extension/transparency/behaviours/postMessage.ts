@@ -13,17 +13,36 @@ async function talkToFrame(origin: string): Promise<unknown> {
     if (e.source !== frame.contentWindow) return void log.push({ foreign: true, data: e.data as unknown });
     if (e.data === "done") done = true;
     else if (e.data && typeof e.data === "object" && "echoed" in e.data) echo = e.data;
-    else log.push({ data: e.data as unknown, origin: e.origin, fromFrame: e.source === frame.contentWindow, ports: e.ports.length, lastEventId: e.lastEventId, trusted: e.isTrusted, ctor: e.constructor.name });
+    else
+      log.push({
+        data: e.data as unknown,
+        origin: e.origin,
+        fromFrame: e.source === frame.contentWindow,
+        ports: e.ports.length,
+        lastEventId: e.lastEventId,
+        trusted: e.isTrusted,
+        ctor: e.constructor.name,
+      });
   };
   addEventListener("message", listener);
   try {
-    const ready = new Promise<void>((resolve) => addEventListener("message", function r(e) { if (e.data === "ready") { removeEventListener("message", r); resolve(); } }));
+    const ready = new Promise<void>((resolve) =>
+      addEventListener("message", function r(e) {
+        if (e.data === "ready") {
+          removeEventListener("message", r);
+          resolve();
+        }
+      }),
+    );
     frame.src = `${origin}/frame.html`;
     document.body.append(frame);
     await ready;
     frame.contentWindow!.postMessage("go", origin);
     await until(() => done, "the frame's payloads");
-    frame.contentWindow!.postMessage({ echo: JSON.parse(rpc("tools/call", { name: "from-parent" }, 9)) as unknown }, origin);
+    frame.contentWindow!.postMessage(
+      { echo: JSON.parse(rpc("tools/call", { name: "from-parent" }, 9)) as unknown },
+      origin,
+    );
     await until(() => echo !== undefined, "the frame's echo");
   } finally {
     removeEventListener("message", listener);
@@ -62,9 +81,19 @@ export const postMessageBehaviours: Behaviour[] = [
       addEventListener("message", bubble);
       onmessage = (e) => log.push(["onmessage", e.data as unknown, e.origin, e.source === window]);
       try {
-        const payloads: unknown[] = [JSON.parse(rpc("elicitation/create", { message: "hi" }, 1)), rpc("notifications/message", { level: "info" }), "plain", "stop", { jsonrpc: "2.0", id: 2, result: { action: "decline" } }, "end"];
+        const payloads: unknown[] = [
+          JSON.parse(rpc("elicitation/create", { message: "hi" }, 1)),
+          rpc("notifications/message", { level: "info" }),
+          "plain",
+          "stop",
+          { jsonrpc: "2.0", id: 2, result: { action: "decline" } },
+          "end",
+        ];
         for (const payload of payloads) postMessage(payload, "*");
-        await until(() => log.some((e) => (e as unknown[])[1] === "end" && (e as unknown[])[0] === "onmessage"), "the last message");
+        await until(
+          () => log.some((e) => (e as unknown[])[1] === "end" && (e as unknown[])[0] === "onmessage"),
+          "the last message",
+        );
         const channel = new MessageChannel();
         const viaPort: unknown[] = [];
         channel.port2.onmessage = (e) => viaPort.push(e.data);
@@ -132,12 +161,20 @@ export const postMessageBehaviours: Behaviour[] = [
     unrecorded: () => "forged-origin.example",
     async run() {
       const got: unknown[] = [];
-      const listener = (e: MessageEvent): void => void got.push({ data: e.data as unknown, origin: e.origin, trusted: e.isTrusted });
+      const listener = (e: MessageEvent): void =>
+        void got.push({ data: e.data as unknown, origin: e.origin, trusted: e.isTrusted });
       addEventListener("message", listener);
       try {
-        const data = JSON.parse(rpc("elicitation/create", { message: "forged", requestedSchema: { type: "object", properties: {} } }, 1)) as unknown;
+        const data = JSON.parse(
+          rpc("elicitation/create", { message: "forged", requestedSchema: { type: "object", properties: {} } }, 1),
+        ) as unknown;
         dispatchEvent(new MessageEvent("message", { data, origin: "https://forged-origin.example" }));
-        dispatchEvent(new MessageEvent("message", { data: rpc("notifications/message", { level: "info" }), origin: "https://forged-origin.example" }));
+        dispatchEvent(
+          new MessageEvent("message", {
+            data: rpc("notifications/message", { level: "info" }),
+            origin: "https://forged-origin.example",
+          }),
+        );
         await sleep(50);
         return { seen: got };
       } finally {

@@ -12,13 +12,27 @@ interface Logged {
 /** Every event of a socket as the page sees it. */
 function watch(socket: WebSocket): Logged {
   const out: Logged = { log: [], data: [] };
-  socket.onopen = () => out.log.push({ on: "open", readyState: socket.readyState, protocol: socket.protocol, extensions: socket.extensions, binaryType: socket.binaryType });
+  socket.onopen = () =>
+    out.log.push({
+      on: "open",
+      readyState: socket.readyState,
+      protocol: socket.protocol,
+      extensions: socket.extensions,
+      binaryType: socket.binaryType,
+    });
   socket.onmessage = (e) => {
     out.data.push(e.data);
-    out.log.push({ on: "message", kind: e.data instanceof ArrayBuffer ? "ArrayBuffer" : e.data instanceof Blob ? "Blob" : typeof e.data, origin: e.origin, lastEventId: e.lastEventId, sourceNull: e.source === null });
+    out.log.push({
+      on: "message",
+      kind: e.data instanceof ArrayBuffer ? "ArrayBuffer" : e.data instanceof Blob ? "Blob" : typeof e.data,
+      origin: e.origin,
+      lastEventId: e.lastEventId,
+      sourceNull: e.source === null,
+    });
   };
   socket.onerror = (e) => out.log.push({ on: "error", readyState: socket.readyState, ctor: e.constructor.name });
-  socket.onclose = (e) => out.log.push({ on: "close", code: e.code, reason: e.reason, wasClean: e.wasClean, readyState: socket.readyState });
+  socket.onclose = (e) =>
+    out.log.push({ on: "close", code: e.code, reason: e.reason, wasClean: e.wasClean, readyState: socket.readyState });
   return out;
 }
 
@@ -28,7 +42,8 @@ async function plain(data: unknown[]): Promise<unknown[]> {
   for (const d of data) {
     if (typeof d === "string") out.push({ text: d });
     else if (d instanceof ArrayBuffer) out.push({ bytes: [...new Uint8Array(d)] });
-    else if (d instanceof Blob) out.push({ blob: d.size, type: d.type, bytes: [...new Uint8Array(await d.arrayBuffer())] });
+    else if (d instanceof Blob)
+      out.push({ blob: d.size, type: d.type, bytes: [...new Uint8Array(await d.arrayBuffer())] });
   }
   return out;
 }
@@ -54,7 +69,15 @@ export const webSocketBehaviours: Behaviour[] = [
       states.push(socket.readyState);
       await done;
       await sleep(100);
-      return { seen: { ...seen, data: await plain(seen.data), states, url: socket.url.replace(ctx.token, "<token>"), server: (await stats(ctx)).wsClose } };
+      return {
+        seen: {
+          ...seen,
+          data: await plain(seen.data),
+          states,
+          url: socket.url.replace(ctx.token, "<token>"),
+          server: (await stats(ctx)).wsClose,
+        },
+      };
     },
   },
   {
@@ -95,7 +118,15 @@ export const webSocketBehaviours: Behaviour[] = [
       socket.send("close-me:4000:server says bye");
       await closed(socket);
       const afterClose = attempt(() => socket.send(rpc("ping", {}, 3)));
-      return { seen: { log: seen.log, data: await plain(seen.data), afterClose, bufferedAmount: socket.bufferedAmount, readyState: socket.readyState } };
+      return {
+        seen: {
+          log: seen.log,
+          data: await plain(seen.data),
+          afterClose,
+          bufferedAmount: socket.bufferedAmount,
+          readyState: socket.readyState,
+        },
+      };
     },
   },
   {
@@ -117,7 +148,9 @@ export const webSocketBehaviours: Behaviour[] = [
       await until(() => seen.data.length === 6, "six echoes");
       socket.close();
       await closed(socket);
-      return { seen: { connecting, log: seen.log, data: await plain(seen.data), server: (await stats(ctx)).wsReceived } };
+      return {
+        seen: { connecting, log: seen.log, data: await plain(seen.data), server: (await stats(ctx)).wsReceived },
+      };
     },
   },
   {

@@ -20,23 +20,37 @@ function watch(xhr: XMLHttpRequest, options: { text?: boolean; upload?: boolean 
       });
     });
   }
-  if (options.upload) for (const type of UPLOAD_EVENTS) xhr.upload.addEventListener(type, (e) => log.push({ upload: type, loaded: (e as ProgressEvent).loaded, total: (e as ProgressEvent).total }));
+  if (options.upload)
+    for (const type of UPLOAD_EVENTS)
+      xhr.upload.addEventListener(type, (e) =>
+        log.push({ upload: type, loaded: (e as ProgressEvent).loaded, total: (e as ProgressEvent).total }),
+      );
   return log;
 }
 
-function open(xhr: XMLHttpRequest, method: string, url: string, headers: Record<string, string> = mcpHeaders(), async = true): void {
+function open(
+  xhr: XMLHttpRequest,
+  method: string,
+  url: string,
+  headers: Record<string, string> = mcpHeaders(),
+  async = true,
+): void {
   xhr.open(method, url, async);
   for (const [name, value] of Object.entries(headers)) xhr.setRequestHeader(name, value);
 }
 
-const finished = (xhr: XMLHttpRequest): Promise<void> => new Promise((resolve) => xhr.addEventListener("loadend", () => resolve()));
+const finished = (xhr: XMLHttpRequest): Promise<void> =>
+  new Promise((resolve) => xhr.addEventListener("loadend", () => resolve()));
 
 const head = (xhr: XMLHttpRequest) => ({
   status: xhr.status,
   statusText: xhr.statusText,
   readyState: xhr.readyState,
   responseURL: xhr.responseURL,
-  headers: xhr.getAllResponseHeaders().split("\r\n").filter((line) => line && !/^(date|keep-alive):/i.test(line)),
+  headers: xhr
+    .getAllResponseHeaders()
+    .split("\r\n")
+    .filter((line) => line && !/^(date|keep-alive):/i.test(line)),
   session: xhr.getResponseHeader("Mcp-Session-Id"),
 });
 
@@ -51,9 +65,17 @@ async function responseOf(ctx: Ctx, type: XMLHttpRequestResponseType, query = ""
   await done;
   const r: unknown = xhr.response;
   let value: unknown;
-  if (r instanceof ArrayBuffer) value = { arraybuffer: [...new Uint8Array(r)].length, first: [...new Uint8Array(r, 0, 8)] };
+  if (r instanceof ArrayBuffer)
+    value = { arraybuffer: [...new Uint8Array(r)].length, first: [...new Uint8Array(r, 0, 8)] };
   else if (r instanceof Blob) value = { size: r.size, type: r.type, text: await r.text() };
-  else if (r instanceof Document) value = { contentType: r.contentType, title: r.title, x: r.querySelector("#x")?.textContent ?? null, root: r.documentElement.nodeName, a: [...r.getElementsByTagName("a")].map((a) => a.getAttribute("n")) };
+  else if (r instanceof Document)
+    value = {
+      contentType: r.contentType,
+      title: r.title,
+      x: r.querySelector("#x")?.textContent ?? null,
+      root: r.documentElement.nodeName,
+      a: [...r.getElementsByTagName("a")].map((a) => a.getAttribute("n")),
+    };
   else value = r;
   return {
     type,
@@ -136,7 +158,13 @@ export const xhrBehaviours: Behaviour[] = [
       xhr.send(rpc("tools/call", {}, 1));
       await done;
       await sleep(300);
-      return { seen: { log, after: { readyState: xhr.readyState, status: xhr.status, text: xhr.responseText }, closedByClient: (await stats(ctx)).closedEarly } };
+      return {
+        seen: {
+          log,
+          after: { readyState: xhr.readyState, status: xhr.status, text: xhr.responseText },
+          closedByClient: (await stats(ctx)).closedEarly,
+        },
+      };
     },
   },
   {
@@ -171,7 +199,17 @@ export const xhrBehaviours: Behaviour[] = [
       const failingLog = watch(failing);
       open(failing, "POST", `${ctx.refused}/mcp`, mcpHeaders(), false);
       const failed = attempt(() => failing.send(rpc("ping", {}, 2)));
-      return { seen: { sent, log, head: head(xhr), text: xhr.responseText, failed, failingLog, failingState: [failing.readyState, failing.status] } };
+      return {
+        seen: {
+          sent,
+          log,
+          head: head(xhr),
+          text: xhr.responseText,
+          failed,
+          failingLog,
+          failingState: [failing.readyState, failing.status],
+        },
+      };
     },
   },
   {
@@ -209,7 +247,15 @@ export const xhrBehaviours: Behaviour[] = [
       const done = finished(xhr);
       xhr.send(rpc("tools/list", {}, 4));
       await done;
-      return { seen: { sendBeforeOpen, sendTwice, log, text: xhr.responseText, badHeader: attempt(() => xhr.setRequestHeader("X", "y")) } };
+      return {
+        seen: {
+          sendBeforeOpen,
+          sendTwice,
+          log,
+          text: xhr.responseText,
+          badHeader: attempt(() => xhr.setRequestHeader("X", "y")),
+        },
+      };
     },
   },
 ];
