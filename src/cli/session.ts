@@ -28,7 +28,14 @@ interface Imported {
 
 type Engine = ReturnType<typeof createEngine>;
 
-const open = (file: string) => (file === "-" ? process.stdin : createReadStream(file, { highWaterMark: 1 << 20 }));
+/**
+ * Pieces of 64 KiB: each piece's text is then a young-generation string that dies in the next scavenge. A 1 MiB
+ * piece's text goes to V8's large-object space, which only a full collection frees, so a gigabyte file left a
+ * gigabyte of such garbage between full collections (docs/benchmarks-har.md).
+ */
+const PIECE = 1 << 16;
+
+const open = (file: string) => (file === "-" ? process.stdin : createReadStream(file, { highWaterMark: PIECE }));
 
 /**
  * The flows a report lists: a page's relayed ask joined with the agent backend's elicitation is told by the
