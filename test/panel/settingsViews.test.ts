@@ -94,12 +94,18 @@ describe("panel settings in Chromium", () => {
       "true",
     );
     await menu.getByRole("menuitemradio", { name: /adv-message-quality: default level/ }).click();
-    await page.waitForFunction(
-      () =>
-        ![...document.querySelectorAll('tr[data-finding] td[data-col="severity"]')].some(
-          (td) => td.textContent === "error",
-        ),
-    );
+    // The findings come back re-graded from the worker: wait for them, not merely for the errors to go (the list is
+    // empty for a moment while it is replaced).
+    await page.waitForFunction(() => {
+      const rows = [...document.querySelectorAll("tr[data-finding]")].map((row) => [
+        row.querySelector('td[data-col="severity"]')?.textContent,
+        row.querySelector('td[data-col="rule"]')?.textContent,
+      ]);
+      return (
+        !rows.some(([severity]) => severity === "error") &&
+        rows.some(([severity, rule]) => rule === "adv-message-quality" && severity === "info")
+      );
+    });
     assert.ok((await findings(page)).some(([severity, rule]) => rule === "adv-message-quality" && severity === "info"));
 
     // Export configuration writes what the worker holds.
