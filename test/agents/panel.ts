@@ -1,3 +1,4 @@
+import { mkdir } from "node:fs/promises";
 import type { Page } from "playwright-core";
 import type { ExtensionBrowser } from "../extension/chromium.ts";
 import type { Finding, Flow } from "../../src/engine/index.ts";
@@ -25,6 +26,8 @@ export const listedFlows = (flows: readonly Flow[]): Flow[] => flows.filter((f) 
  * In a panel showing `flows`: the timeline's lanes (their full names, from the labels' tooltips), and how many flows
  * the `source:backend` filter keeps (the Flows heading's "k of n").
  */
+let shots = 0;
+
 export async function lanesAndBackendFilter(
   panel: Page,
   flows: readonly Flow[],
@@ -35,6 +38,9 @@ export async function lanesAndBackendFilter(
     .waitForFunction((n) => document.querySelectorAll(".tl-lane-label").length >= n, count, { timeout: 10_000 })
     .catch(() => undefined); // fewer lanes is what panelProblems reports
   const lanes = await panel.$$eval(".tl-lane-label", (labels) => labels.map((l) => l.getAttribute("title") ?? ""));
+  // What a person sees of the session, for a look (test-artifacts/ is gitignored).
+  await mkdir("test-artifacts", { recursive: true });
+  await panel.screenshot({ path: `test-artifacts/agent-panel-${++shots}.png` });
   const filter = panel.getByLabel("Filter flows");
   await filter.fill("source:backend");
   const heading = panel.getByRole("heading", { name: new RegExp(`^Flows \\(\\d+ of ${flows.length}\\)$`) });
